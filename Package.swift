@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+  name: "dsa-run",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "dsa-run", targets: ["dsa-run"]),
+    .library(name: "Sandbox", targets: ["Sandbox"]),
+  ],
+  targets: [
+    // The only code between clone() and execve(): allocation-free C.
+    .target(
+      name: "CSandbox",
+      cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror", "-O2"])]
+    ),
+    // libseccomp (Debian libseccomp-dev), used in the parent only to compile
+    // policies to BPF once.
+    .systemLibrary(
+      name: "CSeccomp",
+      pkgConfig: "libseccomp",
+      providers: [.apt(["libseccomp-dev"])]
+    ),
+    .target(
+      name: "Sandbox",
+      dependencies: ["CSandbox", "CSeccomp"],
+      swiftSettings: strictSwift
+    ),
+    .executableTarget(
+      name: "dsa-run",
+      dependencies: ["Sandbox"],
+      swiftSettings: strictSwift
+    ),
+    .testTarget(
+      name: "SandboxTests",
+      dependencies: ["Sandbox"],
+      swiftSettings: strictSwift
+    ),
+  ]
+)

@@ -1,0 +1,190 @@
+// CSandbox: the only code that runs between clone() and execve().
+//
+// Everything here runs in the child of a clone3() taken from a (possibly
+// multi-threaded) Swift process, so it allocates nothing, takes no locks and
+// calls only raw system calls. The Swift side prepares every string, array,
+// mount entry and BPF program before calling dsa_spawn(); the child only
+// reads that memory (its copy-on-write view of it).
+//
+// When it runs, per function:
+//   dsa_spawn()          parent: clone3 into fresh namespaces, return the pid
+//                        and a pidfd.
+//   (child, as init)     waits for the parent's go byte (uid/gid maps and
+//                        cgroup placement done), builds the file system,
+//                        pivots, forks the program, reaps, reports.
+//   (grandchild)         fds, rlimits, identity, no_new_privs, seccomp, execve.
+#ifndef CSANDBOX_H
+#define CSANDBOX_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Kinds of entries in the mount plan; executed in order by the box's init.
+enum dsa_mount_kind {
+  /// Bind a host directory read-only, nosuid, nodev.
+  DSA_MOUNT_BIND_RO = 1,
+  /// Bind a host directory writable, nosuid, nodev.
+  DSA_MOUNT_BIND_RW = 2,
+  /// A fresh tmpfs; `data` holds its options (size=, mode=).
+  DSA_MOUNT_TMPFS = 3,
+  /// A fresh procfs of the box's pid namespace.
+  DSA_MOUNT_PROC = 4,
+  /// Bind a host device node onto an empty file; nosuid, noexec.
+  DSA_MOUNT_DEVICE = 5,
+  /// Create a symlink at `target` whose text is `source`.
+  DSA_MOUNT_SYMLINK = 6,
+  /// Create a directory (and its parents).
+  DSA_MOUNT_DIRECTORY = 7,
+  /// Bind a single host file read-only, nosuid, nodev.
+  DSA_MOUNT_FILE_RO = 8,
+};
+
+struct dsa_mount {
+  int32_t kind;
+  /// Host path for binds, link text for symlinks, NULL otherwise.
+  const char *source;
+  /// Host-side path of the target: the new root's path followed by the
+  /// path inside the box, prepared by the parent.
+  const char *target;
+  /// tmpfs options, or NULL.
+  const char *data;
+};
+
+struct dsa_rlimit {
+  int32_t resource;
+  uint64_t soft;
+  uint64_t hard;
+};
+
+/// Steps named in setup failure reports; Swift turns them into words.
+enum dsa_step {
+  DSA_STEP_CLONE = 1,
+  DSA_STEP_WAIT_FOR_PARENT,
+  DSA_STEP_SETRESUID_ROOT,
+  DSA_STEP_UNSHARE_CGROUP,
+  DSA_STEP_MAKE_PRIVATE,
+  DSA_STEP_MOUNT_ROOT,
+  DSA_STEP_MKDIR,
+  DSA_STEP_BIND,
+  DSA_STEP_REMOUNT,
+  DSA_STEP_MOUNT_TMPFS,
+  DSA_STEP_MOUNT_PROC,
+  DSA_STEP_CREATE_FILE,
+  DSA_STEP_SYMLINK,
+  DSA_STEP_PIVOT_ROOT,
+  DSA_STEP_UNMOUNT_OLD_ROOT,
+  DSA_STEP_REMOUNT_ROOT,
+  DSA_STEP_SETHOSTNAME,
+  DSA_STEP_FORK_PROGRAM,
+  DSA_STEP_DUP_FDS,
+  DSA_STEP_CLOSE_FDS,
+  DSA_STEP_SETRLIMIT,
+  DSA_STEP_SETSID,
+  DSA_STEP_CHDIR,
+  DSA_STEP_SETGROUPS,
+  DSA_STEP_SETRESGID,
+  DSA_STEP_SETRESUID,
+  DSA_STEP_NO_NEW_PRIVS,
+  DSA_STEP_SECCOMP,
+  DSA_STEP_EXECVE,
+  DSA_STEP_PDEATHSIG,
+  DSA_STEP_CAPBSET,
+};
+
+enum dsa_report_kind {
+  /// A sandbox step failed: `step`, `error` (errno) and `index` are set.
+  DSA_REPORT_SETUP_FAILED = 1,
+  /// The program ended: `wait_status` and the rusage figures are set.
+  DSA_REPORT_PROGRAM_ENDED = 2,
+};
+
+/// Fixed-size record written to the report pipe (smaller than PIPE_BUF, so
+/// each write is atomic).
+struct dsa_report {
+  int32_t kind;
+  int32_t step;
+  int32_t error;
+  /// Mount plan index or rlimit index for the failing step; -1 otherwise.
+  int32_t index;
+  int32_t wait_status;
+  int32_t reserved;
+  /// CPU time of every process the init reaped (program and descendants).
+  int64_t user_cpu_us;
+  int64_t system_cpu_us;
+  /// Largest resident set of any single reaped process, in KiB.
+  int64_t max_rss_kb;
+};
+
+struct dsa_spawn_plan {
+  /// NULL-terminated; argv[0] is an absolute path inside the box.
+  const char *const *argv;
+  /// NULL-terminated; exactly the declared variables.
+  const char *const *envp;
+  /// Existing empty host directory on which the box's root tmpfs is mounted
+  /// inside the box's own mount namespace.
+  const char *root_path;
+  const char *root_tmpfs_options;
+  const struct dsa_mount *mounts;
+  int32_t mount_count;
+  /// Working directory inside the box.
+  const char *working_directory;
+  const char *hostname;
+  /// Classic BPF program (struct sock_filter array); NULL disables seccomp,
+  /// which only tests of the sandbox itself may ask for.
+  const void *seccomp_filter;
+  uint16_t seccomp_filter_length;
+  const struct dsa_rlimit *rlimits;
+  int32_t rlimit_count;
+  /// Identity of the program inside the box (mapped by the parent).
+  uint32_t uid;
+  uint32_t gid;
+  int32_t stdin_fd;
+  int32_t stdout_fd;
+  int32_t stderr_fd;
+  /// Write end of the report pipe (O_CLOEXEC).
+  int32_t report_fd;
+  /// Read end of the go pipe (O_CLOEXEC): one byte means "maps written,
+  /// cgroup joined, go on"; EOF means "the parent gave up or died".
+  int32_t go_fd;
+  /// A cgroup v2 directory fd to start the box in (CLONE_INTO_CGROUP), or -1.
+  int32_t cgroup_fd;
+  /// Extra clone flags chosen by the parent (the namespaces).
+  uint64_t namespace_flags;
+};
+
+/// Clones the box's init. On success returns 0 and stores the init's pid and
+/// a pidfd for it; on failure returns an errno value and no process exists.
+int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out);
+
+/// Sends a signal through a pidfd (never hits a recycled pid).
+int dsa_pidfd_send_signal(int pidfd, int signal);
+
+/// pidfd_open(2) for processes this process did not clone itself.
+int dsa_pidfd_open(pid_t pid);
+
+/// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
+/// | RESOLVE_NO_XDEV: host-side opens of paths inside a box directory never
+/// follow anything the box planted. Returns an fd or -errno.
+int dsa_open_beneath(int directory_fd, const char *path, int flags, uint32_t mode);
+
+/// pipe2(fds, O_CLOEXEC); 0, or -1 with errno. (Glibc's Swift module does
+/// not export the GNU-only calls.)
+int dsa_pipe_cloexec(int fds[2]);
+
+/// memfd_create(name, MFD_CLOEXEC); an fd, or -1 with errno.
+int dsa_memfd(const char *name);
+
+/// RLIMIT_* numbers the Swift Glibc module hides behind __USE_MISC.
+extern const int dsa_rlimit_nproc;
+extern const int dsa_rlimit_memlock;
+extern const int dsa_rlimit_msgqueue;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,106 @@
+internal import CSandbox
+import Foundation
+import Glibc
+
+// Host-side access to files the box could have written. The box may plant
+// symlinks, hard links to nothing useful (it sees no host files), fifos or
+// directories where a file is expected; every open here resolves strictly
+// beneath the box directory with no symlink of any kind followed, and
+// checks it got a regular file.
+
+/// A box's host-side work directory (bound at /box inside).
+public struct BoxDirectory: Sendable {
+  public let path: String
+
+  /// Validates a file name from a request or runner: a relative path of
+  /// normal components, no "..", no leading "/", no NUL, at most 4 levels.
+  public static func validate(name: String) -> String? {
+    if name.isEmpty { return "a file name is empty" }
+    if name.utf8.count > 255 { return "the file name \"\(name.prefix(40))...\" is longer than 255 bytes" }
+    if name.contains("\0") { return "a file name contains a NUL byte" }
+    if name.hasPrefix("/") { return "the file name \"\(name)\" is absolute; give a name relative to the work directory" }
+    let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count > 4 { return "the file name \"\(name)\" is nested too deeply" }
+    for part in parts where part.isEmpty || part == "." || part == ".." {
+      return "the file name \"\(name)\" contains an empty, \".\" or \"..\" component"
+    }
+    return nil
+  }
+
+  private func openDirectory() throws(SandboxError) -> Int32 {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+    if fd < 0 { throw SandboxError(step: "open box directory \(path)", errorNumber: errno) }
+    return fd
+  }
+
+  /// Writes a file (creating parent directories) owned by `owner`.
+  func write(name: String, contents: Data, executable: Bool, owner: UInt32) throws(SandboxError) {
+    if let problem = Self.validate(name: name) { throw SandboxError(step: problem) }
+    let root = try openDirectory()
+    defer { close(root) }
+    let parts = name.split(separator: "/").map(String.init)
+    var directory = root
+    var opened: [Int32] = []
+    defer { opened.forEach { close($0) } }
+    for part in parts.dropLast() {
+      if mkdirat(directory, part, 0o755) != 0 && errno != EEXIST {
+        throw SandboxError(step: "mkdir \(part) in the box directory", errorNumber: errno)
+      }
+      let next = dsa_open_beneath(directory, part, O_RDONLY | O_DIRECTORY, 0)
+      if next < 0 { throw SandboxError(step: "open \(part) in the box directory", errorNumber: -next) }
+      _ = fchown(next, owner, owner)
+      opened.append(next)
+      directory = next
+    }
+    let fd = dsa_open_beneath(
+      directory, parts.last!, O_WRONLY | O_CREAT | O_EXCL, executable ? 0o755 : 0o644)
+    if fd < 0 { throw SandboxError(step: "create \(name) in the box directory", errorNumber: -fd) }
+    defer { close(fd) }
+    _ = fchown(fd, owner, owner)
+    let failure: Int32 = contents.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
+      var offset = 0
+      while offset < buffer.count {
+        let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += count
+      }
+      return 0
+    }
+    if failure != 0 { throw SandboxError(step: "write \(name) in the box directory", errorNumber: failure) }
+  }
+
+  /// Reads a regular file the box left, never following a symlink and never
+  /// reading more than `limit` bytes. A planted symlink gives ELOOP, a fifo
+  /// or device is refused before any read.
+  public func read(name: String, limit: Int) throws(SandboxError) -> Data {
+    if let problem = Self.validate(name: name) { throw SandboxError(step: problem) }
+    let root = try openDirectory()
+    defer { close(root) }
+    let fd = dsa_open_beneath(root, name, O_RDONLY | O_NONBLOCK, 0)
+    if fd < 0 { throw SandboxError(step: "open \(name) in the box directory", errorNumber: -fd) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw SandboxError(step: "fstat \(name)", errorNumber: errno) }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw SandboxError(step: "\(name) in the box directory is not a regular file", errorNumber: EINVAL)
+    }
+    guard info.st_size <= limit else {
+      throw SandboxError(step: "\(name) in the box directory is larger than \(limit) bytes", errorNumber: EFBIG)
+    }
+    var data = Data(count: Int(info.st_size))
+    let total = data.withUnsafeMutableBytes { buffer -> Int in
+      var offset = 0
+      while offset < buffer.count {
+        let count = Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if count < 0 && errno == EINTR { continue }
+        if count <= 0 { break }
+        offset += count
+      }
+      return offset
+    }
+    return data.prefix(total)
+  }
+}

@@ -1,0 +1,342 @@
+import Glibc
+
+// cgroups: limits and accounting for all processes of a box.
+//
+// Chosen once at start (`CgroupSetup.detect`), in this order:
+//   v2   a configured delegated path, or our own cgroup2 group when it offers
+//        the memory and pids controllers;
+//   v1   our own groups in the memory, pids and cpuacct hierarchies;
+//   rlimit-only, reported as degraded accounting.
+// Box groups are created only below our own group (or the configured path),
+// carry our pid in their name so a later start can sweep what a killed
+// process left, and are removed when the box is destroyed.
+
+/// How limits and accounting are enforced on this host.
+public enum CgroupMode: String, Sendable {
+  case v2 = "cgroup-v2"
+  case v1 = "cgroup-v1"
+  case rlimitOnly = "rlimit"
+}
+
+/// The cgroup arrangement chosen at start.
+public struct CgroupSetup: Sendable {
+  public let mode: CgroupMode
+  /// One line per fact, for `dsa-run doctor`.
+  public let report: [String]
+  /// v2: the directory box groups are created in.
+  let v2Parent: String?
+  /// v1: the directory box groups are created in, per controller.
+  let v1Parents: [V1Controller: String]
+
+  enum V1Controller: String, Sendable, CaseIterable {
+    case memory
+    case pids
+    case cpuacct
+  }
+
+  /// Detects the best mode. `configuredV2Path` is an operator-delegated
+  /// cgroup2 directory; `procRoot` and `mountInfo` exist for tests.
+  public static func detect(
+    configuredV2Path: String? = nil,
+    forceMode: CgroupMode? = nil,
+    procSelfCgroup: String = "/proc/self/cgroup",
+    procSelfMountInfo: String = "/proc/self/mountinfo"
+  ) -> CgroupSetup {
+    var report: [String] = []
+    let membership = KernelFile.read(procSelfCgroup) ?? ""
+    let mounts = parseCgroupMounts(KernelFile.read(procSelfMountInfo) ?? "")
+
+    if forceMode == nil || forceMode == .v2 {
+      if let v2 = detectV2(configured: configuredV2Path, membership: membership, mounts: mounts, report: &report) {
+        return CgroupSetup(mode: .v2, report: report, v2Parent: v2, v1Parents: [:])
+      }
+    }
+    if forceMode == nil || forceMode == .v1 {
+      if let v1 = detectV1(membership: membership, mounts: mounts, report: &report) {
+        return CgroupSetup(mode: .v1, report: report, v2Parent: nil, v1Parents: v1)
+      }
+    }
+    report.append("rlimit-only: no writable cgroup; memory is limited per process and CPU time per process (degraded accounting)")
+    return CgroupSetup(mode: .rlimitOnly, report: report, v2Parent: nil, v1Parents: [:])
+  }
+
+  struct CgroupMounts {
+    var v2: String?
+    var v1: [String: String] = [:]
+  }
+
+  static func parseCgroupMounts(_ mountInfo: String) -> CgroupMounts {
+    var result = CgroupMounts()
+    for line in mountInfo.split(separator: "\n") {
+      // "id parent major:minor root mountpoint options ... - fstype source superoptions"
+      let halves = line.components(separatedBy: " - ")
+      guard halves.count == 2 else { continue }
+      let left = halves[0].split(separator: " ")
+      let right = halves[1].split(separator: " ")
+      guard left.count >= 5, right.count >= 3, left[3] == "/" else { continue }
+      let mountPoint = String(left[4])
+      if right[0] == "cgroup2", result.v2 == nil {
+        result.v2 = mountPoint
+      } else if right[0] == "cgroup" {
+        for option in right[2].split(separator: ",") where V1Controller(rawValue: String(option)) != nil {
+          result.v1[String(option)] = mountPoint
+        }
+      }
+    }
+    return result
+  }
+
+  private static func detectV2(
+    configured: String?, membership: String, mounts: CgroupMounts, report: inout [String]
+  ) -> String? {
+    if let configured {
+      let controllers = (KernelFile.read(configured + "/cgroup.controllers") ?? "").split(separator: " ")
+        .map { $0.trimmed }
+      guard controllers.contains("memory"), controllers.contains("pids") else {
+        report.append("cgroup v2: configured path \(configured) lacks the memory and pids controllers")
+        return nil
+      }
+      do {
+        try enableControllers(in: configured)
+      } catch {
+        report.append("cgroup v2: cannot enable controllers in \(configured): \(error)")
+        return nil
+      }
+      report.append("cgroup v2: box groups under configured path \(configured)")
+      return configured
+    }
+    guard let mount = mounts.v2 else {
+      report.append("cgroup v2: not mounted")
+      return nil
+    }
+    guard let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else {
+      report.append("cgroup v2: this process is in no cgroup2 group")
+      return nil
+    }
+    let own = mount + String(line.dropFirst(3)).trimmed
+    let ownPath = own.hasSuffix("/") ? String(own.dropLast()) : own
+    let controllers = (KernelFile.read(ownPath + "/cgroup.controllers") ?? "").split(separator: " ").map { $0.trimmed }
+    guard controllers.contains("memory"), controllers.contains("pids") else {
+      report.append("cgroup v2: \(ownPath) offers controllers [\(controllers.joined(separator: " "))], not memory and pids")
+      return nil
+    }
+    // A group with processes cannot hand controllers to children ("no
+    // internal processes"), so move this process into a leaf of its own
+    // first, as systemd's Delegate=yes expects.
+    let supervisor = ownPath + "/dsa-run-supervisor-\(getpid())"
+    do {
+      if mkdir(supervisor, 0o755) != 0 && errno != EEXIST {
+        throw SandboxError(step: "mkdir \(supervisor)", errorNumber: errno)
+      }
+      try KernelFile.write("0", to: supervisor + "/cgroup.procs")
+      try enableControllers(in: ownPath)
+    } catch {
+      report.append("cgroup v2: cannot set up a delegated subtree in \(ownPath): \(error)")
+      return nil
+    }
+    report.append("cgroup v2: box groups under \(ownPath) (this process moved to \(supervisor))")
+    return ownPath
+  }
+
+  private static func enableControllers(in path: String) throws(SandboxError) {
+    let enabled = (KernelFile.read(path + "/cgroup.subtree_control") ?? "").split(separator: " ").map { $0.trimmed }
+    for controller in ["memory", "pids", "cpu"] where !enabled.contains(controller) {
+      do {
+        try KernelFile.write("+\(controller)", to: path + "/cgroup.subtree_control")
+      } catch where controller == "cpu" {
+        // cpu.stat's usage is there without the cpu controller.
+      }
+    }
+  }
+
+  private static func detectV1(
+    membership: String, mounts: CgroupMounts, report: inout [String]
+  ) -> [V1Controller: String]? {
+    var own: [String: String] = [:]
+    for line in membership.split(separator: "\n") {
+      let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+      guard fields.count == 3 else { continue }
+      for controller in fields[1].split(separator: ",") { own[String(controller)] = String(fields[2]) }
+    }
+    var parents: [V1Controller: String] = [:]
+    for controller in V1Controller.allCases {
+      guard let mount = mounts.v1[controller.rawValue], let path = own[controller.rawValue] else {
+        report.append("cgroup v1: the \(controller.rawValue) controller is not mounted")
+        return nil
+      }
+      let directory = path == "/" ? mount : mount + path
+      guard access(directory, W_OK) == 0 else {
+        report.append("cgroup v1: \(directory) is not writable")
+        return nil
+      }
+      parents[controller] = directory
+    }
+    report.append(
+      "cgroup v1: box groups under "
+        + V1Controller.allCases.map { "\($0.rawValue)=\(parents[$0]!)" }.joined(separator: " "))
+    return parents
+  }
+
+  /// Prefix of every box group this process creates.
+  static func boxGroupPrefix(pid: Int32 = getpid()) -> String { "dsa-run-\(pid)-" }
+
+  /// Creates a box's group(s) with its limits. Returns nil in rlimit-only mode.
+  func createBoxGroup(named name: String, limits: BoxLimits) throws(SandboxError) -> BoxCgroup? {
+    switch mode {
+    case .rlimitOnly:
+      return nil
+    case .v2:
+      let path = v2Parent! + "/" + name
+      try makeGroupDirectory(path)
+      let group = BoxCgroup(mode: .v2, directories: [path])
+      do throws(SandboxError) {
+        try KernelFile.write(String(limits.memoryBytes), to: path + "/memory.max")
+        if KernelFile.exists(path + "/memory.swap.max") { try KernelFile.write("0", to: path + "/memory.swap.max") }
+        try KernelFile.write(String(limits.processes), to: path + "/pids.max")
+        group.directoryFD = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if group.directoryFD < 0 { throw SandboxError(step: "open \(path)", errorNumber: errno) }
+      } catch {
+        group.destroy()
+        throw error
+      }
+      return group
+    case .v1:
+      var directories: [String] = []
+      let group = BoxCgroup(mode: .v1, directories: [])
+      do throws(SandboxError) {
+        for controller in V1Controller.allCases {
+          let path = v1Parents[controller]! + "/" + name
+          try makeGroupDirectory(path)
+          directories.append(path)
+          group.directories = directories
+        }
+        let memory = v1Parents[.memory]! + "/" + name
+        try KernelFile.write(String(limits.memoryBytes), to: memory + "/memory.limit_in_bytes")
+        if KernelFile.exists(memory + "/memory.memsw.limit_in_bytes") {
+          try KernelFile.write(String(limits.memoryBytes), to: memory + "/memory.memsw.limit_in_bytes")
+        }
+        try KernelFile.write(String(limits.processes), to: v1Parents[.pids]! + "/" + name + "/pids.max")
+      } catch {
+        group.destroy()
+        throw error
+      }
+      return group
+    }
+  }
+
+  private func makeGroupDirectory(_ path: String) throws(SandboxError) {
+    if mkdir(path, 0o755) != 0 {
+      throw SandboxError(step: "mkdir \(path)", errorNumber: errno, hint: "is the cgroup writable and delegated to dsa-run?")
+    }
+  }
+
+  /// Removes box groups left by dsa-run processes that no longer exist.
+  /// Returns how many were removed.
+  @discardableResult
+  public func sweepStaleGroups() -> Int {
+    var parents: [String] = []
+    if let v2Parent { parents.append(v2Parent) }
+    parents.append(contentsOf: v1Parents.values)
+    var removed = 0
+    for parent in parents {
+      for entry in listDirectory(parent) where entry.hasPrefix("dsa-run-") {
+        let pidText = entry.dropFirst("dsa-run-".count).prefix { $0 != "-" }
+        guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+        if rmdir(parent + "/" + entry) == 0 { removed += 1 }
+      }
+    }
+    return removed
+  }
+}
+
+/// The cgroup(s) of one box.
+final class BoxCgroup: @unchecked Sendable {
+  let mode: CgroupMode
+  var directories: [String]
+  /// v2 only: for clone3(CLONE_INTO_CGROUP).
+  var directoryFD: Int32 = -1
+
+  init(mode: CgroupMode, directories: [String]) {
+    self.mode = mode
+    self.directories = directories
+  }
+
+  private func file(_ controller: CgroupSetup.V1Controller, _ name: String) -> String {
+    switch mode {
+    case .v2: return directories[0] + "/" + name
+    default:
+      let index = CgroupSetup.V1Controller.allCases.firstIndex(of: controller)!
+      return directories[index] + "/" + name
+    }
+  }
+
+  /// Puts a process in the box's groups (v1; v2 boxes start inside).
+  func join(pid: pid_t) throws(SandboxError) {
+    guard mode == .v1 else { return }
+    for directory in directories { try KernelFile.write(String(pid), to: directory + "/cgroup.procs") }
+  }
+
+  /// CPU time of every process that ran in the box.
+  func cpuMicroseconds() -> UInt64? {
+    switch mode {
+    case .v2: return KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat"))
+    default: return KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 }
+    }
+  }
+
+  /// Peak memory of the box, in bytes.
+  func peakMemoryBytes() -> UInt64? {
+    switch mode {
+    case .v2: return KernelFile.readNumber(file(.memory, "memory.peak"))
+    default: return KernelFile.readNumber(file(.memory, "memory.max_usage_in_bytes"))
+    }
+  }
+
+  /// Whether the box hit its memory limit (allocation failed or OOM kill).
+  func memoryLimitHit() -> Bool {
+    switch mode {
+    case .v2:
+      let events = file(.memory, "memory.events")
+      return (KernelFile.readKey("oom_kill", in: events) ?? 0) > 0 || (KernelFile.readKey("max", in: events) ?? 0) > 0
+    default:
+      if (KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0) > 0 { return true }
+      return (KernelFile.readNumber(file(.memory, "memory.failcnt")) ?? 0) > 0
+    }
+  }
+
+  /// Kills every process in the box's group, where the kernel offers it.
+  func killAll() {
+    if mode == .v2 { try? KernelFile.write("1", to: directories[0] + "/cgroup.kill") }
+  }
+
+  /// Removes the groups; safe to call twice.
+  func destroy() {
+    if directoryFD >= 0 {
+      close(directoryFD)
+      directoryFD = -1
+    }
+    for directory in directories.reversed() {
+      // The last processes may still be leaving the group for a moment after
+      // the init was reaped; EBUSY is retried briefly.
+      for _ in 0..<200 {
+        if rmdir(directory) == 0 || errno == ENOENT { break }
+        if errno != EBUSY { break }
+        usleep(500)
+      }
+    }
+    directories = []
+  }
+}
+
+func listDirectory(_ path: String) -> [String] {
+  guard let directory = opendir(path) else { return [] }
+  defer { closedir(directory) }
+  var names: [String] = []
+  while let entry = readdir(directory) {
+    let name = withUnsafePointer(to: entry.pointee.d_name) {
+      $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
+}

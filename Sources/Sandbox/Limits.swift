@@ -1,0 +1,68 @@
+/// Resource limits of one box. Units are in the names.
+public struct BoxLimits: Sendable, Equatable {
+  /// CPU time of all the box's processes together.
+  public var cpuTimeMilliseconds: UInt64 = 5_000
+  /// Wall-clock time from the program's start.
+  public var wallTimeMilliseconds: UInt64 = 10_000
+  /// Memory of all the box's processes together (cgroup); RSS-based in
+  /// rlimit-only mode.
+  public var memoryBytes: UInt64 = 256 << 20
+  /// Processes and threads the box may hold at once.
+  public var processes: UInt64 = 64
+  /// Bytes kept from each of stdout and stderr; more kills the box.
+  public var outputBytesPerStream: UInt64 = 1 << 20
+  /// Largest file the program may write (RLIMIT_FSIZE).
+  public var fileSizeBytes: UInt64 = 16 << 20
+  /// Open file descriptors per process (RLIMIT_NOFILE).
+  public var openFiles: UInt64 = 256
+  /// Stack of the main thread (RLIMIT_STACK).
+  public var stackBytes: UInt64 = 64 << 20
+  /// Size caps of the box's writable file systems.
+  public var tmpBytes: UInt64 = 64 << 20
+  public var sharedMemoryBytes: UInt64 = 16 << 20
+  public var workDirectoryBytes: UInt64 = 64 << 20
+  /// RLIMIT_AS; nil for runtimes that reserve far more than they use (JVM,
+  /// Go, Node, Dart), which are told their heap budget instead.
+  public var addressSpaceBytes: UInt64? = nil
+
+  public init() {}
+
+  /// Hard ceilings no request may exceed; a value above these is refused.
+  public static let ceilings: BoxLimits = {
+    var limits = BoxLimits()
+    limits.cpuTimeMilliseconds = 60_000
+    limits.wallTimeMilliseconds = 120_000
+    limits.memoryBytes = 4 << 30
+    limits.processes = 1024
+    limits.outputBytesPerStream = 64 << 20
+    limits.fileSizeBytes = 1 << 30
+    limits.openFiles = 4096
+    limits.stackBytes = 1 << 30
+    limits.tmpBytes = 1 << 30
+    limits.sharedMemoryBytes = 1 << 30
+    limits.workDirectoryBytes = 1 << 30
+    return limits
+  }()
+
+  /// Names the first limit that is zero or above `ceilings`, or nil.
+  public func violation(of ceilings: BoxLimits = .ceilings) -> String? {
+    let checks: [(String, UInt64, UInt64)] = [
+      ("cpu time (ms)", cpuTimeMilliseconds, ceilings.cpuTimeMilliseconds),
+      ("wall time (ms)", wallTimeMilliseconds, ceilings.wallTimeMilliseconds),
+      ("memory (bytes)", memoryBytes, ceilings.memoryBytes),
+      ("processes", processes, ceilings.processes),
+      ("output per stream (bytes)", outputBytesPerStream, ceilings.outputBytesPerStream),
+      ("file size (bytes)", fileSizeBytes, ceilings.fileSizeBytes),
+      ("open files", openFiles, ceilings.openFiles),
+      ("stack (bytes)", stackBytes, ceilings.stackBytes),
+      ("/tmp size (bytes)", tmpBytes, ceilings.tmpBytes),
+      ("/dev/shm size (bytes)", sharedMemoryBytes, ceilings.sharedMemoryBytes),
+      ("/box size (bytes)", workDirectoryBytes, ceilings.workDirectoryBytes),
+    ]
+    for (name, value, maximum) in checks {
+      if value == 0 { return "\(name) must be greater than 0" }
+      if value > maximum { return "\(name) is \(value); the maximum is \(maximum)" }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,141 @@
+internal import CSandbox
+import Glibc
+
+// CLONE_NEWNS: the box's file system, planned in the parent as a flat list
+// the C init executes in order. The root is a fresh tmpfs; system
+// directories are read-only nosuid nodev binds; /proc is the box's own;
+// /dev holds five device nodes; /tmp, /dev/shm and /box are size-capped.
+// Nothing else of the host is there: no /home, /root, /var, /run, and only
+// the /etc files listed here.
+
+/// One host path made visible, read-only, inside every box that asks.
+public struct ReadOnlyMount: Sendable, Equatable {
+  public var hostPath: String
+  public var boxPath: String
+
+  public init(hostPath: String, boxPath: String? = nil) {
+    self.hostPath = hostPath
+    self.boxPath = boxPath ?? hostPath
+  }
+}
+
+/// A mount plan entry before it is turned into C strings.
+struct PlannedMount: Equatable {
+  enum Kind: Int32 {
+    case bindReadOnly = 1
+    case bindWritable = 2
+    case tmpfs = 3
+    case proc = 4
+    case device = 5
+    case symlink = 6
+    case directory = 7
+    case fileReadOnly = 8
+  }
+
+  var kind: Kind
+  var source: String?
+  /// Path inside the box.
+  var target: String
+  var data: String?
+}
+
+/// The host's layout, read once at start: which top-level directories are
+/// symlinks into /usr (merged /usr) and which /etc files exist.
+struct HostLayout: Sendable {
+  /// e.g. ("/lib", "usr/lib") on a merged-/usr system.
+  var topLevelLinks: [(path: String, text: String)] = []
+  /// Top-level system directories that are real directories here.
+  var topLevelDirectories: [String] = []
+  /// Host /etc files shared read-only with boxes (the real file, resolved).
+  var etcFiles: [(host: String, box: String)] = []
+
+  static func read(generatedEtc: String) -> HostLayout {
+    var layout = HostLayout()
+    for path in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+      var info = stat()
+      guard lstat(path, &info) == 0 else { continue }
+      if info.st_mode & S_IFMT == S_IFLNK {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        if length > 0 {
+          let text = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+          layout.topLevelLinks.append((path, text))
+        }
+      } else if info.st_mode & S_IFMT == S_IFDIR {
+        layout.topLevelDirectories.append(path)
+      }
+    }
+    // Generated files give the box's own users and hosts, never the host's.
+    for name in ["passwd", "group", "hosts", "nsswitch.conf"] {
+      layout.etcFiles.append((generatedEtc + "/" + name, "/etc/" + name))
+    }
+    for path in ["/etc/ld.so.cache", "/etc/localtime", "/etc/os-release"] {
+      if let resolved = realpath(path, nil) {
+        layout.etcFiles.append((String(cString: resolved), path))
+        free(resolved)
+      }
+    }
+    return layout
+  }
+}
+
+/// Files written once into the host's work root and bound into every box.
+func generatedEtcFiles() -> [String: String] {
+  [
+    "passwd": "root:x:0:0:box root:/:/usr/sbin/nologin\nbox:x:\(boxProgramID):\(boxProgramID):learner:/box:/bin/sh\n",
+    "group": "root:x:0:\nbox:x:\(boxProgramID):\n",
+    "hosts": "127.0.0.1 localhost box\n::1 localhost\n",
+    "nsswitch.conf": "passwd: files\ngroup: files\nhosts: files\n",
+  ]
+}
+
+/// The ordered plan for one box.
+func plannedMounts(
+  layout: HostLayout, workDirectory: String, limits: BoxLimits, extra: [ReadOnlyMount], mountProc: Bool
+) -> [PlannedMount] {
+  var plan: [PlannedMount] = []
+  plan.append(PlannedMount(kind: .bindReadOnly, source: "/usr", target: "/usr"))
+  for link in layout.topLevelLinks {
+    plan.append(PlannedMount(kind: .symlink, source: link.text, target: link.path))
+  }
+  for directory in layout.topLevelDirectories {
+    plan.append(PlannedMount(kind: .bindReadOnly, source: directory, target: directory))
+  }
+  for file in layout.etcFiles {
+    plan.append(PlannedMount(kind: .fileReadOnly, source: file.host, target: file.box))
+  }
+  if mountProc {
+    plan.append(PlannedMount(kind: .proc, target: "/proc"))
+  }
+  plan.append(PlannedMount(kind: .tmpfs, target: "/dev", data: "size=64k,nr_inodes=64,mode=755"))
+  for device in ["null", "zero", "full", "random", "urandom"] {
+    plan.append(PlannedMount(kind: .device, source: "/dev/" + device, target: "/dev/" + device))
+  }
+  for (index, name) in ["stdin", "stdout", "stderr"].enumerated() {
+    plan.append(PlannedMount(kind: .symlink, source: "/proc/self/fd/\(index)", target: "/dev/" + name))
+  }
+  plan.append(PlannedMount(kind: .symlink, source: "/proc/self/fd", target: "/dev/fd"))
+  plan.append(
+    PlannedMount(kind: .tmpfs, target: "/dev/shm", data: "size=\(limits.sharedMemoryBytes),nr_inodes=1024,mode=1777"))
+  plan.append(PlannedMount(kind: .tmpfs, target: "/tmp", data: "size=\(limits.tmpBytes),nr_inodes=16384,mode=1777"))
+  for mount in extra {
+    var info = stat()
+    let isFile = stat(mount.hostPath, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    plan.append(PlannedMount(kind: isFile ? .fileReadOnly : .bindReadOnly, source: mount.hostPath, target: mount.boxPath))
+  }
+  plan.append(PlannedMount(kind: .bindWritable, source: workDirectory, target: "/box"))
+  return plan
+}
+
+/// Validates a box-side path from a runner or a request: absolute, normal,
+/// and not over the box's own structure.
+func validateBoxPath(_ path: String) -> String? {
+  guard path.hasPrefix("/") else { return "\(path) is not absolute" }
+  let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+  if parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) { return "\(path) is not a normal path" }
+  let reserved = ["/", "/proc", "/dev", "/tmp", "/box", "/etc"]
+  if reserved.contains(path) || path.hasPrefix("/proc/") || path.hasPrefix("/dev/") || path.hasPrefix("/box/") {
+    return "\(path) would cover the box's own \(path.split(separator: "/").first.map { "/" + $0 } ?? "/")"
+  }
+  return nil
+}

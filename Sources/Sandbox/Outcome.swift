@@ -1,0 +1,149 @@
+import Foundation
+
+/// Status words shared by the CLI, the API and grading (DESIGN §4).
+public enum Status: String, Sendable, Codable, CaseIterable {
+  case ok
+  case compileError = "compile_error"
+  case runtimeError = "runtime_error"
+  case timeLimit = "time_limit"
+  case memoryLimit = "memory_limit"
+  case outputLimit = "output_limit"
+  case forbidden
+  case internalError = "internal_error"
+}
+
+/// Which clock ran out, for `time_limit`.
+public enum TimeLimitKind: String, Sendable {
+  case cpu
+  case wall
+}
+
+/// What the program did in its box: a value, never an error.
+public struct Outcome: Sendable {
+  public var status: Status
+  /// Written for a learner.
+  public var message: String
+  /// Exit code when the program exited; nil when a signal ended it.
+  public var exitCode: Int32?
+  /// The signal that ended the program, if any.
+  public var signal: Int32?
+  public var stdout: Data
+  public var stderr: Data
+  public var stdoutTruncated: Bool
+  public var stderrTruncated: Bool
+  /// CPU time of every process of the box.
+  public var cpuMilliseconds: UInt64
+  public var wallMilliseconds: UInt64
+  /// Peak memory of the box (cgroup peak, or the largest process RSS in
+  /// rlimit-only mode).
+  public var memoryKilobytes: UInt64
+  public var timeLimitKind: TimeLimitKind?
+  /// How the figures were measured ("cgroup-v2", "cgroup-v1", "rlimit").
+  public var accounting: String
+}
+
+/// The signal's conventional name, e.g. "SIGSEGV".
+public func signalName(_ number: Int32) -> String {
+  let names: [Int32: String] = [
+    SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+    SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+    SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+    SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+  ]
+  return names[number] ?? "signal \(number)"
+}
+
+/// The facts the classifier needs, gathered after the box ended.
+struct Ending {
+  var waitStatus: Int32?
+  var killedForWallTime = false
+  var killedForCPUTime = false
+  var killedForOutput = false
+  var cpuMilliseconds: UInt64 = 0
+  var wallMilliseconds: UInt64 = 0
+  var memoryKilobytes: UInt64 = 0
+  var memoryLimitHit = false
+  var limits: BoxLimits
+}
+
+/// Turns what happened into a status and a learner-readable message.
+func classify(_ ending: Ending) -> (Status, String, Int32?, Int32?, TimeLimitKind?) {
+  let limits = ending.limits
+  let cpuSeconds = formatSeconds(ending.cpuMilliseconds)
+  let wallSeconds = formatSeconds(ending.wallMilliseconds)
+  var exitCode: Int32?
+  var signal: Int32?
+  if let status = ending.waitStatus {
+    if status & 0x7f == 0 {
+      exitCode = (status >> 8) & 0xff
+    } else {
+      signal = status & 0x7f
+    }
+  }
+
+  if ending.killedForOutput {
+    return (
+      .outputLimit,
+      "Stopped after printing more than \(formatBytes(limits.outputBytesPerStream)) on one stream: is there an endless loop around a print?",
+      exitCode, signal, nil
+    )
+  }
+  let cpuExceeded =
+    ending.killedForCPUTime || signal == SIGXCPU || ending.cpuMilliseconds > limits.cpuTimeMilliseconds
+  if cpuExceeded && !(exitCode == 0) {
+    return (
+      .timeLimit,
+      "Used more than \(formatSeconds(limits.cpuTimeMilliseconds)) of CPU time (it used \(cpuSeconds)): is there an endless loop, or a slower algorithm than needed?",
+      exitCode, signal, .cpu
+    )
+  }
+  if ending.killedForWallTime {
+    return (
+      .timeLimit,
+      "Killed after \(formatSeconds(limits.wallTimeMilliseconds)) of wall time while using \(cpuSeconds) of CPU: is it waiting for input, or sleeping?",
+      exitCode, signal, .wall
+    )
+  }
+  if signal == SIGSYS {
+    return (
+      .forbidden,
+      "Stopped by the sandbox: the program made a system call that is not allowed here (for example starting a debugger or changing mounts).",
+      exitCode, signal, nil
+    )
+  }
+  if ending.memoryLimitHit && exitCode != 0 {
+    return (
+      .memoryLimit,
+      "Ran out of memory: the limit is \(formatBytes(limits.memoryBytes)) and the program used \(formatBytes(ending.memoryKilobytes * 1024)) at its peak.",
+      exitCode, signal, nil
+    )
+  }
+  if let signal {
+    let hint: String
+    switch signal {
+    case SIGSEGV: hint = ": a bad memory access, such as an index past the end of an array or a too-deep recursion"
+    case SIGFPE: hint = ": an arithmetic error such as division by zero"
+    case SIGABRT: hint = ": the program aborted, often a failed assertion or an uncaught exception"
+    case SIGXFSZ: hint = ": it wrote a file larger than \(formatBytes(limits.fileSizeBytes))"
+    case SIGKILL: hint = ""
+    default: hint = ""
+    }
+    return (.runtimeError, "The program was ended by \(signalName(signal))\(hint).", exitCode, signal, nil)
+  }
+  if let exitCode, exitCode != 0 {
+    return (.runtimeError, "The program exited with code \(exitCode) after \(wallSeconds).", exitCode, signal, nil)
+  }
+  return (.ok, "", exitCode ?? 0, nil, nil)
+}
+
+func formatSeconds(_ milliseconds: UInt64) -> String {
+  if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+  return String(format: "%.2f s", Double(milliseconds) / 1000)
+}
+
+func formatBytes(_ bytes: UInt64) -> String {
+  if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
+  if bytes >= 1 << 20 { return bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+  if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
+  return "\(bytes) bytes"
+}

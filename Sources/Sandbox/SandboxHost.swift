@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Where and how boxes are made on this host.
+public struct SandboxConfiguration: Sendable {
+  /// Host directory for the boxes' work directories and shared files.
+  public var workRoot = "/run/dsa-run"
+  /// A delegated cgroup2 directory to create box groups in.
+  public var cgroupV2Path: String?
+  /// Forces a mode (tests, or operators who want rlimit-only); nil detects.
+  public var cgroupMode: CgroupMode?
+
+  public init(workRoot: String = "/run/dsa-run", cgroupV2Path: String? = nil, cgroupMode: CgroupMode? = nil) {
+    self.workRoot = workRoot
+    self.cgroupV2Path = cgroupV2Path
+    self.cgroupMode = cgroupMode
+  }
+}
+
+/// Everything prepared once per process: the cgroup mode, the host layout,
+/// the generated /etc files and the box root mount point. Boxes are cheap
+/// because all of this is done here.
+public final class SandboxHost: Sendable {
+  public let configuration: SandboxConfiguration
+  public let cgroups: CgroupSetup
+  let layout: HostLayout
+  let rootMountPoint: String
+  let boxesDirectory: String
+  let identities = HostIdentityAllocator()
+  private let boxCounter = Atomic<UInt64>(0)
+
+  /// The namespaces every box gets.
+  /// CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS |
+  /// CLONE_NEWNET; the cgroup namespace is unshared by the init once it has
+  /// been placed in its group.
+  static let namespaceFlags: UInt64 = 0x1000_0000 | 0x2000_0000 | 0x0002_0000 | 0x0800_0000 | 0x0400_0000 | 0x4000_0000
+
+  public init(configuration: SandboxConfiguration = SandboxConfiguration()) throws(SandboxError) {
+    self.configuration = configuration
+    let workRoot = configuration.workRoot
+    guard workRoot.hasPrefix("/"), !workRoot.contains("/../"), !workRoot.hasSuffix("/..") else {
+      throw SandboxError(step: "work root \(workRoot) must be an absolute normal path")
+    }
+    rootMountPoint = workRoot + "/root"
+    boxesDirectory = workRoot + "/boxes"
+    let etc = workRoot + "/etc"
+    for directory in [workRoot, rootMountPoint, boxesDirectory, etc] {
+      if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+        throw SandboxError(
+          step: "mkdir \(directory)", errorNumber: errno, hint: "dsa-run needs root and a writable work root")
+      }
+    }
+    for (name, text) in generatedEtcFiles() {
+      let path = etc + "/" + name
+      if KernelFile.read(path) != text {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
+        else { throw SandboxError(step: "write \(path)", errorNumber: errno) }
+      }
+    }
+    layout = HostLayout.read(generatedEtc: etc)
+    cgroups = CgroupSetup.detect(configuredV2Path: configuration.cgroupV2Path, forceMode: configuration.cgroupMode)
+    sweepStaleBoxes()
+    cgroups.sweepStaleGroups()
+  }
+
+  func nextBoxName() -> String {
+    "\(getpid())-\(boxCounter.add(1, ordering: .relaxed).newValue)"
+  }
+
+  /// Removes work directories left by dsa-run processes that died without
+  /// cleaning up (kill -9).
+  @discardableResult
+  public func sweepStaleBoxes() -> Int {
+    var removed = 0
+    for entry in listDirectory(boxesDirectory) {
+      guard let pid = Int32(entry.prefix { $0 != "-" }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+        continue
+      }
+      let path = boxesDirectory + "/" + entry
+      _ = umount2(path, Int32(MNT_DETACH))
+      if rmdir(path) == 0 { removed += 1 }
+    }
+    return removed
+  }
+
+  /// Facts for `dsa-run doctor`.
+  public func report() -> [(String, String)] {
+    var facts: [(String, String)] = []
+    facts.append(("accounting", cgroups.mode.rawValue))
+    for line in cgroups.report { facts.append(("cgroups", line)) }
+    facts.append(("work root", configuration.workRoot))
+    facts.append(("kernel", kernelRelease()))
+    facts.append(("user namespaces", KernelFile.read("/proc/sys/user/max_user_namespaces")?.trimmed ?? "unknown"))
+    return facts
+  }
+}
+
+func kernelRelease() -> String {
+  var name = utsname()
+  uname(&name)
+  return withUnsafePointer(to: name.release) {
+    $0.withMemoryRebound(to: CChar.self, capacity: 65) { String(cString: $0) }
+  }
+}

@@ -1,0 +1,279 @@
+internal import CSandbox
+import Foundation
+import Glibc
+
+// The parent's side of a run: one poll loop that feeds stdin, drains stdout
+// and stderr with a cap each, collects the init's reports, and enforces the
+// wall-clock and box-wide CPU limits. Feeding and draining happen in the same
+// loop, so a program that writes before it reads can never deadlock us.
+
+struct PipePair {
+  var read: Int32 = -1
+  var write: Int32 = -1
+
+  static func make() throws(SandboxError) -> PipePair {
+    var fds: [Int32] = [-1, -1]
+    try systemCall("pipe2") { dsa_pipe_cloexec(&fds) }
+    return PipePair(read: fds[0], write: fds[1])
+  }
+
+  mutating func closeRead() {
+    if read >= 0 { close(read) }
+    read = -1
+  }
+
+  mutating func closeWrite() {
+    if write >= 0 { close(write) }
+    write = -1
+  }
+}
+
+/// The five pipes of a run. All are O_CLOEXEC: the init closes what it does
+/// not own, and the program's stdio are dup2'ed (which clears the flag).
+struct PipeSet {
+  var stdin: PipePair
+  var stdout: PipePair
+  var stderr: PipePair
+  var report: PipePair
+  var go: PipePair
+
+  init() throws(SandboxError) {
+    var made: [PipePair] = []
+    do {
+      for _ in 0..<5 { made.append(try PipePair.make()) }
+    } catch {
+      for var pair in made {
+        pair.closeRead()
+        pair.closeWrite()
+      }
+      throw error
+    }
+    (stdin, stdout, stderr, report, go) = (made[0], made[1], made[2], made[3], made[4])
+    for fd in [stdin.write, stdout.read, stderr.read, report.read] {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+  }
+
+  mutating func closeChildEnds() {
+    stdin.closeRead()
+    stdout.closeWrite()
+    stderr.closeWrite()
+    report.closeWrite()
+    go.closeRead()
+  }
+
+  mutating func closeGo() { go.closeWrite() }
+
+  /// The pump owns and closes the parent ends from here on.
+  mutating func forgetParentEnds() {
+    stdin.write = -1
+    stdout.read = -1
+    stderr.read = -1
+    report.read = -1
+  }
+
+  mutating func closeAll() {
+    for index in 0..<5 {
+      var pair = [stdin, stdout, stderr, report, go][index]
+      pair.closeRead()
+      pair.closeWrite()
+    }
+    stdin = PipePair()
+    stdout = PipePair()
+    stderr = PipePair()
+    report = PipePair()
+    go = PipePair()
+  }
+}
+
+struct StreamPump {
+  let input: Data
+  private var inputOffset = 0
+  private var stdinFD: Int32
+  private var stdoutFD: Int32
+  private var stderrFD: Int32
+  private var reportFD: Int32
+  let outputLimit: Int
+
+  private(set) var stdout = Data()
+  private(set) var stderr = Data()
+  private(set) var stdoutTruncated = false
+  private(set) var stderrTruncated = false
+  private(set) var outputLimitExceeded = false
+  private(set) var reports: [dsa_report] = []
+  private var reportBytes = Data()
+
+  struct Watch {
+    var wallTimeExceeded = false
+    var cpuTimeExceeded = false
+    var killedByUs = false
+  }
+
+  init(input: Data, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, reportFD: Int32, outputLimit: Int) {
+    self.input = input
+    self.stdinFD = stdinFD
+    self.stdoutFD = stdoutFD
+    self.stderrFD = stderrFD
+    self.reportFD = reportFD
+    self.outputLimit = outputLimit
+  }
+
+  /// Runs until the init has exited and every pipe reached EOF.
+  mutating func run(
+    process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, killAll: () -> Void
+  ) -> Watch {
+    var watch = Watch()
+    let wallDeadline = started + limits.wallTimeMilliseconds
+    let cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
+    let processors = UInt64(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    var nextCPUCheck = started + 5
+    var initExited = false
+    if input.isEmpty { closeStdin() }
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65_536, alignment: 16)
+    defer { buffer.deallocate() }
+
+    func killBox() {
+      if !watch.killedByUs {
+        watch.killedByUs = true
+        process.kill()
+        killAll()
+      }
+    }
+
+    while true {
+      var fds: [pollfd] = []
+      if !initExited { fds.append(pollfd(fd: process.pidfd, events: Int16(POLLIN), revents: 0)) }
+      if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
+      if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
+      if reportFD >= 0 { fds.append(pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)) }
+      if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+      if fds.isEmpty { break }
+
+      let now = monotonicMilliseconds()
+      var timeout: UInt64 = 1_000
+      if !watch.killedByUs {
+        timeout = wallDeadline > now ? wallDeadline - now : 0
+        timeout = min(timeout, nextCPUCheck > now ? nextCPUCheck - now : 0)
+      }
+      let ready = poll(&fds, nfds_t(fds.count), Int32(min(timeout, 1_000)))
+      if ready < 0 && errno != EINTR { break }
+
+      for entry in fds where entry.revents != 0 {
+        switch entry.fd {
+        case process.pidfd:
+          initExited = true
+        case stdoutFD:
+          drain(isStdout: true, buffer: buffer)
+        case stderrFD:
+          drain(isStdout: false, buffer: buffer)
+        case reportFD:
+          readReports(buffer: buffer)
+        case stdinFD:
+          feed()
+        default:
+          break
+        }
+      }
+      if outputLimitExceeded { killBox() }
+      if initExited {
+        closeStdin()
+        continue
+      }
+      if watch.killedByUs { continue }
+
+      let after = monotonicMilliseconds()
+      if after >= wallDeadline {
+        watch.wallTimeExceeded = true
+        killBox()
+        continue
+      }
+      if after >= nextCPUCheck {
+        if let used = cpuMicroseconds() {
+          if used > cpuLimitMicroseconds {
+            watch.cpuTimeExceeded = true
+            killBox()
+            continue
+          }
+          // The box cannot burn CPU faster than all processors at once, so
+          // the next look is due no sooner than that could reach the limit.
+          let remaining = (cpuLimitMicroseconds - used) / 1000 / processors
+          nextCPUCheck = after + max(5, min(remaining, 250))
+        } else {
+          // rlimit-only: RLIMIT_CPU per process is the enforcement.
+          nextCPUCheck = UInt64.max
+        }
+      }
+    }
+    return watch
+  }
+
+  private mutating func closeStdin() {
+    if stdinFD >= 0 {
+      close(stdinFD)
+      stdinFD = -1
+    }
+  }
+
+  private mutating func feed() {
+    while inputOffset < input.count {
+      let written = input.withUnsafeBytes { bytes in
+        Glibc.write(stdinFD, bytes.baseAddress! + inputOffset, min(65_536, input.count - inputOffset))
+      }
+      if written > 0 {
+        inputOffset += written
+        continue
+      }
+      if written < 0 && (errno == EAGAIN || errno == EINTR) { return }
+      // EPIPE: the program stopped reading; the rest of its input is moot.
+      break
+    }
+    closeStdin()
+  }
+
+  private mutating func drain(isStdout: Bool, buffer: UnsafeMutableRawPointer) {
+    let fd = isStdout ? stdoutFD : stderrFD
+    while true {
+      let count = Glibc.read(fd, buffer, 65_536)
+      if count > 0 {
+        let kept = isStdout ? stdout.count : stderr.count
+        let room = outputLimit - kept
+        if room > 0 {
+          let bytes = UnsafeRawBufferPointer(start: buffer, count: min(room, count))
+          if isStdout { stdout.append(contentsOf: bytes) } else { stderr.append(contentsOf: bytes) }
+        }
+        if count > room {
+          if isStdout { stdoutTruncated = true } else { stderrTruncated = true }
+          outputLimitExceeded = true
+        }
+        continue
+      }
+      if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+      close(fd)
+      if isStdout { stdoutFD = -1 } else { stderrFD = -1 }
+      return
+    }
+  }
+
+  private mutating func readReports(buffer: UnsafeMutableRawPointer) {
+    while true {
+      let count = Glibc.read(reportFD, buffer, 4096)
+      if count > 0 {
+        reportBytes.append(buffer.assumingMemoryBound(to: UInt8.self), count: count)
+        continue
+      }
+      if count < 0 && (errno == EAGAIN || errno == EINTR) { break }
+      close(reportFD)
+      reportFD = -1
+      break
+    }
+    let size = MemoryLayout<dsa_report>.size
+    while reportBytes.count >= size {
+      var record = dsa_report()
+      _ = withUnsafeMutableBytes(of: &record) { target in
+        reportBytes.prefix(size).copyBytes(to: target.bindMemory(to: UInt8.self))
+      }
+      reports.append(record)
+      reportBytes = Data(reportBytes.dropFirst(size))
+    }
+  }
+}

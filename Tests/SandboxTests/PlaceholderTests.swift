@@ -1,0 +1,8 @@
+import Testing
+@testable import Sandbox
+
+@Test func limitsRejectZero() {
+  var limits = BoxLimits()
+  limits.memoryBytes = 0
+  #expect(limits.violation() != nil)
+}
