@@ -68,7 +68,7 @@ public final class Box: @unchecked Sendable {
     self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
     do {
       try createWorkDirectory()
-      cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix() + name, limits: spec.limits)
+      cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: spec.limits)
     } catch {
       destroy()
       throw error

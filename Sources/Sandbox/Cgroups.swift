@@ -177,8 +177,8 @@ public struct CgroupSetup: Sendable {
     return parents
   }
 
-  /// Prefix of every box group this process creates.
-  static func boxGroupPrefix(pid: Int32 = getpid()) -> String { "dsa-run-\(pid)-" }
+  /// Prefix of every box group; the box name that follows starts with our pid.
+  static let boxGroupPrefix = "dsa-run-"
 
   /// Creates a box's group(s) with its limits. Returns nil in rlimit-only mode.
   func createBoxGroup(named name: String, limits: BoxLimits) throws(SandboxError) -> BoxCgroup? {

@@ -28,7 +28,6 @@ public final class SandboxHost: Sendable {
   let rootMountPoint: String
   let boxesDirectory: String
   let identities = HostIdentityAllocator()
-  private let boxCounter = Atomic<UInt64>(0)
 
   /// The namespaces every box gets.
   /// CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS |
@@ -64,8 +63,12 @@ public final class SandboxHost: Sendable {
     cgroups.sweepStaleGroups()
   }
 
+  /// Process-wide, so several hosts in one process never pick the same name.
+  private static let boxCounter = Atomic<UInt64>(0)
+
+  /// "<pid>-<n>": the pid lets a later start sweep what a killed process left.
   func nextBoxName() -> String {
-    "\(getpid())-\(boxCounter.add(1, ordering: .relaxed).newValue)"
+    "\(getpid())-\(Self.boxCounter.add(1, ordering: .relaxed).newValue)"
   }
 
   /// Removes work directories left by dsa-run processes that died without

@@ -24,10 +24,11 @@ struct HostIdentity: Sendable {
 /// uid a distribution gives its users.
 final class HostIdentityAllocator: Sendable {
   static let firstHostID: UInt32 = 0x7000_0000
-  private let counter = Atomic<UInt32>(0)
+  /// Process-wide, like box names, so two hosts in one process never share ids.
+  private static let counter = Atomic<UInt32>(0)
 
   func next() -> HostIdentity {
-    let sequence = counter.add(1, ordering: .relaxed).newValue & 0xfff
+    let sequence = Self.counter.add(1, ordering: .relaxed).newValue & 0xfff
     let processPart = UInt32(truncatingIfNeeded: getpid()) & 0xffff
     return HostIdentity(base: Self.firstHostID + ((processPart << 12) | sequence) * 2)
   }
