@@ -33,9 +33,16 @@ let package = Package(
       dependencies: ["Sandbox"],
       swiftSettings: strictSwift
     ),
+    .executableTarget(
+      name: "dsa-run-bench",
+      dependencies: ["Sandbox"],
+      path: "Benchmarks/BoxBench",
+      swiftSettings: strictSwift
+    ),
     .testTarget(
       name: "SandboxTests",
-      dependencies: ["Sandbox"],
+      // dsa-run is built too: the tests kill it mid-run and run its CLI.
+      dependencies: ["Sandbox", "dsa-run"],
       swiftSettings: strictSwift
     ),
   ]

@@ -1,0 +1,633 @@
+import Foundation
+import Glibc
+import Sandbox
+import Synchronization
+
+// dsa-run-bench: what one box costs per run, next to a bare spawn of the same
+// command and to bubblewrap with comparable isolation. A benchmark, not a
+// test: it prints figures, and fails (exit 1) only when a run itself failed.
+//
+//  1. Latency: for each command, rounds of bare, box, bwrap, interleaved so
+//     that drift (page cache, CPU frequency, other load) touches all three
+//     alike; median and p95 per (command, method) and the overhead over bare.
+//  2. Throughput: two worker threads doing back-to-back runs of /bin/true for
+//     a fixed time, one method after the other; runs per second.
+
+let usageText = """
+  Usage: dsa-run-bench [--runs N] [--seconds S] [--json] [--policies DIR]
+
+    --runs N         interleaved latency rounds after 10 warm-up rounds (default 200, at least 20)
+    --seconds S      length of each throughput phase (default 5)
+    --json           print one JSON object instead of the table
+    --policies DIR   the seccomp policy folder (default: located like dsa-run does)
+
+  Needs root (boxes mount, write uid maps and make cgroups) and /usr/bin/bwrap.
+  Exit status: 0 all runs succeeded, 1 some run failed, 2 usage or set-up error.
+  """
+
+// MARK: - Options
+
+struct BenchOptions {
+  var rounds = 200
+  var warmUpRounds = 10
+  var seconds = 5.0
+  var json = false
+  var policiesDirectory: String?
+}
+
+func failSetup(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("dsa-run-bench: \(message)\n".utf8))
+  exit(2)
+}
+
+func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
+  var options = BenchOptions()
+  var index = 0
+  func value(_ flag: String) -> String {
+    index += 1
+    guard index < arguments.count else { failSetup("\(flag) needs a value") }
+    return arguments[index]
+  }
+  while index < arguments.count {
+    let argument = arguments[index]
+    switch argument {
+    case "--runs":
+      let text = value(argument)
+      guard let rounds = Int(text), rounds >= 20 else { failSetup("--runs needs a whole number of at least 20, got \"\(text)\"") }
+      options.rounds = rounds
+    case "--seconds":
+      let text = value(argument)
+      guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+        failSetup("--seconds needs a number of seconds in (0, 3600], got \"\(text)\"")
+      }
+      options.seconds = seconds
+    case "--json": options.json = true
+    case "--policies": options.policiesDirectory = value(argument)
+    case "--help", "-h":
+      print(usageText)
+      exit(0)
+    default: failSetup("unknown option \"\(argument)\"\n\(usageText)")
+    }
+    index += 1
+  }
+  return options
+}
+
+// MARK: - What is measured
+
+enum Method: String, CaseIterable, Sendable, Codable {
+  case bare
+  case box
+  case bwrap
+}
+
+struct BenchCommand: Sendable {
+  let label: String
+  let argv: [String]
+}
+
+enum Bench {
+  static let commands = [
+    BenchCommand(label: "/bin/true", argv: ["/bin/true"]),
+    BenchCommand(label: "python3 -c pass", argv: ["/usr/bin/python3", "-c", "pass"]),
+  ]
+  static let throughputCommand = 0
+  static let workers = 2
+  static let bwrapPath = "/usr/bin/bwrap"
+  /// All of these are accepted by bubblewrap 0.8.0. As root (not setuid),
+  /// --unshare-all still creates a user namespace, which --uid/--gid need.
+  static let bwrapFlags = [
+    "--unshare-all", "--die-with-parent", "--new-session",
+    "--ro-bind", "/usr", "/usr",
+    "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+    "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+    "--clearenv", "--uid", "1000", "--gid", "1000",
+  ]
+}
+
+func nowNanoseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+// MARK: - Running one command
+
+/// A NULL-terminated C string array (argv or envp), made once and reused by
+/// every spawn so the bare figure holds no Swift-to-C conversions.
+final class CStringList: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+  private let count: Int
+
+  init(_ words: [String]) {
+    count = words.count
+    pointer = .allocate(capacity: words.count + 1)
+    for (index, word) in words.enumerated() { pointer[index] = strdup(word) }
+    pointer[words.count] = nil
+  }
+
+  deinit {
+    for index in 0..<count { free(pointer[index]) }
+    pointer.deallocate()
+  }
+}
+
+func describeWaitStatus(_ status: Int32) -> String {
+  if status & 0x7f == 0 { return "exited with code \((status >> 8) & 0xff)" }
+  return "ended by signal \(status & 0x7f)"
+}
+
+/// posix_spawn + waitpid, stdin and stdout on /dev/null; stderr is inherited
+/// so a failing run explains itself.
+final class Spawner {
+  private let actions: UnsafeMutablePointer<posix_spawn_file_actions_t>
+
+  init() {
+    actions = .allocate(capacity: 1)
+    _ = posix_spawn_file_actions_init(actions)
+    _ = posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+    _ = posix_spawn_file_actions_addopen(actions, 1, "/dev/null", O_WRONLY, 0)
+  }
+
+  deinit {
+    _ = posix_spawn_file_actions_destroy(actions)
+    actions.deallocate()
+  }
+
+  /// nil when the command exited 0; otherwise what went wrong.
+  func run(_ argv: CStringList, environment: CStringList) -> String? {
+    var pid: pid_t = 0
+    let error = posix_spawn(&pid, argv.pointer[0], actions, nil, argv.pointer, environment.pointer)
+    let program = String(cString: argv.pointer[0]!)
+    if error != 0 { return "posix_spawn \(program): \(String(cString: strerror(error)))" }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      if errno != EINTR { return "waitpid \(program): \(String(cString: strerror(errno)))" }
+    }
+    return status == 0 ? nil : "\(program) \(describeWaitStatus(status))"
+  }
+}
+
+/// Everything one thread needs to run any (method, command); one per thread.
+final class MethodRunner {
+  private let host: SandboxHost
+  private let specs: [BoxSpec]
+  private let bareArgvs: [CStringList]
+  private let bwrapArgvs: [CStringList]
+  private let emptyEnvironment = CStringList([])
+  private let spawner = Spawner()
+
+  init(host: SandboxHost, policy: SeccompPolicy) {
+    self.host = host
+    specs = Bench.commands.map { BoxSpec(command: $0.argv, environment: [], policy: policy) }
+    bareArgvs = Bench.commands.map { CStringList($0.argv) }
+    bwrapArgvs = Bench.commands.map { CStringList([Bench.bwrapPath] + Bench.bwrapFlags + $0.argv) }
+  }
+
+  /// nil on success, otherwise a one-line failure.
+  func run(_ method: Method, command: Int) -> String? {
+    switch method {
+    case .bare: return spawner.run(bareArgvs[command], environment: emptyEnvironment)
+    case .bwrap: return spawner.run(bwrapArgvs[command], environment: emptyEnvironment)
+    case .box: return runBox(specs[command])
+    }
+  }
+
+  /// The full per-run cost: create (work directory tmpfs, cgroups), run,
+  /// destroy (cgroups removed, tmpfs unmounted).
+  private func runBox(_ spec: BoxSpec) -> String? {
+    let box: Box
+    do {
+      box = try Box(host: host, spec: spec)
+    } catch {
+      return "Box(host:spec:): \(error)"
+    }
+    let outcome: Outcome
+    do {
+      outcome = try box.run()
+    } catch {
+      box.destroy()
+      return "box.run(): \(error)"
+    }
+    box.destroy()
+    guard outcome.status == .ok else {
+      let stderr = String(decoding: outcome.stderr.prefix(300), as: UTF8.self)
+      return "box status \(outcome.status.rawValue): \(outcome.message) \(stderr)"
+    }
+    return nil
+  }
+
+  /// Runs once and returns the wall time in nanoseconds, or the failure.
+  func timed(_ method: Method, command: Int) -> Result<UInt64, RunFailure> {
+    let start = nowNanoseconds()
+    let failure = run(method, command: command)
+    let elapsed = nowNanoseconds() - start
+    if let failure { return .failure(RunFailure(text: failure)) }
+    return .success(elapsed)
+  }
+}
+
+struct RunFailure: Error {
+  let text: String
+}
+
+/// Failures from any thread: a count and the first few messages.
+final class FailureLog: Sendable {
+  private let state = Mutex<(count: Int, samples: [String])>((0, []))
+
+  func record(_ where_: String, _ text: String) {
+    state.withLock { state in
+      state.count += 1
+      if state.samples.count < 10 { state.samples.append("\(where_): \(text)") }
+    }
+  }
+
+  var count: Int { state.withLock { $0.count } }
+  var samples: [String] { state.withLock { $0.samples } }
+}
+
+// MARK: - Statistics
+
+/// Nanosecond samples in, milliseconds out.
+struct Summary {
+  let count: Int
+  let median: Double
+  let p95: Double
+  let minimum: Double
+  let maximum: Double
+
+  init?(_ samples: [UInt64]) {
+    guard !samples.isEmpty else { return nil }
+    let sorted = samples.sorted().map { Double($0) / 1_000_000 }
+    count = sorted.count
+    let middle = sorted.count / 2
+    median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    // Nearest rank: the smallest sample with at least 95% at or below it.
+    let rank = Int((0.95 * Double(sorted.count)).rounded(.up))
+    p95 = sorted[max(0, min(sorted.count - 1, rank - 1))]
+    minimum = sorted[0]
+    maximum = sorted[sorted.count - 1]
+  }
+}
+
+// MARK: - Report (JSON and table)
+
+struct HostFacts: Codable {
+  var kernel: String
+  var processors: Int
+  var accounting: String
+  var bwrapVersion: String
+  var pythonVersion: String
+}
+
+struct LatencyRow: Codable {
+  var command: String
+  var method: Method
+  var samples: Int
+  var failures: Int
+  var medianMs: Double?
+  var p95Ms: Double?
+  var minMs: Double?
+  var maxMs: Double?
+  /// median(method) - median(bare); 0 for bare itself.
+  var overheadMs: Double?
+}
+
+struct OverheadRatio: Codable {
+  var command: String
+  var boxOverheadMs: Double?
+  var bwrapOverheadMs: Double?
+  /// box overhead / bwrap overhead; nil when bwrap's overhead is not positive.
+  var boxOverBwrap: Double?
+}
+
+struct ThroughputRow: Codable {
+  var method: Method
+  var runs: Int
+  var failures: Int
+  var elapsedSeconds: Double
+  var runsPerSecond: Double
+}
+
+struct ThroughputReport: Codable {
+  var command: String
+  var workers: Int
+  var secondsPerPhase: Double
+  var rows: [ThroughputRow]
+  var boxOverBwrap: Double?
+  var boxOverBare: Double?
+}
+
+struct BenchReport: Codable {
+  var benchmark = "dsa-run-bench"
+  var host: HostFacts
+  var rounds: Int
+  var warmUpRounds: Int
+  var orderWithinRound: [String]
+  var bwrapCommand: [String]
+  var boxPolicy: String
+  var latency: [LatencyRow]
+  var overhead: [OverheadRatio]
+  var throughput: ThroughputReport
+  var failures: Int
+  var failureSamples: [String]
+}
+
+// MARK: - Host facts
+
+func kernelRelease() -> String {
+  var name = utsname()
+  uname(&name)
+  return withUnsafePointer(to: name.release) {
+    $0.withMemoryRebound(to: CChar.self, capacity: 65) { String(cString: $0) }
+  }
+}
+
+/// First line of a command's combined output; for version strings only.
+func firstLine(of argv: [String]) -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: argv[0])
+  process.arguments = Array(argv.dropFirst())
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  do {
+    try process.run()
+  } catch {
+    return "unknown (\(error))"
+  }
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "unknown"
+}
+
+func progress(_ text: String) {
+  FileHandle.standardError.write(Data("dsa-run-bench: \(text)\n".utf8))
+}
+
+// MARK: - Phases
+
+/// Interleaved latency rounds: each round runs every command with every
+/// method, bare, box, bwrap in that order.
+func measureLatency(runner: MethodRunner, rounds: Int, failures: FailureLog) -> [[Method: [UInt64]]] {
+  var samples = Bench.commands.map { _ in [Method: [UInt64]]() }
+  for round in 0..<rounds {
+    if round > 0 && round % 50 == 0 { progress("latency round \(round)/\(rounds)") }
+    for command in Bench.commands.indices {
+      for method in Method.allCases {
+        switch runner.timed(method, command: command) {
+        case .success(let nanoseconds): samples[command][method, default: []].append(nanoseconds)
+        case .failure(let failure):
+          failures.record("latency \(Bench.commands[command].label) \(method.rawValue)", failure.text)
+        }
+      }
+    }
+  }
+  return samples
+}
+
+/// Tallies of the workers of one throughput phase.
+final class WorkerTally: Sendable {
+  private let state = Mutex<(runs: Int, failures: Int, lastEnd: UInt64)>((0, 0, 0))
+
+  func add(runs: Int, failures: Int, end: UInt64) {
+    state.withLock { state in
+      state.runs += runs
+      state.failures += failures
+      state.lastEnd = max(state.lastEnd, end)
+    }
+  }
+
+  var value: (runs: Int, failures: Int, lastEnd: UInt64) { state.withLock { $0 } }
+}
+
+/// `workers` threads, each with its own runner, doing back-to-back runs
+/// until the deadline; a run that started before it is counted, and the
+/// rate is over the time until the last one finished.
+func measureThroughput(
+  method: Method, host: SandboxHost, policy: SeccompPolicy, seconds: Double, failures: FailureLog
+) -> ThroughputRow {
+  let tally = WorkerTally()
+  let group = DispatchGroup()
+  let ready = DispatchSemaphore(value: 0)
+  let go = DispatchSemaphore(value: 0)
+  let command = Bench.throughputCommand
+  let label = Bench.commands[command].label
+  let shared = ThroughputClock()
+  for _ in 0..<Bench.workers {
+    group.enter()
+    let thread = Thread {
+      let runner = MethodRunner(host: host, policy: policy)
+      ready.signal()
+      go.wait()
+      let deadline = shared.deadline
+      var runs = 0
+      var failed = 0
+      while nowNanoseconds() < deadline {
+        if let failure = runner.run(method, command: command) {
+          failed += 1
+          failures.record("throughput \(label) \(method.rawValue)", failure)
+        } else {
+          runs += 1
+        }
+      }
+      tally.add(runs: runs, failures: failed, end: nowNanoseconds())
+      group.leave()
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+  for _ in 0..<Bench.workers { ready.wait() }
+  let begin = nowNanoseconds()
+  shared.set(deadline: begin + UInt64(seconds * 1_000_000_000))
+  for _ in 0..<Bench.workers { go.signal() }
+  group.wait()
+  let result = tally.value
+  let elapsed = Double(result.lastEnd - begin) / 1_000_000_000
+  return ThroughputRow(
+    method: method, runs: result.runs, failures: result.failures, elapsedSeconds: elapsed,
+    runsPerSecond: elapsed > 0 ? Double(result.runs) / elapsed : 0)
+}
+
+/// The deadline, set once before the workers are released.
+final class ThroughputClock: Sendable {
+  private let value = Atomic<UInt64>(0)
+  func set(deadline: UInt64) { value.store(deadline, ordering: .sequentiallyConsistent) }
+  var deadline: UInt64 { value.load(ordering: .sequentiallyConsistent) }
+}
+
+func ratio(_ numerator: Double?, _ denominator: Double?) -> Double? {
+  guard let numerator, let denominator, denominator > 0 else { return nil }
+  return numerator / denominator
+}
+
+// MARK: - Output
+
+func formatNumber(_ value: Double?, _ format: String = "%.3f") -> String {
+  guard let value else { return "-" }
+  return String(format: format, value)
+}
+
+func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+  if text.count >= width { return text }
+  let padding = String(repeating: " ", count: width - text.count)
+  return right ? padding + text : text + padding
+}
+
+func printTable(_ report: BenchReport) {
+  var lines: [String] = []
+  lines.append("dsa-run-bench: per-run cost of a dsa-run box vs a bare spawn vs bubblewrap")
+  lines.append(
+    "host: Linux \(report.host.kernel), \(report.host.processors) CPUs, box accounting \(report.host.accounting), \(report.host.bwrapVersion), \(report.host.pythonVersion)"
+  )
+  lines.append("")
+  lines.append(
+    "Latency: \(report.rounds) interleaved rounds (\(report.orderWithinRound.joined(separator: ", ")) per command) after \(report.warmUpRounds) warm-up rounds; wall time per run in ms"
+  )
+  lines.append("  bare  = posix_spawn + waitpid of the command, empty environment")
+  lines.append("  box   = Box(host:spec:) + run() + destroy(), policy \"\(report.boxPolicy)\", default limits")
+  lines.append("  bwrap = \(report.bwrapCommand.joined(separator: " ")) COMMAND")
+  lines.append("")
+  let header =
+    pad("command", 17) + pad("method", 7) + pad("median", 9, right: true) + pad("p95", 9, right: true)
+    + pad("min", 9, right: true) + pad("max", 9, right: true) + pad("overhead", 10, right: true)
+    + pad("runs", 6, right: true) + pad("fail", 6, right: true)
+  lines.append(header)
+  lines.append(String(repeating: "-", count: header.count))
+  for row in report.latency {
+    lines.append(
+      pad(row.command, 17) + pad(row.method.rawValue, 7) + pad(formatNumber(row.medianMs), 9, right: true)
+        + pad(formatNumber(row.p95Ms), 9, right: true) + pad(formatNumber(row.minMs), 9, right: true)
+        + pad(formatNumber(row.maxMs), 9, right: true)
+        + pad(row.method == .bare ? "-" : formatNumber(row.overheadMs), 10, right: true)
+        + pad(String(row.samples), 6, right: true) + pad(String(row.failures), 6, right: true))
+  }
+  lines.append("  overhead = median(method) - median(bare)")
+  for entry in report.overhead {
+    lines.append(
+      "  \(entry.command): box overhead / bwrap overhead = \(formatNumber(entry.boxOverBwrap, "%.2f"))"
+        + " (\(formatNumber(entry.boxOverheadMs)) ms / \(formatNumber(entry.bwrapOverheadMs)) ms)")
+  }
+  lines.append("")
+  let throughput = report.throughput
+  lines.append(
+    "Throughput: \(throughput.command), \(throughput.workers) workers doing back-to-back runs, \(formatNumber(throughput.secondsPerPhase, "%g")) s per method"
+  )
+  let throughputHeader =
+    pad("method", 7) + pad("runs", 8, right: true) + pad("seconds", 9, right: true) + pad("runs/s", 10, right: true)
+    + pad("fail", 6, right: true)
+  lines.append(throughputHeader)
+  lines.append(String(repeating: "-", count: throughputHeader.count))
+  for row in throughput.rows {
+    lines.append(
+      pad(row.method.rawValue, 7) + pad(String(row.runs), 8, right: true)
+        + pad(formatNumber(row.elapsedSeconds, "%.2f"), 9, right: true)
+        + pad(formatNumber(row.runsPerSecond, "%.1f"), 10, right: true) + pad(String(row.failures), 6, right: true))
+  }
+  lines.append(
+    "  box/bwrap = \(formatNumber(throughput.boxOverBwrap, "%.2f"))   box/bare = \(formatNumber(throughput.boxOverBare, "%.3f"))"
+  )
+  lines.append("")
+  lines.append("Failures: \(report.failures)")
+  for sample in report.failureSamples { lines.append("  \(sample)") }
+  print(lines.joined(separator: "\n"))
+}
+
+// MARK: - Main
+
+func runBenchmark() -> Int32 {
+  let options = parseBenchOptions(Array(CommandLine.arguments.dropFirst()))
+  guard getuid() == 0 else { failSetup("must run as root: boxes mount file systems, write uid maps and create cgroups") }
+  guard access(Bench.bwrapPath, X_OK) == 0 else {
+    failSetup("\(Bench.bwrapPath) is missing: apt-get install -y bubblewrap (Benchmarks/run-sandbox-bench does this)")
+  }
+  guard let policiesDirectory = options.policiesDirectory ?? DataDirectories.locate("policies") else {
+    failSetup("cannot find the policies/ folder; pass --policies DIR")
+  }
+  let policy: SeccompPolicy
+  let host: SandboxHost
+  do {
+    guard let found = try SeccompCompiler.loadDirectory(policiesDirectory)["default"] else {
+      failSetup("no \"default\" policy in \(policiesDirectory)")
+    }
+    policy = found
+    host = try SandboxHost()
+  } catch {
+    failSetup("set-up failed: \(error)")
+  }
+
+  let facts = HostFacts(
+    kernel: kernelRelease(), processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+    accounting: host.cgroups.mode.rawValue, bwrapVersion: firstLine(of: [Bench.bwrapPath, "--version"]),
+    pythonVersion: firstLine(of: ["/usr/bin/python3", "--version"]))
+
+  let runner = MethodRunner(host: host, policy: policy)
+  let failures = FailureLog()
+
+  // Warm-up: page cache, dentry cache, lazily created kernel objects. A
+  // method that fails here would fail every round: stop instead.
+  progress("warming up (\(options.warmUpRounds) rounds)")
+  _ = measureLatency(runner: runner, rounds: options.warmUpRounds, failures: failures)
+  if failures.count > 0 {
+    progress("\(failures.count) runs failed during warm-up; not measuring:")
+    for sample in failures.samples { progress("  \(sample)") }
+    return 1
+  }
+
+  progress("latency: \(options.rounds) interleaved rounds")
+  let samples = measureLatency(runner: runner, rounds: options.rounds, failures: failures)
+  var latency: [LatencyRow] = []
+  var overhead: [OverheadRatio] = []
+  for (index, command) in Bench.commands.enumerated() {
+    let bare = Summary(samples[index][.bare] ?? [])
+    var medians: [Method: Double] = [:]
+    for method in Method.allCases {
+      let values = samples[index][method] ?? []
+      let summary = Summary(values)
+      medians[method] = summary?.median
+      var row = LatencyRow(
+        command: command.label, method: method, samples: values.count, failures: options.rounds - values.count,
+        medianMs: summary?.median, p95Ms: summary?.p95, minMs: summary?.minimum, maxMs: summary?.maximum)
+      if let summary, let bare { row.overheadMs = summary.median - bare.median }
+      latency.append(row)
+    }
+    let boxOverhead = medians[.box].flatMap { box in medians[.bare].map { box - $0 } }
+    let bwrapOverhead = medians[.bwrap].flatMap { bwrap in medians[.bare].map { bwrap - $0 } }
+    overhead.append(
+      OverheadRatio(
+        command: command.label, boxOverheadMs: boxOverhead, bwrapOverheadMs: bwrapOverhead,
+        boxOverBwrap: ratio(boxOverhead, bwrapOverhead)))
+  }
+
+  var rows: [ThroughputRow] = []
+  for method in Method.allCases {
+    progress("throughput: \(method.rawValue), \(Bench.workers) workers for \(options.seconds) s")
+    rows.append(measureThroughput(method: method, host: host, policy: policy, seconds: options.seconds, failures: failures))
+  }
+  let rate = { (method: Method) in rows.first { $0.method == method }?.runsPerSecond }
+  let throughput = ThroughputReport(
+    command: Bench.commands[Bench.throughputCommand].label, workers: Bench.workers, secondsPerPhase: options.seconds,
+    rows: rows, boxOverBwrap: ratio(rate(.box), rate(.bwrap)), boxOverBare: ratio(rate(.box), rate(.bare)))
+
+  let report = BenchReport(
+    host: facts, rounds: options.rounds, warmUpRounds: options.warmUpRounds,
+    orderWithinRound: Method.allCases.map(\.rawValue), bwrapCommand: [Bench.bwrapPath] + Bench.bwrapFlags,
+    boxPolicy: policy.name, latency: latency, overhead: overhead, throughput: throughput, failures: failures.count,
+    failureSamples: failures.samples)
+
+  if options.json {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys]
+    do {
+      FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+    } catch {
+      failSetup("cannot encode the report: \(error)")
+    }
+  } else {
+    printTable(report)
+  }
+  return report.failures == 0 ? 0 : 1
+}
+
+exit(runBenchmark())

@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Sandbox
+
+// The sandbox's own failures are thrown, named and leave nothing behind.
+
+@Suite struct ErrorTests {
+  @Test func missingProgramNamesExecve() throws {
+    let error = #expect(throws: SandboxError.self) { try runInBox(["/nonexistent/program"]) }
+    #expect(error?.step == "execve /nonexistent/program")
+    #expect(error?.errorNumber == ENOENT)
+  }
+
+  @Test func relativeCommandIsRefused() {
+    #expect(throws: SandboxError.self) {
+      _ = try Box(host: Fixture.host, spec: BoxSpec(command: ["true"], policy: Fixture.defaultPolicy))
+    }
+  }
+
+  @Test(arguments: [
+    ("/proc", "cover"), ("/box/x", "cover"), ("relative", "absolute"), ("/usr/../etc", "normal"), ("/", "normal"), ("/etc", "cover"),
+  ])
+  func badMountTargetsAreRefused(target: String, word: String) {
+    var spec = BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy)
+    spec.readOnlyMounts = [ReadOnlyMount(hostPath: "/usr/share", boxPath: target)]
+    let error = #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+    #expect(error?.step.contains(word) == true)
+  }
+
+  @Test func missingMountSourceIsRefused() {
+    var spec = BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy)
+    spec.readOnlyMounts = [ReadOnlyMount(hostPath: "/does/not/exist", boxPath: "/opt/x")]
+    #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+  }
+
+  @Test func extraReadOnlyMountIsVisibleAndReadOnly() throws {
+    let outcome = try runInBox(["/bin/sh", "-c", "ls /opt/share-probe | head -1; touch /opt/share-probe/x 2>/dev/null || echo readonly"]) { spec in
+      spec.readOnlyMounts = [ReadOnlyMount(hostPath: "/usr/share/doc", boxPath: "/opt/share-probe")]
+    }
+    #expect(outcome.status == .ok)
+    #expect(outcome.stdoutText.hasSuffix("readonly\n"))
+  }
+
+  @Test(arguments: ["memory=0", "cpu=10000000", "processes=100000", "output=0"])
+  func absurdLimitsAreRefused(setting: String) {
+    var spec = BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy)
+    let parts = setting.split(separator: "=")
+    let value = UInt64(parts[1])!
+    switch parts[0] {
+    case "memory": spec.limits.memoryBytes = value
+    case "cpu": spec.limits.cpuTimeMilliseconds = value
+    case "processes": spec.limits.processes = value
+    default: spec.limits.outputBytesPerStream = value
+    }
+    #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+  }
+
+  @Test(arguments: ["../escape", "/abs", "a/../../b", "", "a//b", "./x", "a/b/c/d/e"])
+  func pathTricksInFileNamesAreRefused(name: String) throws {
+    #expect(BoxDirectory.validate(name: name) != nil)
+    try BoxTestLock.shared.shared {
+      let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
+      defer { box.destroy() }
+      #expect(throws: SandboxError.self) { try box.writeFile(name, contents: Data("x".utf8)) }
+    }
+  }
+
+  @Test func aBoxRunsOnce() throws {
+    try BoxTestLock.shared.shared {
+      let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
+      defer { box.destroy() }
+      _ = try box.run()
+      #expect(throws: SandboxError.self) { _ = try box.run() }
+    }
+  }
+
+  @Test func errorsNameTheStepAndTheErrno() {
+    let error = SandboxError(step: "pivot_root", errorNumber: EPERM)
+    #expect(error.description.hasPrefix("pivot_root: EPERM"))
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Sandbox
+
+// Each test runs a hostile program and asserts the limit held.
+
+@Suite struct LimitTests {
+  @Test func forkBombIsContainedAndKilledInTime() throws {
+    let outcome = try runPython(
+      """
+      import os
+      while True:
+          try:
+              os.fork()
+          except OSError:
+              pass
+      """
+    ) { spec in
+      spec.limits.cpuTimeMilliseconds = 1_000
+      spec.limits.wallTimeMilliseconds = 3_000
+      spec.limits.processes = 32
+    }
+    #expect(outcome.status == .timeLimit)
+    #expect(outcome.wallMilliseconds < 5_000)
+    #expect(noBoxProcessesLeft())
+  }
+
+  @Test func memoryHogGivesMemoryLimitWithItsPeak() throws {
+    let outcome = try runPython("a = bytearray(400 * 1024 * 1024)\nprint(len(a))") { spec in
+      spec.limits.memoryBytes = 64 << 20
+    }
+    #expect(outcome.status == .memoryLimit)
+    #expect(outcome.memoryKilobytes >= 60 * 1024)
+    #expect(outcome.message.contains("64 MiB"))
+    #expect(outcome.stdoutText.isEmpty)
+  }
+
+  @Test func cpuLoopGivesCPUTimeLimit() throws {
+    let outcome = try runPython("while True: pass") { spec in
+      spec.limits.cpuTimeMilliseconds = 500
+      spec.limits.wallTimeMilliseconds = 5_000
+    }
+    #expect(outcome.status == .timeLimit)
+    #expect(outcome.timeLimitKind == .cpu)
+    #expect(outcome.cpuMilliseconds >= 500)
+    #expect(outcome.wallMilliseconds < 3_000)
+  }
+
+  @Test func cpuSpinInManyProcessesCountsTheirSum() throws {
+    // Four spinning processes on two cores: the box's total CPU time reaches
+    // the limit long before any single process's RLIMIT_CPU would.
+    let outcome = try runInBox(["/bin/sh", "-c", "for i in 1 2 3 4; do (while :; do :; done) & done; wait"]) { spec in
+      spec.limits.cpuTimeMilliseconds = 1_000
+      spec.limits.wallTimeMilliseconds = 10_000
+    }
+    #expect(outcome.status == .timeLimit)
+    #expect(outcome.timeLimitKind == .cpu)
+    #expect(outcome.wallMilliseconds < 4_000)
+  }
+
+  @Test func sleepGivesWallTimeLimitQuickly() throws {
+    let outcome = try runInBox(["/bin/sleep", "100"]) { spec in spec.limits.wallTimeMilliseconds = 500 }
+    #expect(outcome.status == .timeLimit)
+    #expect(outcome.timeLimitKind == .wall)
+    #expect(outcome.wallMilliseconds >= 500)
+    #expect(outcome.wallMilliseconds < 1_500)
+    #expect(outcome.message.contains("waiting for input"))
+  }
+
+  @Test func outputFloodGivesOutputLimitAndKeepsTheFirstBytes() throws {
+    let outcome = try runInBox(["/usr/bin/yes", "flood"]) { spec in spec.limits.outputBytesPerStream = 10_000 }
+    #expect(outcome.status == .outputLimit)
+    #expect(outcome.stdoutTruncated)
+    #expect(outcome.stdout.count == 10_000)
+    #expect(outcome.stdoutText.hasPrefix("flood\nflood\n"))
+  }
+
+  @Test func stderrFloodIsCappedToo() throws {
+    let outcome = try runInBox(["/bin/sh", "-c", "yes err >&2"]) { spec in spec.limits.outputBytesPerStream = 4_096 }
+    #expect(outcome.status == .outputLimit)
+    #expect(outcome.stderrTruncated)
+    #expect(outcome.stderr.count == 4_096)
+  }
+
+  @Test func tenMegabytesThroughCatComeBackIdentical() throws {
+    var generator = SystemRandomNumberGenerator()
+    let input = Data((0..<10_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    let outcome = try runInBox(["/bin/cat"], stdin: input) { spec in spec.limits.outputBytesPerStream = 16 << 20 }
+    #expect(outcome.status == .ok)
+    #expect(outcome.stdout == input)
+  }
+
+  @Test func programThatWritesBeforeReadingDoesNotDeadlock() throws {
+    // Fills its stdout pipe before reading stdin: we must drain while feeding.
+    let input = Data(repeating: 0x61, count: 4 << 20)
+    let outcome = try runInBox(["/bin/sh", "-c", "head -c 3000000 /dev/zero; cat > /dev/null; echo done"], stdin: input) {
+      spec in spec.limits.outputBytesPerStream = 8 << 20
+    }
+    #expect(outcome.status == .ok)
+    #expect(outcome.stdout.count == 3_000_005)
+  }
+
+  @Test func tmpWritesStopAtTheCap() throws {
+    let outcome = try runInBox(["/bin/sh", "-c", "dd if=/dev/zero of=/tmp/fill bs=1M count=64 2>/dev/null; echo rc=$?; stat -c %s /tmp/fill"]) {
+      spec in spec.limits.tmpBytes = 8 << 20
+    }
+    #expect(outcome.stdoutText.contains("rc=1"))
+    let size = UInt64(outcome.stdoutText.split(separator: "\n").last.map(String.init) ?? "") ?? .max
+    #expect(size <= 8 << 20)
+  }
+
+  @Test func workDirectoryWritesStopAtTheCap() throws {
+    let outcome = try runInBox(["/bin/sh", "-c", "dd if=/dev/zero of=/box/fill bs=1M count=64 2>/dev/null; echo rc=$?"]) {
+      spec in spec.limits.workDirectoryBytes = 4 << 20
+    }
+    #expect(outcome.stdoutText.contains("rc=1"))
+  }
+
+  @Test func fileSizeLimitStopsOneLargeFile() throws {
+    let outcome = try runInBox(["/bin/sh", "-c", "head -c 3000000 /dev/zero > /tmp/big"]) { spec in
+      spec.limits.fileSizeBytes = 1 << 20
+    }
+    #expect(outcome.status == .runtimeError)
+  }
+
+  @Test func openFileLimitHolds() throws {
+    let outcome = try runPython(
+      """
+      import os
+      fds = []
+      try:
+          while True:
+              fds.append(os.open('/dev/null', os.O_RDONLY))
+      except OSError as error:
+          print('stopped', len(fds), error.errno)
+      """
+    ) { spec in spec.limits.openFiles = 50 }
+    #expect(outcome.status == .ok)
+    #expect(outcome.stdoutText.hasPrefix("stopped"))
+    let count = Int(outcome.stdoutText.split(separator: " ")[1]) ?? 999
+    #expect(count < 50)
+  }
+
+  @Test func childrenThatOutliveTheProgramAreKilled() throws {
+    // setsid + double fork: the program returns at once, its grandchild
+    // would sleep on. The box must end with nothing left.
+    let outcome = try runInBox(["/bin/sh", "-c", "(setsid sh -c 'sleep 60 &' &); echo started"]) { spec in
+      spec.limits.wallTimeMilliseconds = 5_000
+    }
+    #expect(outcome.status == .ok)
+    #expect(outcome.wallMilliseconds < 2_000)
+    #expect(noBoxProcessesLeft())
+  }
+
+  @Test func cpuAndMemoryAreReportedForEveryRun() throws {
+    let outcome = try runPython("x = sum(range(3_000_000))\nprint(x)")
+    #expect(outcome.status == .ok)
+    #expect(outcome.stdoutText == "4499998500000\n")
+    #expect(outcome.cpuMilliseconds > 0)
+    #expect(outcome.wallMilliseconds > 0)
+    #expect(outcome.memoryKilobytes > 1_000)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import Sandbox
+
+@Suite struct PolicyTests {
+  @Test func shippedPoliciesCompile() throws {
+    let policies = try SeccompCompiler.loadDirectory(repositoryRoot + "/policies")
+    let policy = try #require(policies["default"])
+    #expect(policy.instructionCount > 50)
+    #expect(policy.ruleCount > 10)
+  }
+
+  @Test func everyRuleOfTheShippedPolicyHasAReason() throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/policies/default.json"))
+    let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let rules = try #require(root["rules"] as? [[String: Any]])
+    for rule in rules { #expect(((rule["reason"] as? String) ?? "").count > 10) }
+  }
+
+  private func policy(_ rules: String, extra: String = "") -> Data {
+    Data(
+      """
+      {"name": "t", "architectures": ["x86_64"], "default_action": "kill_process", \(extra) "rules": \(rules)}
+      """.utf8)
+  }
+
+  @Test(arguments: [
+    (#"[{"reason": "r", "action": "allow", "syscalls": ["not_a_syscall"]}]"#, "unknown system call"),
+    (#"[{"reason": "r", "action": "allow", "syscalls": ["read"], "surprise": 1}]"#, "unknown key"),
+    (#"[{"action": "allow", "syscalls": ["read"]}]"#, "reason"),
+    (#"[{"reason": "r", "action": "maybe", "syscalls": ["read"]}]"#, "action"),
+    (#"[{"reason": "r", "action": "errno", "errno": "EWHAT", "syscalls": ["read"]}]"#, "errno"),
+    (#"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 9, "op": "eq", "value": 1}]}]"#, "index"),
+    (#"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "lt", "value": 1}]}]"#, "op"),
+    (#"[]"#, "rules"),
+  ])
+  func brokenPoliciesAreRefusedWithTheirReason(rules: String, word: String) {
+    let error = #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: self.policy(rules)) }
+    #expect(error?.problem.contains(word) == true, "\(String(describing: error))")
+  }
+
+  @Test func unknownTopLevelKeyIsRefused() {
+    let data = policy(#"[{"reason": "r", "action": "allow", "syscalls": ["read"]}]"#, extra: #""typo": 1,"#)
+    #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data) }
+  }
+
+  @Test func defaultActionMustKill() {
+    let data = Data(#"{"name": "t", "architectures": ["x86_64"], "default_action": "allow", "rules": [{"reason": "r", "action": "allow", "syscalls": ["read"]}]}"#.utf8)
+    #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data) }
+  }
+
+  @Test func anyBitSetExpandsToOneRulePerBit() throws {
+    let one = try SeccompCompiler.compile(
+      json: policy(#"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 1}]}]"#))
+    let three = try SeccompCompiler.compile(
+      json: policy(#"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 7}]}]"#))
+    #expect(three.instructionCount > one.instructionCount)
+  }
+
+  @Test func aPolicyWithoutWriteStopsThePrograms() throws {
+    // A policy is really installed: without write(2), even "echo" dies.
+    let policy = try SeccompCompiler.compile(
+      json: policy(
+        #"[{"reason": "r", "action": "allow", "syscalls": ["execve", "brk", "mmap", "munmap", "mprotect", "arch_prctl", "set_tid_address", "set_robust_list", "rseq", "prlimit64", "openat", "newfstatat", "read", "close", "pread64", "access", "getrandom", "exit_group", "fstat", "getuid", "getgid", "geteuid", "getegid", "getpid", "getppid", "rt_sigaction", "rt_sigprocmask", "ioctl", "fcntl", "uname", "getcwd", "lseek", "stat"]}]"#
+      ))
+    let outcome = try runInBox(["/bin/echo", "hi"]) { spec in spec.policy = policy }
+    #expect(outcome.status == .forbidden)
+    #expect(outcome.stdout.isEmpty)
+  }
+}
