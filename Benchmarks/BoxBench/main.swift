@@ -53,7 +53,9 @@ func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
     switch argument {
     case "--runs":
       let text = value(argument)
-      guard let rounds = Int(text), rounds >= 20 else { failSetup("--runs needs a whole number of at least 20, got \"\(text)\"") }
+      guard let rounds = Int(text), rounds >= 20 else {
+        failSetup("--runs needs a whole number of at least 20, got \"\(text)\"")
+      }
       options.rounds = rounds
     case "--seconds":
       let text = value(argument)
@@ -157,14 +159,14 @@ final class Spawner {
   /// nil when the command exited 0; otherwise what went wrong.
   func run(_ argv: CStringList, environment: CStringList) -> String? {
     var pid: pid_t = 0
-    let error = posix_spawn(&pid, argv.pointer[0], actions, nil, argv.pointer, environment.pointer)
-    let program = String(cString: argv.pointer[0]!)
-    if error != 0 { return "posix_spawn \(program): \(String(cString: strerror(error)))" }
+    guard let path = argv.pointer[0] else { return "posix_spawn: empty argv" }
+    let error = posix_spawn(&pid, path, actions, nil, argv.pointer, environment.pointer)
+    if error != 0 { return "posix_spawn \(String(cString: path)): \(String(cString: strerror(error)))" }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
-      if errno != EINTR { return "waitpid \(program): \(String(cString: strerror(errno)))" }
+      if errno != EINTR { return "waitpid \(String(cString: path)): \(String(cString: strerror(errno)))" }
     }
-    return status == 0 ? nil : "\(program) \(describeWaitStatus(status))"
+    return status == 0 ? nil : "\(String(cString: path)) \(describeWaitStatus(status))"
   }
 }
 
@@ -212,7 +214,7 @@ final class MethodRunner {
     box.destroy()
     guard outcome.status == .ok else {
       let stderr = String(decoding: outcome.stderr.prefix(300), as: UTF8.self)
-      return "box status \(outcome.status.rawValue): \(outcome.message) \(stderr)"
+      return "box status \(outcome.status.rawValue): \(outcome.message)" + (stderr.isEmpty ? "" : " stderr: \(stderr)")
     }
     return nil
   }
@@ -537,7 +539,9 @@ func printTable(_ report: BenchReport) {
 
 func runBenchmark() -> Int32 {
   let options = parseBenchOptions(Array(CommandLine.arguments.dropFirst()))
-  guard getuid() == 0 else { failSetup("must run as root: boxes mount file systems, write uid maps and create cgroups") }
+  guard getuid() == 0 else {
+    failSetup("must run as root: boxes mount file systems, write uid maps and create cgroups")
+  }
   guard access(Bench.bwrapPath, X_OK) == 0 else {
     failSetup("\(Bench.bwrapPath) is missing: apt-get install -y bubblewrap (Benchmarks/run-sandbox-bench does this)")
   }
@@ -602,7 +606,8 @@ func runBenchmark() -> Int32 {
   var rows: [ThroughputRow] = []
   for method in Method.allCases {
     progress("throughput: \(method.rawValue), \(Bench.workers) workers for \(options.seconds) s")
-    rows.append(measureThroughput(method: method, host: host, policy: policy, seconds: options.seconds, failures: failures))
+    rows.append(
+      measureThroughput(method: method, host: host, policy: policy, seconds: options.seconds, failures: failures))
   }
   let rate = { (method: Method) in rows.first { $0.method == method }?.runsPerSecond }
   let throughput = ThroughputReport(

@@ -53,7 +53,9 @@ public final class Box: @unchecked Sendable {
       throw SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL)
     }
     for mount in spec.readOnlyMounts {
-      if let problem = validateBoxPath(mount.boxPath) { throw SandboxError(step: "mount: \(problem)", errorNumber: EINVAL) }
+      if let problem = validateBoxPath(mount.boxPath) {
+        throw SandboxError(step: "mount: \(problem)", errorNumber: EINVAL)
+      }
       guard mount.hostPath.hasPrefix("/"), access(mount.hostPath, R_OK) == 0 else {
         throw SandboxError(step: "mount: host path \(mount.hostPath) is missing or unreadable", errorNumber: ENOENT)
       }
@@ -167,7 +169,8 @@ public final class Box: @unchecked Sendable {
     if spawnError != 0 {
       throw SandboxError(
         step: "clone3 into new namespaces", errorNumber: spawnError,
-        hint: spawnError == EPERM || spawnError == ENOSPC ? "are user namespaces enabled (user.max_user_namespaces)?" : "")
+        hint: spawnError == EPERM || spawnError == ENOSPC
+          ? "are user namespaces enabled (user.max_user_namespaces)?" : "")
     }
     pipes.closeChildEnds()
     let process = BoxProcess(pid: pid, pidfd: pidfd)
@@ -191,7 +194,8 @@ public final class Box: @unchecked Sendable {
       reportFD: pipes.report.read, outputLimit: Int(spec.limits.outputBytesPerStream))
     pipes.forgetParentEnds()
     let watch = pump.run(
-      process: process, started: started, limits: spec.limits, cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
+      process: process, started: started, limits: spec.limits,
+      cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
       killAll: { [cgroup] in cgroup?.killAll() })
     let usage = process.reap()
     let wallMilliseconds = monotonicMilliseconds() - started
@@ -253,7 +257,8 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_CLONE.rawValue: "clone", DSA_STEP_WAIT_FOR_PARENT.rawValue: "wait for parent",
     DSA_STEP_SETRESUID_ROOT.rawValue: "become box root", DSA_STEP_UNSHARE_CGROUP.rawValue: "unshare cgroup namespace",
     DSA_STEP_MAKE_PRIVATE.rawValue: "make mounts private", DSA_STEP_MOUNT_ROOT.rawValue: "mount root tmpfs",
-    DSA_STEP_MKDIR.rawValue: "mkdir", DSA_STEP_BIND.rawValue: "bind mount", DSA_STEP_REMOUNT.rawValue: "remount read-only",
+    DSA_STEP_MKDIR.rawValue: "mkdir", DSA_STEP_BIND.rawValue: "bind mount",
+    DSA_STEP_REMOUNT.rawValue: "remount read-only",
     DSA_STEP_MOUNT_TMPFS.rawValue: "mount tmpfs", DSA_STEP_MOUNT_PROC.rawValue: "mount proc",
     DSA_STEP_CREATE_FILE.rawValue: "create mount point", DSA_STEP_SYMLINK.rawValue: "symlink",
     DSA_STEP_PIVOT_ROOT.rawValue: "pivot_root", DSA_STEP_UNMOUNT_OLD_ROOT.rawValue: "unmount old root",
@@ -263,7 +268,8 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_SETSID.rawValue: "setsid", DSA_STEP_CHDIR.rawValue: "chdir", DSA_STEP_SETGROUPS.rawValue: "setgroups",
     DSA_STEP_SETRESGID.rawValue: "setresgid", DSA_STEP_SETRESUID.rawValue: "setresuid",
     DSA_STEP_NO_NEW_PRIVS.rawValue: "no_new_privs", DSA_STEP_SECCOMP.rawValue: "seccomp",
-    DSA_STEP_EXECVE.rawValue: "execve", DSA_STEP_PDEATHSIG.rawValue: "PR_SET_PDEATHSIG", DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities",
+    DSA_STEP_EXECVE.rawValue: "execve", DSA_STEP_PDEATHSIG.rawValue: "PR_SET_PDEATHSIG",
+    DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities",
   ]
   return names[step] ?? "step \(step)"
 }
@@ -295,8 +301,8 @@ final class CStringArena {
   }
 
   func release() {
-    owned.forEach { free($0) }
-    arrays.forEach { $0.deallocate() }
+    for string in owned { free(string) }
+    for array in arrays { array.deallocate() }
     owned = []
     arrays = []
   }

@@ -18,7 +18,9 @@ public struct BoxDirectory: Sendable {
     if name.isEmpty { return "a file name is empty" }
     if name.utf8.count > 255 { return "the file name \"\(name.prefix(40))...\" is longer than 255 bytes" }
     if name.contains("\0") { return "a file name contains a NUL byte" }
-    if name.hasPrefix("/") { return "the file name \"\(name)\" is absolute; give a name relative to the work directory" }
+    if name.hasPrefix("/") {
+      return "the file name \"\(name)\" is absolute; give a name relative to the work directory"
+    }
     let parts = name.split(separator: "/", omittingEmptySubsequences: false)
     if parts.count > 4 { return "the file name \"\(name)\" is nested too deeply" }
     for part in parts where part.isEmpty || part == "." || part == ".." {
@@ -41,7 +43,7 @@ public struct BoxDirectory: Sendable {
     let parts = name.split(separator: "/").map(String.init)
     var directory = root
     var opened: [Int32] = []
-    defer { opened.forEach { close($0) } }
+    defer { for fd in opened { close(fd) } }
     for part in parts.dropLast() {
       if mkdirat(directory, part, 0o755) != 0 && errno != EEXIST {
         throw SandboxError(step: "mkdir \(part) in the box directory", errorNumber: errno)

@@ -56,7 +56,8 @@ public struct CgroupSetup: Sendable {
         return CgroupSetup(mode: .v1, report: report, v2Parent: nil, v1Parents: v1)
       }
     }
-    report.append("rlimit-only: no writable cgroup; memory is limited per process and CPU time per process (degraded accounting)")
+    report.append(
+      "rlimit-only: no writable cgroup; memory is limited per process and CPU time per process (degraded accounting)")
     return CgroupSetup(mode: .rlimitOnly, report: report, v2Parent: nil, v1Parents: [:])
   }
 
@@ -117,7 +118,8 @@ public struct CgroupSetup: Sendable {
     let ownPath = own.hasSuffix("/") ? String(own.dropLast()) : own
     let controllers = (KernelFile.read(ownPath + "/cgroup.controllers") ?? "").split(separator: " ").map { $0.trimmed }
     guard controllers.contains("memory"), controllers.contains("pids") else {
-      report.append("cgroup v2: \(ownPath) offers controllers [\(controllers.joined(separator: " "))], not memory and pids")
+      report.append(
+        "cgroup v2: \(ownPath) offers controllers [\(controllers.joined(separator: " "))], not memory and pids")
       return nil
     }
     // A group with processes cannot hand controllers to children ("no
@@ -143,7 +145,7 @@ public struct CgroupSetup: Sendable {
     for controller in ["memory", "pids", "cpu"] where !enabled.contains(controller) {
       do {
         try KernelFile.write("+\(controller)", to: path + "/cgroup.subtree_control")
-      } catch where controller == "cpu" {
+      } catch  where controller == "cpu" {
         // cpu.stat's usage is there without the cpu controller.
       }
     }
@@ -226,7 +228,8 @@ public struct CgroupSetup: Sendable {
 
   private func makeGroupDirectory(_ path: String) throws(SandboxError) {
     if mkdir(path, 0o755) != 0 {
-      throw SandboxError(step: "mkdir \(path)", errorNumber: errno, hint: "is the cgroup writable and delegated to dsa-run?")
+      throw SandboxError(
+        step: "mkdir \(path)", errorNumber: errno, hint: "is the cgroup writable and delegated to dsa-run?")
     }
   }
 

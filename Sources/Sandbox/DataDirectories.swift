@@ -18,6 +18,8 @@ public enum DataDirectories {
     candidates.append("/usr/share/dsa-run/" + name)
     candidates.append(FileManager.default.currentDirectoryPath + "/" + name)
     var isDirectory: ObjCBool = false
-    return candidates.first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue }
+    return candidates.first {
+      FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
   }
 }

@@ -121,7 +121,8 @@ func plannedMounts(
   for mount in extra {
     var info = stat()
     let isFile = stat(mount.hostPath, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-    plan.append(PlannedMount(kind: isFile ? .fileReadOnly : .bindReadOnly, source: mount.hostPath, target: mount.boxPath))
+    plan.append(
+      PlannedMount(kind: isFile ? .fileReadOnly : .bindReadOnly, source: mount.hostPath, target: mount.boxPath))
   }
   plan.append(PlannedMount(kind: .bindWritable, source: workDirectory, target: "/box"))
   return plan

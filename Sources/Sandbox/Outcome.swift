@@ -143,7 +143,9 @@ func formatSeconds(_ milliseconds: UInt64) -> String {
 
 func formatBytes(_ bytes: UInt64) -> String {
   if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
-  if bytes >= 1 << 20 { return bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+  if bytes >= 1 << 20 {
+    return bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+  }
   if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
   return "\(bytes) bytes"
 }

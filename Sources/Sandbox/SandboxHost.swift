@@ -53,7 +53,9 @@ public final class SandboxHost: Sendable {
     for (name, text) in generatedEtcFiles() {
       let path = etc + "/" + name
       if KernelFile.read(path) != text {
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
+        guard
+          FileManager.default.createFile(
+            atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])
         else { throw SandboxError(step: "write \(path)", errorNumber: errno) }
       }
     }

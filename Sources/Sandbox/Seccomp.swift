@@ -73,7 +73,9 @@ public enum SeccompCompiler {
     if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
       throw problem("unknown key \"\(unknown)\"")
     }
-    guard let name = root["name"] as? String, !name.isEmpty else { throw problem("\"name\" must be a non-empty string") }
+    guard let name = root["name"] as? String, !name.isEmpty else {
+      throw problem("\"name\" must be a non-empty string")
+    }
     let description = root["description"] as? String ?? ""
     guard let architectures = root["architectures"] as? [String], !architectures.isEmpty else {
       throw problem("\"architectures\" must list at least one architecture")
@@ -107,16 +109,16 @@ public enum SeccompCompiler {
     if !nativeListed { _ = seccomp_arch_remove(context, native) }
 
     for (ruleIndex, rule) in rules.enumerated() {
-      let where_ = "rule \(ruleIndex + 1)"
+      let location = "rule \(ruleIndex + 1)"
       if let unknown = Set(rule.keys).subtracting(ruleKeys).sorted().first {
-        throw problem("\(where_): unknown key \"\(unknown)\"")
+        throw problem("\(location): unknown key \"\(unknown)\"")
       }
       guard let reason = rule["reason"] as? String, !reason.isEmpty else {
-        throw problem("\(where_): every rule needs a \"reason\"")
+        throw problem("\(location): every rule needs a \"reason\"")
       }
       _ = reason
       guard let syscalls = rule["syscalls"] as? [String], !syscalls.isEmpty else {
-        throw problem("\(where_): \"syscalls\" must be a non-empty list")
+        throw problem("\(location): \"syscalls\" must be a non-empty list")
       }
       let action: UInt32
       switch rule["action"] as? String {
@@ -124,16 +126,16 @@ public enum SeccompCompiler {
       case "kill_process": action = SeccompAction.killProcess
       case "errno":
         guard let errnoName = rule["errno"] as? String, let value = errnoNames[errnoName] else {
-          throw problem("\(where_): \"errno\" must be one of \(errnoNames.keys.sorted().joined(separator: ", "))")
+          throw problem("\(location): \"errno\" must be one of \(errnoNames.keys.sorted().joined(separator: ", "))")
         }
         action = SeccompAction.errno(value)
       default:
-        throw problem("\(where_): \"action\" must be \"allow\", \"errno\" or \"kill_process\"")
+        throw problem("\(location): \"action\" must be \"allow\", \"errno\" or \"kill_process\"")
       }
-      let comparisonSets = try argumentComparisons(rule["arguments"], where_: where_, problem: problem)
+      let comparisonSets = try argumentComparisons(rule["arguments"], location: location, problem: problem)
       for syscall in syscalls {
         let number = seccomp_syscall_resolve_name(syscall)
-        guard number != __NR_SCMP_ERROR else { throw problem("\(where_): unknown system call \"\(syscall)\"") }
+        guard number != __NR_SCMP_ERROR else { throw problem("\(location): unknown system call \"\(syscall)\"") }
         for comparisons in comparisonSets {
           var array = comparisons
           let result = array.withUnsafeMutableBufferPointer { buffer in
@@ -141,28 +143,29 @@ public enum SeccompCompiler {
           }
           // -EACCES: a pseudo call absent on one of the listed arches; fine.
           if result != 0 && result != -EACCES && result != -EOPNOTSUPP {
-            throw problem("\(where_): libseccomp refused \"\(syscall)\" (\(errorName(-result)))")
+            throw problem("\(location): libseccomp refused \"\(syscall)\" (\(errorName(-result)))")
           }
         }
       }
     }
-    return SeccompPolicy(name: name, description: description, filter: try export(context, source: source), ruleCount: rules.count)
+    return SeccompPolicy(
+      name: name, description: description, filter: try export(context, source: source), ruleCount: rules.count)
   }
 
   /// Each inner list is one libseccomp rule (its comparisons are ANDed);
   /// "any_bit_set" expands to one rule per bit of its mask.
   private static func argumentComparisons(
-    _ value: Any?, where_: String, problem: (String) -> PolicyError
+    _ value: Any?, location: String, problem: (String) -> PolicyError
   ) throws -> [[scmp_arg_cmp]] {
     guard let value else { return [[]] }
-    guard let arguments = value as? [[String: Any]] else { throw problem("\(where_): \"arguments\" must be a list") }
+    guard let arguments = value as? [[String: Any]] else { throw problem("\(location): \"arguments\" must be a list") }
     var sets: [[scmp_arg_cmp]] = [[]]
     for argument in arguments {
       if let unknown = Set(argument.keys).subtracting(argumentKeys).sorted().first {
-        throw problem("\(where_): unknown argument key \"\(unknown)\"")
+        throw problem("\(location): unknown argument key \"\(unknown)\"")
       }
       guard let index = (argument["index"] as? NSNumber)?.uint32Value, index < 6 else {
-        throw problem("\(where_): argument \"index\" must be 0...5")
+        throw problem("\(location): argument \"index\" must be 0...5")
       }
       let datum = (argument["value"] as? NSNumber)?.uint64Value ?? 0
       let mask = (argument["mask"] as? NSNumber)?.uint64Value ?? 0
@@ -172,13 +175,13 @@ public enum SeccompCompiler {
       case "masked_eq":
         sets = sets.map { $0 + [scmp_arg_cmp(arg: index, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: datum)] }
       case "any_bit_set":
-        guard mask != 0 else { throw problem("\(where_): \"any_bit_set\" needs a non-zero \"mask\"") }
+        guard mask != 0 else { throw problem("\(location): \"any_bit_set\" needs a non-zero \"mask\"") }
         let bits = (0..<64).map { UInt64(1) << UInt64($0) }.filter { mask & $0 != 0 }
         sets = sets.flatMap { set in
           bits.map { bit in set + [scmp_arg_cmp(arg: index, op: SCMP_CMP_MASKED_EQ, datum_a: bit, datum_b: bit)] }
         }
       default:
-        throw problem("\(where_): argument \"op\" must be eq, ne, masked_eq or any_bit_set")
+        throw problem("\(location): argument \"op\" must be eq, ne, masked_eq or any_bit_set")
       }
     }
     return sets

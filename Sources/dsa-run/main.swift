@@ -238,7 +238,8 @@ func runExec(_ arguments: [String]) -> Never {
   } catch {
     if options.json {
       let object: [String: Any] = ["status": "internal_error", "message": "The sandbox failed: \(error)"]
-      FileHandle.standardOutput.write((try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) + Data("\n".utf8))
+      FileHandle.standardOutput.write(
+        (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) + Data("\n".utf8))
     }
     fail("internal_error: the sandbox failed: \(error)", code: 3)
   }
@@ -253,7 +254,8 @@ func runDoctor(_ arguments: [String]) -> Never {
     facts += host.report()
     let policies = try loadPolicies()
     for (name, policy) in policies.sorted(by: { $0.key < $1.key }) {
-      facts.append(("seccomp policy", "\(name): \(policy.ruleCount) rules, \(policy.instructionCount) BPF instructions"))
+      facts.append(
+        ("seccomp policy", "\(name): \(policy.ruleCount) rules, \(policy.instructionCount) BPF instructions"))
     }
     if let policy = policies["default"] {
       let box = try Box(host: host, spec: BoxSpec(command: ["/bin/true"], policy: policy))
@@ -268,7 +270,8 @@ func runDoctor(_ arguments: [String]) -> Never {
   }
   if asJSON {
     let object: [String: Any] = ["healthy": healthy, "facts": facts.map { ["name": $0.0, "value": $0.1] }]
-    FileHandle.standardOutput.write((try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) + Data("\n".utf8))
+    FileHandle.standardOutput.write(
+      (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) + Data("\n".utf8))
   } else {
     for (name, value) in facts { print("\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(value)") }
   }

@@ -34,14 +34,18 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
 
 @Suite struct CLITests {
   @Test func execPassesOutputAndExitCodeThrough() throws {
-    let result = try BoxTestLock.shared.shared { try runCLI(["exec", "--", "/bin/sh", "-c", "echo out; echo err >&2; exit 7"]) }
+    let result = try BoxTestLock.shared.shared {
+      try runCLI(["exec", "--", "/bin/sh", "-c", "echo out; echo err >&2; exit 7"])
+    }
     #expect(result.status == 7)
     #expect(result.stdout == "out\n")
     #expect(result.stderr == "err\n")
   }
 
   @Test func execFeedsItsOwnStdin() throws {
-    let result = try BoxTestLock.shared.shared { try runCLI(["exec", "--", "/usr/bin/wc", "-c"], stdin: Data("12345".utf8)) }
+    let result = try BoxTestLock.shared.shared {
+      try runCLI(["exec", "--", "/usr/bin/wc", "-c"], stdin: Data("12345".utf8))
+    }
     #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
   }
 
@@ -53,7 +57,9 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["status"] as? String == "time_limit")
     #expect(object["time_limit_kind"] as? String == "wall")
-    for key in ["message", "exit_code", "signal", "stdout", "stderr", "cpu_ms", "wall_ms", "memory_kb", "stdout_truncated"] {
+    for key in [
+      "message", "exit_code", "signal", "stdout", "stderr", "cpu_ms", "wall_ms", "memory_kb", "stdout_truncated",
+    ] {
       #expect(object[key] != nil, "missing \(key)")
     }
   }
@@ -94,7 +100,8 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["healthy"] as? Bool == true)
     let facts = try #require(object["facts"] as? [[String: String]])
-    #expect(facts.contains { $0["name"] == "accounting" && ["cgroup-v2", "cgroup-v1", "rlimit"].contains($0["value"] ?? "") })
+    #expect(
+      facts.contains { $0["name"] == "accounting" && ["cgroup-v2", "cgroup-v1", "rlimit"].contains($0["value"] ?? "") })
     #expect(facts.contains { $0["name"] == "self-test" && ($0["value"] ?? "").contains(": ok in") })
   }
 

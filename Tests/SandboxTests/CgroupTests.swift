@@ -73,7 +73,8 @@ import Testing
       4 0 0:4 / \(tree.root)/cpuacct rw - cgroup cgroup rw,cpuacct
 
       """)
-    let setup = CgroupSetup.detect(procSelfCgroup: tree.root + "/self-cgroup", procSelfMountInfo: tree.root + "/mountinfo")
+    let setup = CgroupSetup.detect(
+      procSelfCgroup: tree.root + "/self-cgroup", procSelfMountInfo: tree.root + "/mountinfo")
     #expect(setup.mode == .v1)
     #expect(setup.v1Parents[.memory] == tree.root + "/memory")
     #expect(setup.report.contains { $0.contains("hugetlb") })
@@ -83,7 +84,8 @@ import Testing
     let tree = try FakeTree()
     try tree.file("self-cgroup", "0::/\n")
     try tree.file("mountinfo", "")
-    let setup = CgroupSetup.detect(procSelfCgroup: tree.root + "/self-cgroup", procSelfMountInfo: tree.root + "/mountinfo")
+    let setup = CgroupSetup.detect(
+      procSelfCgroup: tree.root + "/self-cgroup", procSelfMountInfo: tree.root + "/mountinfo")
     #expect(setup.mode == .rlimitOnly)
     #expect(setup.report.last?.contains("degraded") == true)
   }
@@ -103,7 +105,8 @@ import Testing
 @Suite struct RlimitOnlyModeTests {
   static let host: SandboxHost = {
     do {
-      return try SandboxHost(configuration: SandboxConfiguration(workRoot: "/run/dsa-run-tests-rlimit", cgroupMode: .rlimitOnly))
+      return try SandboxHost(
+        configuration: SandboxConfiguration(workRoot: "/run/dsa-run-tests-rlimit", cgroupMode: .rlimitOnly))
     } catch {
       fatalError("\(error)")
     }
@@ -127,7 +130,8 @@ import Testing
   }
 
   @Test func memoryHogFails() throws {
-    let outcome = try runInBox(["/usr/bin/python3", "-c", "a = bytearray(600 * 1024 * 1024)"], host: Self.host) { spec in
+    let outcome = try runInBox(["/usr/bin/python3", "-c", "a = bytearray(600 * 1024 * 1024)"], host: Self.host) {
+      spec in
       spec.limits.memoryBytes = 64 << 20
     }
     #expect(outcome.status == .memoryLimit || outcome.status == .runtimeError)
@@ -136,7 +140,10 @@ import Testing
 
   @Test func forkBombIsBoundedByRLIMIT_NPROC() throws {
     let outcome = try runInBox(
-      ["/usr/bin/python3", "-c", "import os\nn = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            import time; time.sleep(30)\n        n += 1\nexcept OSError:\n    print('stopped', n)"],
+      [
+        "/usr/bin/python3", "-c",
+        "import os\nn = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            import time; time.sleep(30)\n        n += 1\nexcept OSError:\n    print('stopped', n)",
+      ],
       host: Self.host
     ) { spec in
       spec.limits.processes = 16

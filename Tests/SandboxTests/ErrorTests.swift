@@ -20,7 +20,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ("/proc", "cover"), ("/box/x", "cover"), ("relative", "absolute"), ("/usr/../etc", "normal"), ("/", "normal"), ("/etc", "cover"),
+    ("/proc", "cover"), ("/box/x", "cover"), ("relative", "absolute"), ("/usr/../etc", "normal"), ("/", "normal"),
+    ("/etc", "cover"),
   ])
   func badMountTargetsAreRefused(target: String, word: String) {
     var spec = BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy)
@@ -36,7 +37,9 @@ import Testing
   }
 
   @Test func extraReadOnlyMountIsVisibleAndReadOnly() throws {
-    let outcome = try runInBox(["/bin/sh", "-c", "ls /opt/share-probe | head -1; touch /opt/share-probe/x 2>/dev/null || echo readonly"]) { spec in
+    let outcome = try runInBox([
+      "/bin/sh", "-c", "ls /opt/share-probe | head -1; touch /opt/share-probe/x 2>/dev/null || echo readonly",
+    ]) { spec in
       spec.readOnlyMounts = [ReadOnlyMount(hostPath: "/usr/share/doc", boxPath: "/opt/share-probe")]
     }
     #expect(outcome.status == .ok)

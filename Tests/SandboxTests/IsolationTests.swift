@@ -16,7 +16,9 @@ import Testing
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     #expect(bound == 0)
     #expect(listen(listener, 4) == 0)
@@ -68,7 +70,10 @@ import Testing
   }
 
   @Test func hostSecretsAndHomesAreInvisible() throws {
-    let outcome = try runInBox(["/bin/sh", "-c", "for p in /etc/shadow /root /home /var /run /sys /opt; do [ -e $p ] && echo VISIBLE $p; done; ls /etc; echo end"])
+    let outcome = try runInBox([
+      "/bin/sh", "-c",
+      "for p in /etc/shadow /root /home /var /run /sys /opt; do [ -e $p ] && echo VISIBLE $p; done; ls /etc; echo end",
+    ])
     #expect(outcome.status == .ok)
     #expect(!outcome.stdoutText.contains("VISIBLE"))
     #expect(!outcome.stdoutText.contains("shadow"))
@@ -182,7 +187,10 @@ import Testing
   }
 
   @Test func setuidBinariesGainNothing() throws {
-    let outcome = try runInBox(["/bin/sh", "-c", "id -u; ls -l /usr/bin/su 2>/dev/null | cut -c1-10; /usr/bin/su -c id root 2>&1 | head -1; grep -E 'CapEff|NoNewPrivs|Seccomp:' /proc/self/status"])
+    let outcome = try runInBox([
+      "/bin/sh", "-c",
+      "id -u; ls -l /usr/bin/su 2>/dev/null | cut -c1-10; /usr/bin/su -c id root 2>&1 | head -1; grep -E 'CapEff|NoNewPrivs|Seccomp:' /proc/self/status",
+    ])
     #expect(outcome.stdoutText.hasPrefix("1000\n"))
     #expect(outcome.stdoutText.contains("CapEff:\t0000000000000000"))
     #expect(outcome.stdoutText.contains("NoNewPrivs:\t1"))
@@ -207,7 +215,10 @@ import Testing
       let box = try Box(
         host: Fixture.host,
         spec: BoxSpec(
-          command: ["/bin/sh", "-c", "ln -s /etc/passwd /box/out; ln -s ../../../../../../etc/hostname /box/rel; mkfifo /box/fifo; ln -s /proc/self/root/etc/hostname /box/magic; mkdir /box/d"],
+          command: [
+            "/bin/sh", "-c",
+            "ln -s /etc/passwd /box/out; ln -s ../../../../../../etc/hostname /box/rel; mkfifo /box/fifo; ln -s /proc/self/root/etc/hostname /box/magic; mkdir /box/d",
+          ],
           policy: Fixture.defaultPolicy))
       defer { box.destroy() }
       let outcome = try box.run()
@@ -226,7 +237,9 @@ import Testing
     try BoxTestLock.shared.shared {
       let box = try Box(
         host: Fixture.host,
-        spec: BoxSpec(command: ["/bin/sh", "-c", "cat /box/in.txt > /box/out.txt; echo more >> /box/out.txt"], policy: Fixture.defaultPolicy))
+        spec: BoxSpec(
+          command: ["/bin/sh", "-c", "cat /box/in.txt > /box/out.txt; echo more >> /box/out.txt"],
+          policy: Fixture.defaultPolicy))
       defer { box.destroy() }
       try box.writeFile("in.txt", contents: Data("given\n".utf8))
       let outcome = try box.run()
@@ -238,10 +251,14 @@ import Testing
 
   @Test func concurrentBoxesCannotSeeEachOthersTmpOrShm() async throws {
     let writer = Task.detached {
-      try runInBox(["/bin/sh", "-c", "echo secret > /tmp/marker; echo secret > /dev/shm/marker; sleep 1.5; cat /tmp/marker"])
+      try runInBox([
+        "/bin/sh", "-c", "echo secret > /tmp/marker; echo secret > /dev/shm/marker; sleep 1.5; cat /tmp/marker",
+      ])
     }
     try await Task.sleep(nanoseconds: 500_000_000)
-    let reader = try runInBox(["/bin/sh", "-c", "ls -A /tmp /dev/shm /box; cat /tmp/marker /dev/shm/marker 2>&1 || true"])
+    let reader = try runInBox([
+      "/bin/sh", "-c", "ls -A /tmp /dev/shm /box; cat /tmp/marker /dev/shm/marker 2>&1 || true",
+    ])
     let writerOutcome = try await writer.value
     #expect(writerOutcome.stdoutText == "secret\n")
     #expect(!reader.stdoutText.contains("secret"))
@@ -252,7 +269,9 @@ import Testing
     // From the host, the program's process belongs to a uid in the boxes'
     // range, never root.
     let outcome = try runInBox(["/bin/sh", "-c", "cat /proc/self/uid_map"])
-    let lines = outcome.stdoutText.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+    let lines = outcome.stdoutText.split(separator: "\n").map {
+      $0.split(separator: " ", omittingEmptySubsequences: true)
+    }
     #expect(lines.count == 2)
     for line in lines {
       let outside = UInt32(line[1]) ?? 0

@@ -38,7 +38,8 @@ struct Leftovers: Equatable, CustomStringConvertible {
       let before = Leftovers.count(host: host)
       var statuses: [Status: Int] = [:]
       for index in 0..<1_000 {
-        var spec = BoxSpec(command: ["/bin/sh", "-c", index % 10 == 0 ? "sleep 5 & echo $$" : "echo $$"], policy: Fixture.defaultPolicy)
+        var spec = BoxSpec(
+          command: ["/bin/sh", "-c", index % 10 == 0 ? "sleep 5 & echo $$" : "echo $$"], policy: Fixture.defaultPolicy)
         spec.limits.wallTimeMilliseconds = 2_000
         let box = try Box(host: host, spec: spec)
         let outcome = try box.run()
@@ -66,7 +67,8 @@ struct Leftovers: Equatable, CustomStringConvertible {
         _ = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
       }
       let after = Leftovers.count(host: Fixture.host)
-      #expect(after.mounts == before.mounts && after.cgroups == before.cgroups && after.directories == before.directories)
+      #expect(
+        after.mounts == before.mounts && after.cgroups == before.cgroups && after.directories == before.directories)
     }
   }
 
@@ -74,7 +76,10 @@ struct Leftovers: Equatable, CustomStringConvertible {
     let marker = "dsa-run-orphan-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let cli = Process()
     cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
-    cli.arguments = ["exec", "--work-root", "/run/dsa-run-tests-parent", "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60; echo \(marker)"]
+    cli.arguments = [
+      "exec", "--work-root", "/run/dsa-run-tests-parent", "--wall-limit", "60", "--", "/bin/sh", "-c",
+      "sleep 60; echo \(marker)",
+    ]
     cli.standardOutput = FileHandle.nullDevice
     cli.standardError = FileHandle.nullDevice
     try cli.run()

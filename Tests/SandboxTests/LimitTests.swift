@@ -95,7 +95,9 @@ import Testing
   @Test func programThatWritesBeforeReadingDoesNotDeadlock() throws {
     // Fills its stdout pipe before reading stdin: we must drain while feeding.
     let input = Data(repeating: 0x61, count: 4 << 20)
-    let outcome = try runInBox(["/bin/sh", "-c", "head -c 3000000 /dev/zero; cat > /dev/null; echo done"], stdin: input) {
+    let outcome = try runInBox(
+      ["/bin/sh", "-c", "head -c 3000000 /dev/zero; cat > /dev/null; echo done"], stdin: input
+    ) {
       spec in spec.limits.outputBytesPerStream = 8 << 20
     }
     #expect(outcome.status == .ok)
@@ -103,7 +105,9 @@ import Testing
   }
 
   @Test func tmpWritesStopAtTheCap() throws {
-    let outcome = try runInBox(["/bin/sh", "-c", "dd if=/dev/zero of=/tmp/fill bs=1M count=64 2>/dev/null; echo rc=$?; stat -c %s /tmp/fill"]) {
+    let outcome = try runInBox([
+      "/bin/sh", "-c", "dd if=/dev/zero of=/tmp/fill bs=1M count=64 2>/dev/null; echo rc=$?; stat -c %s /tmp/fill",
+    ]) {
       spec in spec.limits.tmpBytes = 8 << 20
     }
     #expect(outcome.stdoutText.contains("rc=1"))
@@ -112,7 +116,8 @@ import Testing
   }
 
   @Test func workDirectoryWritesStopAtTheCap() throws {
-    let outcome = try runInBox(["/bin/sh", "-c", "dd if=/dev/zero of=/box/fill bs=1M count=64 2>/dev/null; echo rc=$?"]) {
+    let outcome = try runInBox(["/bin/sh", "-c", "dd if=/dev/zero of=/box/fill bs=1M count=64 2>/dev/null; echo rc=$?"])
+    {
       spec in spec.limits.workDirectoryBytes = 4 << 20
     }
     #expect(outcome.stdoutText.contains("rc=1"))

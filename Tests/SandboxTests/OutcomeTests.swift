@@ -35,41 +35,52 @@ import Testing
   }
 
   @Test func wallKillSaysWall() {
-    let result = classify(ending {
-      $0.waitStatus = nil
-      $0.killedForWallTime = true
-      $0.cpuMilliseconds = 10
-    })
+    let result = classify(
+      ending {
+        $0.waitStatus = nil
+        $0.killedForWallTime = true
+        $0.cpuMilliseconds = 10
+      })
     #expect(result.0 == .timeLimit && result.4 == .wall)
     #expect(result.1.contains("10 s of wall time while using 0.01 s of CPU"))
   }
 
   @Test func cpuOverrunBeatsWall() {
-    let result = classify(ending {
-      $0.waitStatus = SIGKILL
-      $0.killedForWallTime = true
-      $0.cpuMilliseconds = 6_000
-    })
+    let result = classify(
+      ending {
+        $0.waitStatus = SIGKILL
+        $0.killedForWallTime = true
+        $0.cpuMilliseconds = 6_000
+      })
     #expect(result.0 == .timeLimit && result.4 == .cpu)
   }
 
   @Test func outputLimitWins() {
-    #expect(classify(ending { $0.killedForOutput = true; $0.killedForWallTime = true }).0 == .outputLimit)
+    #expect(
+      classify(
+        ending {
+          $0.killedForOutput = true
+          $0.killedForWallTime = true
+        }
+      ).0 == .outputLimit)
   }
 
   @Test func oomKillIsMemoryLimit() {
-    let result = classify(ending {
-      $0.waitStatus = SIGKILL
-      $0.memoryLimitHit = true
-      $0.memoryKilobytes = 262_144
-    })
+    let result = classify(
+      ending {
+        $0.waitStatus = SIGKILL
+        $0.memoryLimitHit = true
+        $0.memoryKilobytes = 262_144
+      })
     #expect(result.0 == .memoryLimit)
     #expect(result.1.contains("256 MiB"))
   }
 
   @Test func statusWordsAreTheContract() {
-    #expect(Status.allCases.map(\.rawValue) == [
-      "ok", "compile_error", "runtime_error", "time_limit", "memory_limit", "output_limit", "forbidden", "internal_error",
-    ])
+    #expect(
+      Status.allCases.map(\.rawValue) == [
+        "ok", "compile_error", "runtime_error", "time_limit", "memory_limit", "output_limit", "forbidden",
+        "internal_error",
+      ])
   }
 }

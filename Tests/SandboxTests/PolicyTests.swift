@@ -31,8 +31,14 @@ import Testing
     (#"[{"action": "allow", "syscalls": ["read"]}]"#, "reason"),
     (#"[{"reason": "r", "action": "maybe", "syscalls": ["read"]}]"#, "action"),
     (#"[{"reason": "r", "action": "errno", "errno": "EWHAT", "syscalls": ["read"]}]"#, "errno"),
-    (#"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 9, "op": "eq", "value": 1}]}]"#, "index"),
-    (#"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "lt", "value": 1}]}]"#, "op"),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 9, "op": "eq", "value": 1}]}]"#,
+      "index"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "lt", "value": 1}]}]"#,
+      "op"
+    ),
     (#"[]"#, "rules"),
   ])
   func brokenPoliciesAreRefusedWithTheirReason(rules: String, word: String) {
@@ -46,15 +52,21 @@ import Testing
   }
 
   @Test func defaultActionMustKill() {
-    let data = Data(#"{"name": "t", "architectures": ["x86_64"], "default_action": "allow", "rules": [{"reason": "r", "action": "allow", "syscalls": ["read"]}]}"#.utf8)
+    let data = Data(
+      #"{"name": "t", "architectures": ["x86_64"], "default_action": "allow", "rules": [{"reason": "r", "action": "allow", "syscalls": ["read"]}]}"#
+        .utf8)
     #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data) }
   }
 
   @Test func anyBitSetExpandsToOneRulePerBit() throws {
     let one = try SeccompCompiler.compile(
-      json: policy(#"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 1}]}]"#))
+      json: policy(
+        #"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 1}]}]"#
+      ))
     let three = try SeccompCompiler.compile(
-      json: policy(#"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 7}]}]"#))
+      json: policy(
+        #"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 7}]}]"#
+      ))
     #expect(three.instructionCount > one.instructionCount)
   }
 
