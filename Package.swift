@@ -28,9 +28,15 @@ let package = Package(
       dependencies: ["CSandbox", "CSeccomp"],
       swiftSettings: strictSwift
     ),
+    // Languages: runners/*.json, compile -> run, the compile cache.
+    .target(
+      name: "Runners",
+      dependencies: ["Sandbox"],
+      swiftSettings: strictSwift
+    ),
     .executableTarget(
       name: "dsa-run",
-      dependencies: ["Sandbox"],
+      dependencies: ["Sandbox", "Runners"],
       swiftSettings: strictSwift
     ),
     .executableTarget(
@@ -43,6 +49,11 @@ let package = Package(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.
       dependencies: ["Sandbox", "dsa-run"],
+      swiftSettings: strictSwift
+    ),
+    .testTarget(
+      name: "RunnersTests",
+      dependencies: ["Runners", "Sandbox", "dsa-run"],
       swiftSettings: strictSwift
     ),
   ]

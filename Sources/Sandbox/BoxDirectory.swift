@@ -105,4 +105,50 @@ public struct BoxDirectory: Sendable {
     }
     return data.prefix(total)
   }
+
+  /// Reads every regular file under a directory the box left (at most
+  /// `maximumFiles` files, `limit` bytes in all, 4 levels deep), with the
+  /// same never-follow rules as `read`. Paths are relative to the work
+  /// directory. Anything but directories and regular files is refused.
+  public func readTree(name: String, limit: Int, maximumFiles: Int = 4096) throws(SandboxError) -> [(String, Data)] {
+    if let problem = Self.validate(name: name) { throw SandboxError(step: problem) }
+    var files: [(String, Data)] = []
+    var total = 0
+    var pending = [name]
+    while let directoryName = pending.popLast() {
+      let root = try openDirectory()
+      let fd = dsa_open_beneath(root, directoryName, O_RDONLY | O_DIRECTORY, 0)
+      close(root)
+      if fd < 0 { throw SandboxError(step: "open \(directoryName) in the box directory", errorNumber: -fd) }
+      guard let stream = fdopendir(fd) else {
+        close(fd)
+        throw SandboxError(step: "fdopendir \(directoryName)", errorNumber: errno)
+      }
+      var entries: [(String, UInt8)] = []
+      while let entry = readdir(stream) {
+        let entryName = withUnsafePointer(to: entry.pointee.d_name) {
+          $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
+        if entryName != "." && entryName != ".." { entries.append((entryName, entry.pointee.d_type)) }
+      }
+      closedir(stream)
+      for (entryName, type) in entries.sorted(by: { $0.0 < $1.0 }) {
+        let path = directoryName + "/" + entryName
+        if Self.validate(name: path) != nil {
+          throw SandboxError(step: "\(path) in the box directory is nested too deeply", errorNumber: ELOOP)
+        }
+        if type == UInt8(DT_DIR) {
+          pending.append(path)
+          continue
+        }
+        let data = try read(name: path, limit: limit - total)
+        total += data.count
+        files.append((path, data))
+        if files.count > maximumFiles {
+          throw SandboxError(step: "\(name) in the box directory holds more than \(maximumFiles) files", errorNumber: EFBIG)
+        }
+      }
+    }
+    return files
+  }
 }

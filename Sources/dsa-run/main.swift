@@ -9,8 +9,10 @@ let exitCodes = """
   Exit codes:
     0-119      the program's own exit code (ok or runtime_error)
     128+N      the program was ended by signal N
-    2          usage error (bad flag, missing file, limit out of range)
+    2          usage error (bad flag, unknown language, missing file, limit out of range,
+               toolchain not installed: the line says how to install it)
     3          internal_error: the sandbox failed (never the program's fault)
+    121        compile_error (the compiler's messages are on stderr)
     122        forbidden: a blocked system call killed the program
     123        output_limit
     124        time_limit (CPU or wall; the message says which)
@@ -19,9 +21,19 @@ let exitCodes = """
 
 let usage = """
   Usage:
+    dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
+    dsa-run languages [--json]                    languages, versions, and whether they are installed
     dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box
     dsa-run doctor [--json]                       report this host's sandbox support
     dsa-run --help
+
+  --lang options:
+    --version V            a language version (default: the newest installed)
+    --stdin PATH           feed this file (default: dsa-run's own stdin when it is not a terminal)
+    --time-limit SEC, --wall-limit SEC, --memory-limit MB, --output-limit KB
+                           limits of the run (defaults come from runners/LANG.json)
+    --json                 one result object: {language, version, compile, run, steps}
+    --cache-dir PATH       compile cache (default /var/cache/dsa-run/compile)
 
   exec options:
     --time-limit SEC       CPU time of the whole box (default 5)
@@ -172,25 +184,6 @@ func exitCode(for outcome: Outcome) -> Int32 {
   }
 }
 
-func json(_ outcome: Outcome) -> Data {
-  var object: [String: Any] = [
-    "status": outcome.status.rawValue,
-    "message": outcome.message,
-    "exit_code": outcome.exitCode.map { $0 as Any } ?? NSNull(),
-    "signal": outcome.signal.map { signalName($0) as Any } ?? NSNull(),
-    "stdout": String(decoding: outcome.stdout, as: UTF8.self),
-    "stderr": String(decoding: outcome.stderr, as: UTF8.self),
-    "stdout_truncated": outcome.stdoutTruncated,
-    "stderr_truncated": outcome.stderrTruncated,
-    "cpu_ms": outcome.cpuMilliseconds,
-    "wall_ms": outcome.wallMilliseconds,
-    "memory_kb": outcome.memoryKilobytes,
-    "accounting": outcome.accounting,
-  ]
-  if let kind = outcome.timeLimitKind { object["time_limit_kind"] = kind.rawValue }
-  return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-}
-
 func runExec(_ arguments: [String]) -> Never {
   let options: ExecOptions
   let input: Data
@@ -226,7 +219,7 @@ func runExec(_ arguments: [String]) -> Never {
     let outcome = try box.run(stdin: input)
     box.destroy()
     if options.json {
-      FileHandle.standardOutput.write(json(outcome) + Data("\n".utf8))
+      FileHandle.standardOutput.write(jsonData(outcomeObject(outcome)) + Data("\n".utf8))
     } else {
       FileHandle.standardOutput.write(outcome.stdout)
       FileHandle.standardError.write(outcome.stderr)
@@ -281,10 +274,13 @@ func runDoctor(_ arguments: [String]) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "exec": runExec(Array(arguments.dropFirst()))
+case "languages": listLanguages(Array(arguments.dropFirst()))
+case let first? where first.hasPrefix("--") && first != "--help": runProgram(arguments)
 case "doctor": runDoctor(Array(arguments.dropFirst()))
 case "--help", "-h", "help", nil:
   print(usage)
   exit(arguments.isEmpty ? 2 : 0)
 default:
-  fail("unknown command \"\(arguments[0])\"; this build knows exec and doctor (see dsa-run --help)", code: 2)
+  if arguments.contains("--lang") { runProgram(arguments) }
+  fail("unknown command \"\(arguments[0])\" (see dsa-run --help)", code: 2)
 }

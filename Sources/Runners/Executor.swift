@@ -1,0 +1,344 @@
+import Foundation
+import Glibc
+import Sandbox
+import Synchronization
+
+/// One source file of a request.
+public struct SourceFile: Sendable, Equatable {
+  /// Empty for "the main source, named as the language wants".
+  public var name: String
+  public var contents: Data
+
+  public init(name: String, contents: Data) {
+    self.name = name
+    self.contents = contents
+  }
+}
+
+/// What to compile and run.
+public struct ExecuteRequest: Sendable {
+  public var language: String
+  public var version: String?
+  /// The first file is the entry point.
+  public var files: [SourceFile]
+  public var stdin = Data()
+  public var arguments: [String] = []
+  /// The caller's limits for the run step, laid over the runner's.
+  public var runLimits = StepLimits()
+
+  public init(language: String, version: String? = nil, files: [SourceFile]) {
+    self.language = language
+    self.version = version
+    self.files = files
+  }
+}
+
+/// What happened, per step.
+public struct ExecuteResult: Sendable {
+  public var language: String
+  public var version: String
+  /// The compile step; nil for interpreted languages and for compile-cache
+  /// hits (`compileCacheHit`), which skip the compile box entirely.
+  public var compile: Outcome?
+  /// nil when the compile failed.
+  public var run: Outcome?
+  public var compileCacheHit: Bool
+  /// The files as named in the box (the main file may have been renamed).
+  public var fileNames: [String]
+}
+
+/// Why a request could not even start; never the program's fault, often the
+/// caller's (unknown language) or the operator's (toolchain missing).
+public enum ExecuteError: Error, CustomStringConvertible, Sendable {
+  case unknownLanguage(String, known: [String])
+  case unknownVersion(language: String, version: String, known: [String])
+  case toolchainMissing(language: String, version: String, path: String, install: String)
+  case badFiles(String)
+  case unknownPolicy(String)
+  case sandbox(SandboxError)
+
+  public var description: String {
+    switch self {
+    case .unknownLanguage(let name, let known):
+      return "unknown language \"\(name)\"; known: \(known.joined(separator: ", "))"
+    case .unknownVersion(let language, let version, let known):
+      return "\(language) has no version \"\(version)\"; installed: \(known.joined(separator: ", "))"
+    case .toolchainMissing(let language, let version, let path, let install):
+      return "\(language) \(version) is not installed (\(path) is missing); install it with: \(install)"
+    case .badFiles(let problem): return problem
+    case .unknownPolicy(let name): return "the runner names seccomp policy \"\(name)\", which policies/ does not have"
+    case .sandbox(let error): return "the sandbox failed: \(error)"
+    }
+  }
+}
+
+/// Compiles (through the cache) and runs programs in boxes.
+public final class Executor: Sendable {
+  public let host: SandboxHost
+  public let catalog: RunnerCatalog
+  public let policies: [String: SeccompPolicy]
+  public let cache: CompileCache?
+  private let probedVersions = Mutex<[String: String]>([:])
+
+  public static let maximumFiles = 64
+  public static let maximumSourceBytes = 1 << 20
+  public static let maximumArtifactBytes = 256 << 20
+
+  public init(host: SandboxHost, catalog: RunnerCatalog, policies: [String: SeccompPolicy], cache: CompileCache?) {
+    self.host = host
+    self.catalog = catalog
+    self.policies = policies
+    self.cache = cache
+  }
+
+  /// The runner for a language and optional version (newest available by
+  /// default).
+  public func runner(language: String, version: String?) throws(ExecuteError) -> Runner {
+    guard let runners = catalog.language(named: language) else {
+      throw .unknownLanguage(language, known: catalog.names)
+    }
+    if let version {
+      guard let runner = runners.first(where: { $0.version == version || probedVersion(of: $0) == version }) else {
+        throw .unknownVersion(language: runners[0].language, version: version, known: runners.map(\.version))
+      }
+      if let missing = runner.missingRequirement {
+        throw .toolchainMissing(language: runner.language, version: runner.version, path: missing, install: runner.installHint)
+      }
+      return runner
+    }
+    if let available = runners.first(where: \.isAvailable) { return available }
+    let newest = runners[0]
+    throw .toolchainMissing(
+      language: newest.language, version: newest.version, path: newest.missingRequirement ?? "?",
+      install: newest.installHint)
+  }
+
+  /// The toolchain's own version string (e.g. "3.11.2"), probed once.
+  public func probedVersion(of runner: Runner) -> String {
+    let key = runner.language + "@" + runner.version
+    if let known = probedVersions.withLock({ $0[key] }) { return known }
+    var found = runner.version
+    if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
+      let expression = try? NSRegularExpression(pattern: runner.versionPattern),
+      let match = expression.firstMatch(in: output, range: NSRange(output.startIndex..., in: output)),
+      match.numberOfRanges > 1, let range = Range(match.range(at: 1), in: output)
+    {
+      found = String(output[range])
+    }
+    probedVersions.withLock { $0[key] = found }
+    return found
+  }
+
+  public func execute(_ request: ExecuteRequest) throws(ExecuteError) -> ExecuteResult {
+    let runner = try runner(language: request.language, version: request.version)
+    guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
+    let (files, mainClass) = try nameFiles(request.files, runner: runner)
+    let version = probedVersion(of: runner)
+    var result = ExecuteResult(
+      language: runner.language, version: version, compile: nil, run: nil, compileCacheHit: false,
+      fileNames: files.map(\.name))
+
+    var runFiles: [(String, Data, Bool)] = files.map { ($0.name, $0.contents, false) }
+    if let compile = runner.compile {
+      let key = cacheKey(runner: runner, version: version, step: compile, files: files)
+      if let cached = cache?.lookup(key) {
+        result.compileCacheHit = true
+        runFiles = cached.map { ($0.0, $0.1, true) }
+      } else {
+        let (outcome, artifacts) = try compileInBox(
+          runner: runner, step: compile, policy: policy, files: files, mainClass: mainClass)
+        result.compile = outcome
+        guard let artifacts else { return result }
+        cache?.store(key, files: artifacts)
+        runFiles = artifacts.map { ($0.0, $0.1, true) }
+      }
+    }
+
+    var limits = runner.run.limits.applied(to: BoxLimits())
+    limits = request.runLimits.applied(to: limits)
+    if let problem = limits.violation() { throw .badFiles("limit out of range: \(problem)") }
+    var spec = BoxSpec(
+      command: expand(runner.run.argv, mainFile: files[0].name, mainClass: mainClass, limits: limits)
+        + request.arguments,
+      environment: expand(runner.run.environment, mainFile: files[0].name, mainClass: mainClass, limits: limits),
+      policy: policy)
+    spec.limits = limits
+    spec.readOnlyMounts = runner.mounts + runner.run.mounts
+    var outcome = try inBox(spec: spec, files: runFiles, stdin: request.stdin)
+    if outcome.status == .runtimeError,
+      runner.run.memoryErrorPatterns.contains(where: { outcome.stderr.range(of: Data($0.utf8)) != nil })
+    {
+      outcome.status = .memoryLimit
+      outcome.message =
+        "Ran out of memory: the limit is \(limits.memoryBytes >> 20) MiB and the program asked for more than its runtime could give it."
+    }
+    result.run = outcome
+    return result
+  }
+
+  /// The compile step in its own box. Returns the outcome and, when it
+  /// succeeded, the artifacts read back from the box.
+  private func compileInBox(
+    runner: Runner, step: RunnerStep, policy: SeccompPolicy, files: [SourceFile], mainClass: String
+  ) throws(ExecuteError) -> (Outcome, [(String, Data)]?) {
+    let limits = step.limits.applied(to: BoxLimits())
+    var spec = BoxSpec(
+      command: expand(step.argv, mainFile: files[0].name, mainClass: mainClass, limits: limits),
+      environment: expand(step.environment, mainFile: files[0].name, mainClass: mainClass, limits: limits),
+      policy: policy)
+    spec.limits = limits
+    spec.readOnlyMounts = runner.mounts + step.mounts
+    do {
+      let box = try Box(host: host, spec: spec)
+      defer { box.destroy() }
+      for file in files { try box.writeFile(file.name, contents: file.contents) }
+      var outcome = try box.run()
+      switch outcome.status {
+      case .ok:
+        var artifacts: [(String, Data)] = []
+        var total = 0
+        for artifact in step.artifacts {
+          do {
+            if artifact.hasSuffix("/") {
+              let tree = try box.directory.readTree(
+                name: String(artifact.dropLast()), limit: Self.maximumArtifactBytes - total)
+              artifacts += tree
+              total += tree.reduce(0) { $0 + $1.1.count }
+            } else {
+              let data = try box.directory.read(name: artifact, limit: Self.maximumArtifactBytes - total)
+              artifacts.append((artifact, data))
+              total += data.count
+            }
+          } catch {
+            outcome.status = .compileError
+            outcome.message = "The compiler finished but left no usable \(artifact): \(error.step)."
+            return (outcome, nil)
+          }
+        }
+        return (outcome, artifacts)
+      case .runtimeError:
+        outcome.status = .compileError
+        outcome.message = "The code did not compile: see the compiler's messages."
+        return (outcome, nil)
+      default:
+        outcome.message = "While compiling: " + outcome.message
+        return (outcome, nil)
+      }
+    } catch {
+      throw .sandbox(error)
+    }
+  }
+
+  private func inBox(spec: BoxSpec, files: [(String, Data, Bool)], stdin: Data) throws(ExecuteError) -> Outcome {
+    do {
+      let box = try Box(host: host, spec: spec)
+      defer { box.destroy() }
+      for (name, contents, executable) in files { try box.writeFile(name, contents: contents, executable: executable) }
+      return try box.run(stdin: stdin)
+    } catch {
+      throw .sandbox(error)
+    }
+  }
+
+  /// Validates file names and sizes and names the main file as the language
+  /// wants. Returns the files and the main class ({class}).
+  func nameFiles(_ given: [SourceFile], runner: Runner) throws(ExecuteError) -> ([SourceFile], String) {
+    guard !given.isEmpty else { throw .badFiles("no source files were given") }
+    guard given.count <= Self.maximumFiles else { throw .badFiles("at most \(Self.maximumFiles) files may be given") }
+    let total = given.reduce(0) { $0 + $1.contents.count }
+    guard total <= Self.maximumSourceBytes else {
+      throw .badFiles("the source files total \(total) bytes; at most \(Self.maximumSourceBytes) are accepted")
+    }
+    var files = given
+    let mainSource = String(decoding: files[0].contents, as: UTF8.self)
+    let mainName: String
+    let mainClass: String
+    switch runner.sourceNaming {
+    case .fixed(let name):
+      // The learner's own name, when it has the language's extension, keeps
+      // messages and tracebacks in their words ("sort.cpp:3:5").
+      let fileExtension = name.split(separator: ".").last.map { "." + $0 } ?? ""
+      let given = files[0].name
+      let stemOfGiven = given.dropLast(fileExtension.count)
+      let keepsGiven =
+        given.hasSuffix(fileExtension) && !given.contains("/")
+        && stemOfGiven.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
+      mainName = keepsGiven ? given : name
+      let stem = String(mainName.dropLast(fileExtension.count))
+      // Kotlin names a file's top-level functions' class after the file.
+      mainClass = name.hasSuffix(".kt") ? stem.prefix(1).uppercased() + stem.dropFirst() + "Kt" : stem
+    case .javaPublicClass(let fallback):
+      if let publicClass = javaPublicClass(in: mainSource) {
+        mainClass = publicClass
+      } else {
+        let stem = files[0].name.hasSuffix(".java") ? String(files[0].name.dropLast(5)) : ""
+        let identifier = stem.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
+        mainClass = identifier ? stem : String(fallback.dropLast(5))
+      }
+      mainName = mainClass + ".java"
+    }
+    files[0].name = mainName
+    var seen: Set<String> = []
+    for file in files {
+      if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles(problem) }
+      guard seen.insert(file.name).inserted else {
+        throw .badFiles("two files are named \"\(file.name)\" (the main file is always named \(mainName))")
+      }
+    }
+    return (files, mainClass)
+  }
+
+  private func expand(_ templates: [String], mainFile: String, mainClass: String, limits: BoxLimits) -> [String] {
+    let memory = limits.memoryBytes >> 20
+    let heap = max(16, memory * 3 / 4)
+    return templates.map {
+      $0.replacingOccurrences(of: "{source}", with: mainFile)
+        .replacingOccurrences(of: "{class}", with: mainClass)
+        .replacingOccurrences(of: "{memory_mb}", with: String(memory))
+        .replacingOccurrences(of: "{heap_mb}", with: String(heap))
+    }
+  }
+
+  private func cacheKey(runner: Runner, version: String, step: RunnerStep, files: [SourceFile]) -> String {
+    var hasher = SHA256()
+    for field in [runner.language, runner.version, version] + step.argv + step.environment + step.artifacts {
+      hasher.updateField(Data(field.utf8))
+    }
+    for file in files {
+      hasher.updateField(Data(file.name.utf8))
+      hasher.updateField(file.contents)
+    }
+    return hasher.finalize()
+  }
+}
+
+/// The public top-level class of a Java source, if any.
+func javaPublicClass(in source: String) -> String? {
+  let pattern = #"(?m)^\s*public\s+(?:final\s+|abstract\s+|strictfp\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)"#
+  guard let expression = try? NSRegularExpression(pattern: pattern),
+    let match = expression.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
+    let range = Range(match.range(at: 1), in: source)
+  else { return nil }
+  return String(source[range])
+}
+
+/// Runs a trusted host command (a toolchain's version probe) with a
+/// 10-second bound; stdout and stderr together, or nil.
+func runHostCommand(_ argv: [String]) -> String? {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: argv[0])
+  process.arguments = Array(argv.dropFirst())
+  process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  process.standardInput = FileHandle.nullDevice
+  do { try process.run() } catch { return nil }
+  let deadline = DispatchTime.now() + .seconds(10)
+  let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+  DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)
+  let output = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  watchdog.cancel()
+  return String(decoding: output, as: UTF8.self)
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Glibc
+import Runners
+import Sandbox
+
+// dsa-run --lang LANG FILE [FILE...] ... [-- ARGS...]: like running the
+// program directly, only in a box.
+
+struct RunOptions {
+  var language = ""
+  var version: String?
+  var files: [String] = []
+  var stdinPath: String?
+  var limits = StepLimits()
+  var json = false
+  var arguments: [String] = []
+  var configuration = SandboxConfiguration()
+  var cacheDirectory = "/var/cache/dsa-run/compile"
+}
+
+func parseRun(_ arguments: [String]) throws -> RunOptions {
+  var options = RunOptions()
+  var index = 0
+  func value(_ flag: String) throws -> String {
+    index += 1
+    guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
+    return arguments[index]
+  }
+  while index < arguments.count {
+    let argument = arguments[index]
+    switch argument {
+    case "--":
+      options.arguments = Array(arguments[(index + 1)...])
+      index = arguments.count
+      continue
+    case "--lang": options.language = try value(argument)
+    case "--version": options.version = try value(argument)
+    case "--stdin": options.stdinPath = try value(argument)
+    case "--time-limit": options.limits.cpuMilliseconds = try parseSeconds(value(argument), flag: argument)
+    case "--wall-limit": options.limits.wallMilliseconds = try parseSeconds(value(argument), flag: argument)
+    case "--memory-limit": options.limits.memoryMegabytes = try parseCount(value(argument), flag: argument)
+    case "--output-limit": options.limits.outputKilobytes = try parseCount(value(argument), flag: argument)
+    case "--json": options.json = true
+    case "--cache-dir": options.cacheDirectory = try value(argument)
+    case "--work-root": options.configuration.workRoot = try value(argument)
+    case "--cgroup-mode":
+      let text = try value(argument)
+      guard let mode = CgroupMode(rawValue: text) else {
+        throw UsageError(message: "--cgroup-mode must be cgroup-v2, cgroup-v1 or rlimit, got \"\(text)\"")
+      }
+      options.configuration.cgroupMode = mode
+    case "--challenge", "--remote":
+      throw UsageError(message: "\(argument) is not available in this build yet")
+    default:
+      if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)") }
+      options.files.append(argument)
+    }
+    index += 1
+  }
+  if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
+  if options.files.isEmpty { throw UsageError(message: "give the source file to run, e.g. dsa-run --lang python main.py") }
+  if let problem = options.limits.applied(to: BoxLimits()).violation() {
+    throw UsageError(message: "limit out of range: \(problem)")
+  }
+  return options
+}
+
+/// The source files as the box will get them: the first keeps its role as
+/// the entry point; each is named by its base name.
+func readSources(_ paths: [String]) throws -> [SourceFile] {
+  try paths.map { path in
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw UsageError(message: "cannot read \(path): no such file") }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError(message: "\(path) is not a regular file") }
+    guard info.st_size <= Executor.maximumSourceBytes else {
+      throw UsageError(message: "\(path) is larger than \(Executor.maximumSourceBytes / 1024) KiB")
+    }
+    guard let contents = FileManager.default.contents(atPath: path) else {
+      throw UsageError(message: "cannot read \(path): permission denied")
+    }
+    return SourceFile(name: (path as NSString).lastPathComponent, contents: contents)
+  }
+}
+
+func makeExecutor(configuration: SandboxConfiguration, cacheDirectory: String?) throws -> Executor {
+  guard let runnersDirectory = DataDirectories.locate("runners") else {
+    throw UsageError(message: "cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
+  }
+  let catalog = try RunnerCatalog.load(directory: runnersDirectory)
+  let policies = try loadPolicies()
+  let host = try SandboxHost(configuration: configuration)
+  let cache = try cacheDirectory.map { try CompileCache(directory: $0) }
+  return Executor(host: host, catalog: catalog, policies: policies, cache: cache)
+}
+
+func runProgram(_ arguments: [String]) -> Never {
+  let options: RunOptions
+  var request: ExecuteRequest
+  let executor: Executor
+  do {
+    options = try parseRun(arguments)
+    request = ExecuteRequest(language: options.language, version: options.version, files: try readSources(options.files))
+    request.stdin = try readInput(path: options.stdinPath)
+    request.arguments = options.arguments
+    request.runLimits = options.limits
+    executor = try makeExecutor(configuration: options.configuration, cacheDirectory: options.cacheDirectory)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
+  } catch {
+    fail("\(error)", code: 2)
+  }
+  let result: ExecuteResult
+  do {
+    result = try executor.execute(request)
+  } catch {
+    if case .sandbox = error {
+      fail("internal_error: \(error)", code: 3)
+    }
+    fail("\(error)", code: 2)
+  }
+  if options.json {
+    FileHandle.standardOutput.write(jsonData(executeObject(result)) + Data("\n".utf8))
+  }
+  if let compile = result.compile, compile.status != .ok {
+    if !options.json {
+      FileHandle.standardError.write(compile.stdout)
+      FileHandle.standardError.write(compile.stderr)
+      FileHandle.standardError.write(Data("dsa-run: \(compile.status.rawValue): \(compile.message)\n".utf8))
+    }
+    exit(compile.status == .compileError ? 121 : exitCode(for: compile))
+  }
+  guard let run = result.run else { exit(3) }
+  if !options.json {
+    FileHandle.standardOutput.write(run.stdout)
+    FileHandle.standardError.write(run.stderr)
+    if run.stdoutTruncated || run.stderrTruncated || ![.ok, .runtimeError].contains(run.status) {
+      FileHandle.standardError.write(Data("dsa-run: \(run.status.rawValue): \(run.message)\n".utf8))
+    }
+  }
+  exit(exitCode(for: run))
+}
+
+func listLanguages(_ arguments: [String]) -> Never {
+  let asJSON = arguments.contains("--json")
+  let executor: Executor
+  do {
+    executor = try makeExecutor(configuration: SandboxConfiguration(), cacheDirectory: nil)
+  } catch {
+    fail("\(error)", code: 2)
+  }
+  var rows: [[String: Any]] = []
+  for name in executor.catalog.names {
+    for runner in executor.catalog.languages[name] ?? [] {
+      rows.append([
+        "language": runner.language, "name": runner.displayName, "aliases": runner.aliases,
+        "version": executor.probedVersion(of: runner), "available": runner.isAvailable,
+        "reason": runner.missingRequirement.map { "\($0) is missing; install with: \(runner.installHint)" as Any }
+          ?? NSNull(),
+      ])
+    }
+  }
+  if asJSON {
+    FileHandle.standardOutput.write(jsonData(rows) + Data("\n".utf8))
+  } else {
+    for row in rows {
+      let aliases = (row["aliases"] as? [String] ?? []).joined(separator: ", ")
+      let state = (row["available"] as? Bool) == true ? "available" : "not installed: \(row["reason"] ?? "")"
+      let language = (row["language"] as? String ?? "").padding(toLength: 12, withPad: " ", startingAt: 0)
+      let version = (row["version"] as? String ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
+      print("\(language)\(version)\(state)  (aliases: \(aliases))")
+    }
+  }
+  exit(0)
+}
