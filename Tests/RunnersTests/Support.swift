@@ -1,0 +1,46 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Runners
+@testable import Sandbox
+
+/// One executor for the whole run: the shipped runners and policies, a
+/// private work root and compile cache.
+enum RunnersFixture {
+  static let executor: Executor = {
+    do {
+      let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: "/run/dsa-run-runner-tests"))
+      let policies = try SeccompCompiler.loadDirectory(repositoryRoot + "/policies")
+      let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
+      let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-runner-tests-cache-\(getpid())")
+      return Executor(host: host, catalog: catalog, policies: policies, cache: cache)
+    } catch {
+      fatalError("cannot set up the runner tests: \(error)")
+    }
+  }()
+
+  /// Languages whose newest toolchain is installed here.
+  static func isInstalled(_ language: String) -> Bool {
+    executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true
+  }
+}
+
+func execute(
+  _ language: String, _ source: String, stdin: String = "", arguments: [String] = [],
+  configure: (inout ExecuteRequest) -> Void = { _ in }
+) throws -> ExecuteResult {
+  var request = ExecuteRequest(language: language, files: [SourceFile(name: "", contents: Data(source.utf8))])
+  request.stdin = Data(stdin.utf8)
+  request.arguments = arguments
+  configure(&request)
+  return try RunnersFixture.executor.execute(request)
+}
+
+extension ExecuteResult {
+  var stdout: String { run.map { String(decoding: $0.stdout, as: UTF8.self) } ?? "" }
+  var stderr: String { run.map { String(decoding: $0.stderr, as: UTF8.self) } ?? "" }
+  var compileMessages: String {
+    compile.map { String(decoding: $0.stdout + $0.stderr, as: UTF8.self) } ?? ""
+  }
+}
