@@ -237,10 +237,10 @@ struct RunFailure: Error {
 final class FailureLog: Sendable {
   private let state = Mutex<(count: Int, samples: [String])>((0, []))
 
-  func record(_ where_: String, _ text: String) {
+  func record(_ context: String, _ text: String) {
     state.withLock { state in
       state.count += 1
-      if state.samples.count < 10 { state.samples.append("\(where_): \(text)") }
+      if state.samples.count < 10 { state.samples.append("\(context): \(text)") }
     }
   }
 
