@@ -261,8 +261,18 @@ static long fork_like(void) {
 __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan) {
   int report_fd = plan->report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
-  const int32_t keep[5] = {plan->stdin_fd, plan->stdout_fd, plan->stderr_fd, plan->report_fd, plan->go_fd};
-  if (close_all_except(keep, 5) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
+  int32_t keep[8] = {plan->stdin_fd, plan->stdout_fd, plan->stderr_fd, plan->report_fd, plan->go_fd, -1, -1, -1};
+  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[5 + i] = plan->cgroup_join_fds[i];
+  if (close_all_except(keep, 8) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
+
+  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) {
+    ssize_t written;
+    do {
+      written = write(plan->cgroup_join_fds[i], "0", 1);
+    } while (written < 0 && errno == EINTR);
+    if (written != 1) fail(report_fd, DSA_STEP_JOIN_CGROUP, i);
+    close(plan->cgroup_join_fds[i]);
+  }
 
   // The parent writes our uid/gid maps and joins us to the cgroup, then sends
   // one byte. EOF means the parent died or gave up before that.

@@ -30,8 +30,8 @@ public struct BoxSpec: Sendable {
 ///  1. `init`: work directory as a size-capped host tmpfs owned by the box's
 ///     program uid; cgroup(s) with limits.
 ///  2. `run`: pipes; clone3 into user, pid, mount, ipc, uts and net
-///     namespaces (and straight into the v2 cgroup); uid/gid maps and v1
-///     cgroup membership written by the parent; "go"; the C init builds the
+///     namespaces (and straight into the v2 cgroup); uid/gid maps written
+///     by the parent; "go"; the C init joins its v1 groups, builds the
 ///     file system, pivots, forks the program, which sets rlimits, identity,
 ///     no_new_privs and seccomp and execs; the parent pumps stdin/stdout/
 ///     stderr with caps and enforces wall and CPU time; the init reports.
@@ -160,6 +160,11 @@ public final class Box: @unchecked Sendable {
           plan.report_fd = pipes.report.write
           plan.go_fd = pipes.go.read
           plan.cgroup_fd = cgroup?.directoryFD ?? -1
+          let joinFDs = cgroup?.joinFDs ?? []
+          plan.cgroup_join_count = Int32(joinFDs.count)
+          plan.cgroup_join_fds = (
+            joinFDs.count > 0 ? joinFDs[0] : -1, joinFDs.count > 1 ? joinFDs[1] : -1, joinFDs.count > 2 ? joinFDs[2] : -1
+          )
           plan.namespace_flags = SandboxHost.namespaceFlags
           return dsa_spawn(&plan, &pid, &pidfd)
         }
@@ -178,7 +183,6 @@ public final class Box: @unchecked Sendable {
 
     do {
       try writeIdentityMaps(pid: pid, identity: identity)
-      try cgroup?.join(pid: pid)
     } catch {
       process.kill()
       _ = process.reap()
@@ -269,7 +273,7 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_SETRESGID.rawValue: "setresgid", DSA_STEP_SETRESUID.rawValue: "setresuid",
     DSA_STEP_NO_NEW_PRIVS.rawValue: "no_new_privs", DSA_STEP_SECCOMP.rawValue: "seccomp",
     DSA_STEP_EXECVE.rawValue: "execve", DSA_STEP_PDEATHSIG.rawValue: "PR_SET_PDEATHSIG",
-    DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities",
+    DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities", DSA_STEP_JOIN_CGROUP.rawValue: "join cgroup",
   ]
   return names[step] ?? "step \(step)"
 }

@@ -218,6 +218,7 @@ public struct CgroupSetup: Sendable {
           try KernelFile.write(String(limits.memoryBytes), to: memory + "/memory.memsw.limit_in_bytes")
         }
         try KernelFile.write(String(limits.processes), to: v1Parents[.pids]! + "/" + name + "/pids.max")
+        try group.openJoinFiles()
       } catch {
         group.destroy()
         throw error
@@ -273,10 +274,17 @@ final class BoxCgroup: @unchecked Sendable {
     }
   }
 
-  /// Puts a process in the box's groups (v1; v2 boxes start inside).
-  func join(pid: pid_t) throws(SandboxError) {
+  /// v1: write-only fds of the groups. tasks files, for the init to join
+  /// itself (see dsa_spawn_plan.cgroup_join_fds). Closed by `destroy`.
+  private(set) var joinFDs: [Int32] = []
+
+  func openJoinFiles() throws(SandboxError) {
     guard mode == .v1 else { return }
-    for directory in directories { try KernelFile.write(String(pid), to: directory + "/cgroup.procs") }
+    for directory in directories {
+      let fd = open(directory + "/tasks", O_WRONLY | O_CLOEXEC)
+      if fd < 0 { throw SandboxError(step: "open \(directory)/tasks", errorNumber: errno) }
+      joinFDs.append(fd)
+    }
   }
 
   /// CPU time of every process that ran in the box.
@@ -314,6 +322,8 @@ final class BoxCgroup: @unchecked Sendable {
 
   /// Removes the groups; safe to call twice.
   func destroy() {
+    for fd in joinFDs { close(fd) }
+    joinFDs = []
     if directoryFD >= 0 {
       close(directoryFD)
       directoryFD = -1

@@ -93,6 +93,7 @@ enum dsa_step {
   DSA_STEP_EXECVE,
   DSA_STEP_PDEATHSIG,
   DSA_STEP_CAPBSET,
+  DSA_STEP_JOIN_CGROUP,
 };
 
 enum dsa_report_kind {
@@ -152,6 +153,14 @@ struct dsa_spawn_plan {
   int32_t go_fd;
   /// A cgroup v2 directory fd to start the box in (CLONE_INTO_CGROUP), or -1.
   int32_t cgroup_fd;
+  /// cgroup v1: write-only fds of the box groups' `tasks` files, opened by
+  /// the parent (the kernel checks the opener's credentials). The
+  /// single-threaded init writes "0" to each itself: a thread moving only
+  /// itself skips the global threadgroup lock and its RCU grace period,
+  /// which cost 7-20 ms per box when the parent moved the init through
+  /// cgroup.procs.
+  int32_t cgroup_join_fds[3];
+  int32_t cgroup_join_count;
   /// Extra clone flags chosen by the parent (the namespaces).
   uint64_t namespace_flags;
 };
