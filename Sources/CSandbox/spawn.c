@@ -14,7 +14,11 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mount.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -109,7 +113,7 @@ static unsigned long locked_flags_of(const char *path) {
   return flags;
 }
 
-static void bind(int report_fd, int index, const char *source, const char *target,
+static void bind_mount(int report_fd, int index, const char *source, const char *target,
                  unsigned long extra_flags) {
   if (mount(source, target, NULL, MS_BIND | MS_REC, NULL) != 0) fail(report_fd, DSA_STEP_BIND, index);
   unsigned long flags = MS_BIND | MS_REMOUNT | extra_flags | locked_flags_of(target);
@@ -121,16 +125,16 @@ static void apply_mount(int report_fd, int index, const struct dsa_mount *entry)
     case DSA_MOUNT_BIND_RO:
     case DSA_MOUNT_BIND_RW:
       if (make_directories(entry->target, 0755) != 0) fail(report_fd, DSA_STEP_MKDIR, index);
-      bind(report_fd, index, entry->source, entry->target,
+      bind_mount(report_fd, index, entry->source, entry->target,
            MS_NOSUID | MS_NODEV | (entry->kind == DSA_MOUNT_BIND_RO ? MS_RDONLY : 0));
       return;
     case DSA_MOUNT_FILE_RO:
       if (create_empty_file(entry->target) != 0) fail(report_fd, DSA_STEP_CREATE_FILE, index);
-      bind(report_fd, index, entry->source, entry->target, MS_NOSUID | MS_NODEV | MS_RDONLY);
+      bind_mount(report_fd, index, entry->source, entry->target, MS_NOSUID | MS_NODEV | MS_RDONLY);
       return;
     case DSA_MOUNT_DEVICE:
       if (create_empty_file(entry->target) != 0) fail(report_fd, DSA_STEP_CREATE_FILE, index);
-      bind(report_fd, index, entry->source, entry->target, MS_NOSUID | MS_NOEXEC);
+      bind_mount(report_fd, index, entry->source, entry->target, MS_NOSUID | MS_NOEXEC);
       return;
     case DSA_MOUNT_TMPFS:
       if (make_directories(entry->target, 0755) != 0) fail(report_fd, DSA_STEP_MKDIR, index);
@@ -178,13 +182,28 @@ static void build_file_system(const struct dsa_spawn_plan *plan) {
 
 static int move_high(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 64); }
 
-__attribute__((noreturn)) static void become_program(const struct dsa_spawn_plan *plan) {
-  int report_fd = plan->report_fd;
+// The parent thread may block signals or ignore SIGPIPE, and both survive
+// execve; the program starts with every signal at its default.
+static void reset_signals(void) {
+  struct sigaction default_action;
+  memset(&default_action, 0, sizeof default_action);
+  default_action.sa_handler = SIG_DFL;
+  for (int signal_number = 1; signal_number < 65; signal_number++) {
+    if (signal_number != SIGKILL && signal_number != SIGSTOP) sigaction(signal_number, &default_action, NULL);
+  }
+  sigset_t empty;
+  sigemptyset(&empty);
+  sigprocmask(SIG_SETMASK, &empty, NULL);
+}
+
+__attribute__((noreturn)) static void become_program(const struct dsa_program *program) {
+  int report_fd = program->report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
+  reset_signals();
 
   // Move every fd we keep above the standard ones before dup2, so no dup2
   // overwrites a source that has not been copied yet.
-  int in = move_high(plan->stdin_fd), out = move_high(plan->stdout_fd), err = move_high(plan->stderr_fd);
+  int in = move_high(program->stdin_fd), out = move_high(program->stdout_fd), err = move_high(program->stderr_fd);
   int report = move_high(report_fd);
   if (in < 0 || out < 0 || err < 0 || report < 0) fail(report_fd, DSA_STEP_DUP_FDS, -1);
   report_fd = report;
@@ -194,35 +213,36 @@ __attribute__((noreturn)) static void become_program(const struct dsa_spawn_plan
   if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
   if (setsid() < 0) fail(report_fd, DSA_STEP_SETSID, -1);
-  if (chdir(plan->working_directory) != 0) fail(report_fd, DSA_STEP_CHDIR, -1);
+  if (chdir(program->working_directory) != 0) fail(report_fd, DSA_STEP_CHDIR, -1);
 
-  for (int32_t i = 0; i < plan->rlimit_count; i++) {
-    struct rlimit64 value = {.rlim_cur = plan->rlimits[i].soft, .rlim_max = plan->rlimits[i].hard};
-    if (syscall(SYS_prlimit64, 0, plan->rlimits[i].resource, &value, NULL) != 0)
+  for (int32_t i = 0; i < program->rlimit_count; i++) {
+    struct rlimit64 value = {.rlim_cur = program->rlimits[i].soft, .rlim_max = program->rlimits[i].hard};
+    if (syscall(SYS_prlimit64, 0, program->rlimits[i].resource, &value, NULL) != 0)
       fail(report_fd, DSA_STEP_SETRLIMIT, i);
   }
 
   // An empty bounding set: even a setuid binary (nosuid mounts and
   // no_new_privs already refuse it) could never regain a capability.
   for (int capability = 0; capability < 64; capability++) {
-    if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL) fail(report_fd, DSA_STEP_CAPBSET, capability);
+    if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL)
+      fail(report_fd, DSA_STEP_CAPBSET, capability);
   }
 
   // Leaving uid 0 of the box's user namespace clears every capability.
   if (syscall(SYS_setgroups, 0, NULL) != 0) fail(report_fd, DSA_STEP_SETGROUPS, -1);
-  if (syscall(SYS_setresgid, plan->gid, plan->gid, plan->gid) != 0) fail(report_fd, DSA_STEP_SETRESGID, -1);
-  if (syscall(SYS_setresuid, plan->uid, plan->uid, plan->uid) != 0) fail(report_fd, DSA_STEP_SETRESUID, -1);
+  if (syscall(SYS_setresgid, program->gid, program->gid, program->gid) != 0) fail(report_fd, DSA_STEP_SETRESGID, -1);
+  if (syscall(SYS_setresuid, program->uid, program->uid, program->uid) != 0) fail(report_fd, DSA_STEP_SETRESUID, -1);
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_NO_NEW_PRIVS, -1);
 
-  if (plan->seccomp_filter != NULL) {
-    struct sock_fprog program = {
-        .len = plan->seccomp_filter_length,
-        .filter = (struct sock_filter *)plan->seccomp_filter,
+  if (program->seccomp_filter != NULL) {
+    struct sock_fprog filter = {
+        .len = program->seccomp_filter_length,
+        .filter = (struct sock_filter *)program->seccomp_filter,
     };
-    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) != 0) fail(report_fd, DSA_STEP_SECCOMP, -1);
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter) != 0) fail(report_fd, DSA_STEP_SECCOMP, -1);
   }
 
-  syscall(SYS_execve, plan->argv[0], plan->argv, plan->envp);
+  syscall(SYS_execve, program->argv[0], program->argv, program->envp);
   fail(report_fd, DSA_STEP_EXECVE, -1);
 }
 
@@ -233,7 +253,8 @@ __attribute__((noreturn)) static void become_program(const struct dsa_spawn_plan
 // every fd the parent had open at clone time, including other boxes' pipes
 // (which would delay their EOF). Keep only the fds of this box.
 static int close_all_except(const int32_t *keep, int count) {
-  int sorted[8];
+  int sorted[16];
+  if (count > 16) count = 16;
   for (int i = 0; i < count; i++) sorted[i] = keep[i];
   for (int i = 1; i < count; i++)
     for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
@@ -258,7 +279,23 @@ static long fork_like(void) {
   return syscall(SYS_clone3, &args, sizeof args);
 }
 
-__attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan) {
+static void add_usage(struct dsa_report *record, const struct rusage *usage) {
+  record->user_cpu_us += (int64_t)usage->ru_utime.tv_sec * 1000000 + usage->ru_utime.tv_usec;
+  record->system_cpu_us += (int64_t)usage->ru_stime.tv_sec * 1000000 + usage->ru_stime.tv_usec;
+  if (usage->ru_maxrss > record->max_rss_kb) record->max_rss_kb = usage->ru_maxrss;
+}
+
+static void send_report(int report_fd, const struct dsa_report *record) {
+  ssize_t written;
+  do {
+    written = write(report_fd, record, sizeof *record);
+  } while (written < 0 && errno == EINTR);
+}
+
+// Sets up the init's side of a box: leaves only its fds, joins the v1
+// cgroups, waits for the parent's maps, becomes the box's root, builds the
+// file system.
+static void prepare_init(const struct dsa_spawn_plan *plan) {
   int report_fd = plan->report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   int32_t keep[8] = {plan->stdin_fd, plan->stdout_fd, plan->stderr_fd, plan->report_fd, plan->go_fd, -1, -1, -1};
@@ -274,8 +311,8 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
     close(plan->cgroup_join_fds[i]);
   }
 
-  // The parent writes our uid/gid maps and joins us to the cgroup, then sends
-  // one byte. EOF means the parent died or gave up before that.
+  // The parent writes our uid/gid maps, then sends one byte. EOF means the
+  // parent died or gave up before that.
   char go = 0;
   ssize_t got;
   do {
@@ -291,16 +328,74 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
   // user namespace keeps our capabilities inside the box.
   if (syscall(SYS_setresgid, 0, 0, 0) != 0 || syscall(SYS_setresuid, 0, 0, 0) != 0)
     fail(report_fd, DSA_STEP_SETRESUID_ROOT, -1);
-  // Unshared after the parent placed us, so the box's cgroup root is its own.
+  // Unshared after joining the cgroups, so the box's cgroup root is its own.
   if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
 
   build_file_system(plan);
   if (plan->hostname != NULL && sethostname(plan->hostname, strlen(plan->hostname)) != 0)
     fail(report_fd, DSA_STEP_SETHOSTNAME, -1);
+}
 
-  long program = fork_like();
-  if (program < 0) fail(report_fd, DSA_STEP_FORK_PROGRAM, -1);
-  if (program == 0) become_program(plan);
+// Reaps until the box is empty. Once the program itself has ended, whatever
+// it left behind is killed. `control_fd` (warm boxes) may ask for a kill
+// meanwhile; EOF on it means the parent is gone.
+static void reap_box(long program, int control_fd, int signal_fd, struct dsa_report *record) {
+  int program_seen = 0;
+  for (;;) {
+    int status = 0;
+    struct rusage usage;
+    pid_t reaped = wait4(-1, &status, __WALL | (signal_fd >= 0 ? WNOHANG : 0), &usage);
+    if (reaped > 0) {
+      add_usage(record, &usage);
+      if (reaped == program && !program_seen) {
+        program_seen = 1;
+        record->wait_status = status;
+        kill(-1, SIGKILL);
+      }
+      continue;
+    }
+    if (reaped < 0) {
+      if (errno == EINTR) continue;
+      return;  // ECHILD: nothing left in the box.
+    }
+    // Children remain (warm boxes only): wait for SIGCHLD or a command.
+    struct pollfd waiting[2] = {{.fd = control_fd, .events = POLLIN}, {.fd = signal_fd, .events = POLLIN}};
+    if (poll(waiting, 2, -1) < 0) continue;
+    if (waiting[0].revents) {
+      char command[16];
+      ssize_t length = recv(control_fd, command, sizeof command, MSG_DONTWAIT);
+      if (length == 0) {
+        kill(-1, SIGKILL);
+        _exit(0);
+      }
+      if (length > 0 && command[0] == 'K') kill(-1, SIGKILL);
+    }
+    if (waiting[1].revents) {
+      struct signalfd_siginfo info[8];
+      (void)!read(signal_fd, info, sizeof info);
+    }
+  }
+}
+
+__attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan) {
+  struct dsa_program program = {
+      .argv = plan->argv,
+      .envp = plan->envp,
+      .working_directory = plan->working_directory,
+      .seccomp_filter = plan->seccomp_filter,
+      .seccomp_filter_length = plan->seccomp_filter_length,
+      .rlimits = plan->rlimits,
+      .rlimit_count = plan->rlimit_count,
+      .uid = plan->uid,
+      .gid = plan->gid,
+      .stdin_fd = plan->stdin_fd,
+      .stdout_fd = plan->stdout_fd,
+      .stderr_fd = plan->stderr_fd,
+      .report_fd = plan->report_fd,
+  };
+  long pid = fork_like();
+  if (pid < 0) fail(plan->report_fd, DSA_STEP_FORK_PROGRAM, -1);
+  if (pid == 0) become_program(&program);
 
   // The init keeps none of the program's stdio open, so EOF on the parent's
   // pipes means every box process that held them is gone.
@@ -308,36 +403,185 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
   close(plan->stdout_fd);
   close(plan->stderr_fd);
 
-  int program_status = 0;
-  int program_seen = 0;
-  for (;;) {
-    int status = 0;
-    pid_t reaped = wait4(-1, &status, __WALL, NULL);
-    if (reaped < 0) {
-      if (errno == EINTR) continue;
-      break;  // ECHILD: nothing left in the box.
-    }
-    if (reaped == program && !program_seen) {
-      program_seen = 1;
-      program_status = status;
-      // Whatever the program left behind dies with it.
-      kill(-1, SIGKILL);
-    }
-  }
-
-  struct rusage usage;
-  memset(&usage, 0, sizeof usage);
-  getrusage(RUSAGE_CHILDREN, &usage);
   struct dsa_report record;
   memset(&record, 0, sizeof record);
   record.kind = DSA_REPORT_PROGRAM_ENDED;
   record.index = -1;
-  record.wait_status = program_status;
-  record.user_cpu_us = (int64_t)usage.ru_utime.tv_sec * 1000000 + usage.ru_utime.tv_usec;
-  record.system_cpu_us = (int64_t)usage.ru_stime.tv_sec * 1000000 + usage.ru_stime.tv_usec;
-  record.max_rss_kb = usage.ru_maxrss;
-  (void)!write(report_fd, &record, sizeof record);
+  reap_box(pid, -1, -1, &record);
+  send_report(plan->report_fd, &record);
   _exit(0);
+}
+
+// ---- Warm boxes: the init serves many runs, one at a time.
+
+// Commands are copied here; the program's argv and envp point into it.
+static unsigned char command_buffer[DSA_COMMAND_MAXIMUM_BYTES] __attribute__((aligned(16)));
+static const char *command_pointers[2 * DSA_COMMAND_MAXIMUM_STRINGS + 2];
+
+// Decodes a run command in place; 0 on success, an errno otherwise.
+static int decode_command(size_t length, struct dsa_program *program, struct dsa_run_command *header) {
+  if (length < sizeof *header) return EINVAL;
+  memcpy(header, command_buffer, sizeof *header);
+  if (header->magic != DSA_RUN_COMMAND_MAGIC) return EINVAL;
+  if (header->argument_count < 1 || header->argument_count + header->environment_count > DSA_COMMAND_MAXIMUM_STRINGS)
+    return E2BIG;
+  if (header->rlimit_count > 16 || header->filter_length > 4096) return E2BIG;
+  size_t offset = sizeof *header;
+  size_t rlimit_bytes = (size_t)header->rlimit_count * sizeof(struct dsa_rlimit);
+  size_t filter_bytes = (size_t)header->filter_length * 8;
+  if (offset + rlimit_bytes + filter_bytes > length) return EINVAL;
+  program->rlimits = (const struct dsa_rlimit *)(command_buffer + offset);
+  program->rlimit_count = (int32_t)header->rlimit_count;
+  offset += rlimit_bytes;
+  program->seccomp_filter = header->filter_length ? command_buffer + offset : NULL;
+  program->seccomp_filter_length = (uint16_t)header->filter_length;
+  offset += filter_bytes;
+  // Strings: working directory, arguments, environment; each NUL-terminated.
+  size_t needed = 1 + header->argument_count + header->environment_count;
+  size_t found = 0;
+  const char *strings[2 * DSA_COMMAND_MAXIMUM_STRINGS + 3];
+  size_t start = offset;
+  for (size_t i = offset; i < length && found < needed; i++) {
+    if (command_buffer[i] == 0) {
+      strings[found++] = (const char *)command_buffer + start;
+      start = i + 1;
+    }
+  }
+  if (found != needed) return EINVAL;
+  program->working_directory = strings[0];
+  size_t next = 0;
+  program->argv = command_pointers;
+  for (uint32_t i = 0; i < header->argument_count; i++) command_pointers[next++] = strings[1 + i];
+  command_pointers[next++] = NULL;
+  program->envp = command_pointers + next;
+  for (uint32_t i = 0; i < header->environment_count; i++)
+    command_pointers[next++] = strings[1 + header->argument_count + i];
+  command_pointers[next] = NULL;
+  program->uid = header->uid;
+  program->gid = header->gid;
+  return 0;
+}
+
+// "size=<bytes>,nr_inodes=<n>,mode=1777" without printf.
+static void tmpfs_options(char *buffer, uint64_t bytes, unsigned inodes) {
+  char digits[24];
+  char *out = buffer;
+  const char *parts[3] = {"size=", ",nr_inodes=", ",mode=1777"};
+  uint64_t numbers[2] = {bytes, inodes};
+  for (int part = 0; part < 3; part++) {
+    for (const char *text = parts[part]; *text; text++) *out++ = *text;
+    if (part == 2) break;
+    int count = 0;
+    uint64_t value = numbers[part];
+    do {
+      digits[count++] = (char)('0' + value % 10);
+      value /= 10;
+    } while (value);
+    while (count) *out++ = digits[--count];
+  }
+  *out = 0;
+}
+
+// A fresh /tmp, /dev/shm and IPC namespace for every run.
+static int reset_scratch(const struct dsa_run_command *header) {
+  char options[96];
+  tmpfs_options(options, header->tmp_bytes, 16384);
+  if (umount2("/tmp", MNT_DETACH) != 0) return -1;
+  if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
+  tmpfs_options(options, header->shared_memory_bytes, 1024);
+  if (umount2("/dev/shm", MNT_DETACH) != 0) return -1;
+  if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
+  return unshare(CLONE_NEWIPC);
+}
+
+static ssize_t receive_command(int control_fd, int fds[3], int *fd_count) {
+  struct iovec vector = {.iov_base = command_buffer, .iov_len = sizeof command_buffer};
+  union {
+    char buffer[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t length;
+  do {
+    length = recvmsg(control_fd, &message, MSG_CMSG_CLOEXEC);
+  } while (length < 0 && errno == EINTR);
+  *fd_count = 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) {
+      int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+      for (int i = 0; i < count && *fd_count < 3; i++) memcpy(&fds[(*fd_count)++], CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+    }
+  }
+  if (length > 0 && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+    for (int i = 0; i < *fd_count; i++) close(fds[i]);
+    *fd_count = 0;
+    errno = EMSGSIZE;
+    return -2;
+  }
+  return length;
+}
+
+__attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
+  int control_fd = plan->report_fd;
+  sigset_t child_signal;
+  sigemptyset(&child_signal);
+  sigaddset(&child_signal, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &child_signal, NULL);
+  int signal_fd = signalfd(-1, &child_signal, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (signal_fd < 0) fail(control_fd, DSA_STEP_SERVE, -1);
+
+  for (;;) {
+    int fds[3] = {-1, -1, -1};
+    int fd_count = 0;
+    ssize_t length = receive_command(control_fd, fds, &fd_count);
+    if (length == 0) _exit(0);  // The parent destroyed the box.
+    if (length == -1) _exit(1);
+    if (length == 1 && fd_count == 0) continue;  // A kill that arrived after its run ended.
+
+    struct dsa_program program;
+    struct dsa_run_command header;
+    memset(&program, 0, sizeof program);
+    int problem = length < 0 ? EMSGSIZE : (fd_count == 3 ? decode_command((size_t)length, &program, &header) : EBADF);
+    if (problem != 0) {
+      for (int i = 0; i < fd_count; i++) close(fds[i]);
+      report_failure(control_fd, DSA_STEP_COMMAND, problem, -1);
+      continue;
+    }
+    if (reset_scratch(&header) != 0) {
+      int error = errno;
+      for (int i = 0; i < 3; i++) close(fds[i]);
+      report_failure(control_fd, DSA_STEP_RESET_SCRATCH, error, -1);
+      continue;
+    }
+    program.stdin_fd = fds[0];
+    program.stdout_fd = fds[1];
+    program.stderr_fd = fds[2];
+    program.report_fd = control_fd;
+    long pid = fork_like();
+    if (pid == 0) become_program(&program);
+    for (int i = 0; i < 3; i++) close(fds[i]);
+    if (pid < 0) {
+      report_failure(control_fd, DSA_STEP_FORK_PROGRAM, errno, -1);
+      continue;
+    }
+    struct dsa_report record;
+    memset(&record, 0, sizeof record);
+    record.kind = DSA_REPORT_PROGRAM_ENDED;
+    record.index = -1;
+    reap_box(pid, control_fd, signal_fd, &record);
+    send_report(control_fd, &record);
+  }
+}
+
+__attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan) {
+  prepare_init(plan);
+  if (plan->serve) serve(plan);
+  run_once(plan);
 }
 
 // ---------------------------------------------------------------------------
@@ -388,3 +632,67 @@ int dsa_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U
 const int dsa_rlimit_nproc = RLIMIT_NPROC;
 const int dsa_rlimit_memlock = RLIMIT_MEMLOCK;
 const int dsa_rlimit_msgqueue = RLIMIT_MSGQUEUE;
+
+// ---- Warm boxes: the parent's side of the command channel.
+
+size_t dsa_encode_run_command(void *buffer, size_t capacity, const struct dsa_run_command *header,
+                              const struct dsa_rlimit *rlimits, const void *filter, const char *working_directory,
+                              const char *const *argv, const char *const *envp) {
+  unsigned char *out = buffer;
+  size_t used = 0;
+#define DSA_APPEND(source, count)                      \
+  do {                                                 \
+    size_t dsa_count = (count);                        \
+    if (used + dsa_count > capacity) return 0;         \
+    memcpy(out + used, (source), dsa_count);           \
+    used += dsa_count;                                 \
+  } while (0)
+  DSA_APPEND(header, sizeof *header);
+  DSA_APPEND(rlimits, header->rlimit_count * sizeof(struct dsa_rlimit));
+  DSA_APPEND(filter, (size_t)header->filter_length * 8);
+  DSA_APPEND(working_directory, strlen(working_directory) + 1);
+  for (uint32_t i = 0; i < header->argument_count; i++) DSA_APPEND(argv[i], strlen(argv[i]) + 1);
+  for (uint32_t i = 0; i < header->environment_count; i++) DSA_APPEND(envp[i], strlen(envp[i]) + 1);
+#undef DSA_APPEND
+  return used;
+}
+
+int dsa_send_run_command(int control_fd, const void *buffer, size_t length, int stdin_fd, int stdout_fd,
+                         int stderr_fd) {
+  struct iovec vector = {.iov_base = (void *)buffer, .iov_len = length};
+  union {
+    char buffer[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(3 * sizeof(int));
+  int fds[3] = {stdin_fd, stdout_fd, stderr_fd};
+  memcpy(CMSG_DATA(header), fds, sizeof fds);
+  ssize_t sent;
+  do {
+    sent = sendmsg(control_fd, &message, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  return sent == (ssize_t)length ? 0 : -1;
+}
+
+int dsa_send_kill(int control_fd) {
+  ssize_t sent = send(control_fd, "K", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  return sent == 1 ? 0 : -1;
+}
+
+int dsa_control_socketpair(int fds[2]) {
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) return -1;
+  int size = DSA_COMMAND_MAXIMUM_BYTES + 4096;
+  setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+  setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+  return 0;
+}

@@ -102,7 +102,8 @@ public final class Executor: Sendable {
         throw .unknownVersion(language: runners[0].language, version: version, known: runners.map(\.version))
       }
       if let missing = runner.missingRequirement {
-        throw .toolchainMissing(language: runner.language, version: runner.version, path: missing, install: runner.installHint)
+        throw .toolchainMissing(
+          language: runner.language, version: runner.version, path: missing, install: runner.installHint)
       }
       return runner
     }

@@ -109,7 +109,8 @@ public struct RunnerCatalog: Sendable {
   }
 
   public static func load(directory: String) throws -> RunnerCatalog {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasSuffix(".json") }.sorted()
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0.hasSuffix(".json") }
+      .sorted()
     guard let names, !names.isEmpty else {
       throw RunnerFileError(file: directory, problem: "no runner files (*.json) found")
     }
@@ -179,7 +180,8 @@ public struct RunnerCatalog: Sendable {
       return Runner(
         language: language, displayName: displayName, aliases: aliases, version: try version.require("version"),
         requires: try version.require("requires"), versionProbe: probe, versionPattern: pattern,
-        installHint: try version.require("install"), sourceNaming: naming, policy: try version.optional("policy") ?? "default",
+        installHint: try version.require("install"), sourceNaming: naming,
+        policy: try version.optional("policy") ?? "default",
         mounts: try mounts(version.optional("mounts") ?? [], file: file),
         compile: try version.has("compile") ? step(version.object("compile"), file: file, isCompile: true) : nil,
         run: try step(version.object("run"), file: file, isCompile: false), selfTest: selfTest)
@@ -284,7 +286,8 @@ struct StrictObject {
   func optional<T>(_ key: String) throws -> T? {
     guard let raw = values[key], !(raw is NSNull) else { return nil }
     if T.self == UInt64.self {
-      guard let number = raw as? NSNumber, number.int64Value >= 0, number.doubleValue == number.doubleValue.rounded() else {
+      guard let number = raw as? NSNumber, number.int64Value >= 0, number.doubleValue == number.doubleValue.rounded()
+      else {
         throw RunnerFileError(file: file, problem: "\"\(name(key))\" must be a whole number")
       }
       return (number.uint64Value as! T)

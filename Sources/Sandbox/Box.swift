@@ -117,81 +117,11 @@ public final class Box: @unchecked Sendable {
 
     var pipes = try PipeSet()
     defer { pipes.closeAll() }
-    let strings = CStringArena()
-    let argv = strings.array(spec.command)
-    let envp = strings.array(spec.environment)
-    let planned = plannedMounts(
-      layout: host.layout, workDirectory: directory.path, limits: spec.limits, extra: spec.readOnlyMounts,
-      mountProc: spec.mountProc)
-    let cMounts = planned.map { entry in
-      dsa_mount(
-        kind: entry.kind.rawValue, source: strings.string(entry.source),
-        target: strings.string(host.rootMountPoint + entry.target), data: strings.string(entry.data))
-    }
-    let rlimits = plannedRLimits(for: spec.limits, mode: host.cgroups.mode)
-    let rootOptions = strings.string("size=1m,nr_inodes=4096,mode=0755")
-    let rootPath = strings.string(host.rootMountPoint)
-    let workingDirectory = strings.string(spec.workingDirectory)
-    let hostname = strings.string(spec.hostname)
-
-    var pid: pid_t = 0
-    var pidfd: Int32 = -1
-    let spawnError: Int32 = cMounts.withUnsafeBufferPointer { mounts in
-      rlimits.withUnsafeBufferPointer { limits in
-        spec.policy.filter.withUnsafeBytes { filter in
-          var plan = dsa_spawn_plan()
-          plan.argv = UnsafePointer(argv)
-          plan.envp = UnsafePointer(envp)
-          plan.root_path = rootPath
-          plan.root_tmpfs_options = rootOptions
-          plan.mounts = mounts.baseAddress
-          plan.mount_count = Int32(mounts.count)
-          plan.working_directory = workingDirectory
-          plan.hostname = hostname
-          plan.seccomp_filter = filter.baseAddress
-          plan.seccomp_filter_length = UInt16(spec.policy.filter.count)
-          plan.rlimits = limits.baseAddress
-          plan.rlimit_count = Int32(limits.count)
-          plan.uid = boxProgramID
-          plan.gid = boxProgramID
-          plan.stdin_fd = pipes.stdin.read
-          plan.stdout_fd = pipes.stdout.write
-          plan.stderr_fd = pipes.stderr.write
-          plan.report_fd = pipes.report.write
-          plan.go_fd = pipes.go.read
-          plan.cgroup_fd = cgroup?.directoryFD ?? -1
-          let joinFDs = cgroup?.joinFDs ?? []
-          plan.cgroup_join_count = Int32(joinFDs.count)
-          plan.cgroup_join_fds = (
-            joinFDs.count > 0 ? joinFDs[0] : -1, joinFDs.count > 1 ? joinFDs[1] : -1, joinFDs.count > 2 ? joinFDs[2] : -1
-          )
-          plan.namespace_flags = SandboxHost.namespaceFlags
-          return dsa_spawn(&plan, &pid, &pidfd)
-        }
-      }
-    }
-    strings.release()
-    if spawnError != 0 {
-      throw SandboxError(
-        step: "clone3 into new namespaces", errorNumber: spawnError,
-        hint: spawnError == EPERM || spawnError == ENOSPC
-          ? "are user namespaces enabled (user.max_user_namespaces)?" : "")
-    }
-    pipes.closeChildEnds()
-    let process = BoxProcess(pid: pid, pidfd: pidfd)
+    let (process, planned) = try spawnInit(
+      host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: BoxLayout(spec),
+      limits: spec.limits, program: spec, pipes: &pipes, serve: false)
     defer { process.close() }
-
-    do {
-      try writeIdentityMaps(pid: pid, identity: identity)
-    } catch {
-      process.kill()
-      _ = process.reap()
-      throw error
-    }
     let started = monotonicMilliseconds()
-    var go: UInt8 = 0x67
-    _ = Glibc.write(pipes.go.write, &go, 1)
-    pipes.closeGo()
 
     var pump = StreamPump(
       input: input, stdinFD: pipes.stdin.write, stdoutFD: pipes.stdout.read, stderrFD: pipes.stderr.read,
@@ -200,59 +130,172 @@ public final class Box: @unchecked Sendable {
     let watch = pump.run(
       process: process, started: started, limits: spec.limits,
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
-      killAll: { [cgroup] in cgroup?.killAll() })
+      kill: { [cgroup] in
+        process.kill()
+        cgroup?.killAll()
+      })
     let usage = process.reap()
     let wallMilliseconds = monotonicMilliseconds() - started
 
     if let failure = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }) {
-      throw setupError(failure, plan: planned)
+      throw setupError(failure, plan: planned, command: spec.command)
     }
     let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
     if ended == nil && !watch.killedByUs {
       throw SandboxError(step: "the box's init ended without a report (wait status \(usage.status))")
     }
+    return buildOutcome(
+      limits: spec.limits, ended: ended, fallbackUsage: usage, watch: watch, pump: pump,
+      wallMilliseconds: wallMilliseconds, cgroup: cgroup, mode: host.cgroups.mode)
+  }
+}
 
-    var ending = Ending(limits: spec.limits)
-    ending.waitStatus = ended.map { $0.wait_status }
-    ending.killedForWallTime = watch.wallTimeExceeded
-    ending.killedForCPUTime = watch.cpuTimeExceeded
-    ending.killedForOutput = pump.outputLimitExceeded
-    ending.wallMilliseconds = wallMilliseconds
-    let reportedCPU = ended.map { UInt64($0.user_cpu_us + $0.system_cpu_us) } ?? usage.cpuMicroseconds
-    ending.cpuMilliseconds = (cgroup?.cpuMicroseconds() ?? reportedCPU) / 1000
-    let reportedRSS = UInt64(max(Int(ended?.max_rss_kb ?? 0), usage.maxRSSKilobytes))
-    if let cgroup {
-      ending.memoryKilobytes = (cgroup.peakMemoryBytes() ?? reportedRSS * 1024) / 1024
-      ending.memoryLimitHit = cgroup.memoryLimitHit()
-    } else {
-      ending.memoryKilobytes = reportedRSS
-      // Degraded: RLIMIT_DATA makes allocations fail; a failed end near the
-      // budget is taken as running out of memory.
-      ending.memoryLimitHit = reportedRSS * 1024 >= spec.limits.memoryBytes / 2
-    }
-    let (status, message, exitCode, signal, timeKind) = classify(ending)
-    return Outcome(
-      status: status, message: message, exitCode: exitCode, signal: signal,
-      stdout: pump.stdout, stderr: pump.stderr, stdoutTruncated: pump.stdoutTruncated,
-      stderrTruncated: pump.stderrTruncated, cpuMilliseconds: ending.cpuMilliseconds,
-      wallMilliseconds: wallMilliseconds, memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind,
-      accounting: host.cgroups.mode.rawValue)
+/// What stays the same for every run of a box: its mounts and hostname.
+public struct BoxLayout: Sendable, Hashable {
+  public var readOnlyMounts: [ReadOnlyMount]
+  public var mountProc: Bool
+  public var hostname: String
+
+  public init(readOnlyMounts: [ReadOnlyMount] = [], mountProc: Bool = true, hostname: String = "box") {
+    self.readOnlyMounts = readOnlyMounts
+    self.mountProc = mountProc
+    self.hostname = hostname
   }
 
-  private func setupError(_ report: dsa_report, plan: [PlannedMount]) -> SandboxError {
-    let step = stepName(report.step)
-    var detail = ""
-    if report.index >= 0 {
-      if UInt32(bitPattern: report.step) == DSA_STEP_SETRLIMIT.rawValue {
-        detail = " #\(report.index)"
-      } else if Int(report.index) < plan.count {
-        let entry = plan[Int(report.index)]
-        detail = " \(entry.target)" + (entry.source.map { " (from \($0))" } ?? "")
+  public init(_ spec: BoxSpec) {
+    self.init(readOnlyMounts: spec.readOnlyMounts, mountProc: spec.mountProc, hostname: spec.hostname)
+  }
+}
+
+/// Clones a box's init (all plan data prepared here, in the parent), writes
+/// its uid/gid maps and lets it go. With `serve`, the init becomes a warm
+/// box serving commands on `pipes.report` (then a socket pair end).
+func spawnInit(
+  host: SandboxHost, identity: HostIdentity, workDirectory: String, cgroup: BoxCgroup?, layout: BoxLayout,
+  limits: BoxLimits, program: BoxSpec?, pipes: inout PipeSet, serve: Bool
+) throws(SandboxError) -> (BoxProcess, [PlannedMount]) {
+  let strings = CStringArena()
+  defer { strings.release() }
+  let argv = strings.array(program?.command ?? [])
+  let envp = strings.array(program?.environment ?? [])
+  let planned = plannedMounts(
+    layout: host.layout, workDirectory: workDirectory, limits: limits, extra: layout.readOnlyMounts,
+    mountProc: layout.mountProc)
+  let cMounts = planned.map { entry in
+    dsa_mount(
+      kind: entry.kind.rawValue, source: strings.string(entry.source),
+      target: strings.string(host.rootMountPoint + entry.target), data: strings.string(entry.data))
+  }
+  let rlimits = plannedRLimits(for: limits, mode: host.cgroups.mode)
+  let rootOptions = strings.string("size=1m,nr_inodes=4096,mode=0755")
+  let rootPath = strings.string(host.rootMountPoint)
+  let workingDirectory = strings.string(program?.workingDirectory ?? "/box")
+  let hostname = strings.string(layout.hostname)
+  let filter = program?.policy.filter ?? []
+
+  var pid: pid_t = 0
+  var pidfd: Int32 = -1
+  let spawnError: Int32 = cMounts.withUnsafeBufferPointer { mounts in
+    rlimits.withUnsafeBufferPointer { rlimitBuffer in
+      filter.withUnsafeBytes { filterBytes in
+        var plan = dsa_spawn_plan()
+        plan.argv = UnsafePointer(argv)
+        plan.envp = UnsafePointer(envp)
+        plan.root_path = rootPath
+        plan.root_tmpfs_options = rootOptions
+        plan.mounts = mounts.baseAddress
+        plan.mount_count = Int32(mounts.count)
+        plan.working_directory = workingDirectory
+        plan.hostname = hostname
+        plan.seccomp_filter = filter.isEmpty ? nil : filterBytes.baseAddress
+        plan.seccomp_filter_length = UInt16(filter.count)
+        plan.rlimits = rlimitBuffer.baseAddress
+        plan.rlimit_count = Int32(rlimitBuffer.count)
+        plan.uid = boxProgramID
+        plan.gid = boxProgramID
+        plan.stdin_fd = pipes.stdin.read
+        plan.stdout_fd = pipes.stdout.write
+        plan.stderr_fd = pipes.stderr.write
+        plan.report_fd = pipes.report.write
+        plan.go_fd = pipes.go.read
+        plan.cgroup_fd = cgroup?.directoryFD ?? -1
+        let joinFDs = cgroup?.joinFDs ?? []
+        plan.cgroup_join_count = Int32(joinFDs.count)
+        plan.cgroup_join_fds = (
+          joinFDs.count > 0 ? joinFDs[0] : -1, joinFDs.count > 1 ? joinFDs[1] : -1, joinFDs.count > 2 ? joinFDs[2] : -1
+        )
+        plan.namespace_flags = SandboxHost.namespaceFlags
+        plan.serve = serve ? 1 : 0
+        return dsa_spawn(&plan, &pid, &pidfd)
       }
     }
-    if UInt32(bitPattern: report.step) == DSA_STEP_EXECVE.rawValue { detail = " \(spec.command[0])" }
-    return SandboxError(step: step + detail, errorNumber: report.error)
   }
+  if spawnError != 0 {
+    throw SandboxError(
+      step: "clone3 into new namespaces", errorNumber: spawnError,
+      hint: spawnError == EPERM || spawnError == ENOSPC
+        ? "are user namespaces enabled (user.max_user_namespaces)?" : "")
+  }
+  pipes.closeChildEnds()
+  let process = BoxProcess(pid: pid, pidfd: pidfd)
+  do {
+    try writeIdentityMaps(pid: pid, identity: identity)
+  } catch {
+    process.close()
+    throw error
+  }
+  var go: UInt8 = 0x67
+  _ = Glibc.write(pipes.go.write, &go, 1)
+  pipes.closeGo()
+  return (process, planned)
+}
+
+/// Turns the facts of one run into an `Outcome`.
+func buildOutcome(
+  limits: BoxLimits, ended: dsa_report?, fallbackUsage: BoxProcess.Usage, watch: StreamPump.Watch, pump: StreamPump,
+  wallMilliseconds: UInt64, cgroup: BoxCgroup?, mode: CgroupMode
+) -> Outcome {
+  var ending = Ending(limits: limits)
+  ending.waitStatus = ended.map { $0.wait_status }
+  ending.killedForWallTime = watch.wallTimeExceeded
+  ending.killedForCPUTime = watch.cpuTimeExceeded
+  ending.killedForOutput = pump.outputLimitExceeded
+  ending.wallMilliseconds = wallMilliseconds
+  let reportedCPU = ended.map { UInt64($0.user_cpu_us + $0.system_cpu_us) } ?? fallbackUsage.cpuMicroseconds
+  ending.cpuMilliseconds = (cgroup?.cpuMicroseconds() ?? reportedCPU) / 1000
+  let reportedRSS = UInt64(max(Int(ended?.max_rss_kb ?? 0), fallbackUsage.maxRSSKilobytes))
+  if let cgroup {
+    ending.memoryKilobytes = (cgroup.peakMemoryBytes() ?? reportedRSS * 1024) / 1024
+    ending.memoryLimitHit = cgroup.memoryLimitHit()
+  } else {
+    ending.memoryKilobytes = reportedRSS
+    // Degraded: RLIMIT_DATA makes allocations fail; a failed end near the
+    // budget is taken as running out of memory.
+    ending.memoryLimitHit = reportedRSS * 1024 >= limits.memoryBytes / 2
+  }
+  let (status, message, exitCode, signal, timeKind) = classify(ending)
+  return Outcome(
+    status: status, message: message, exitCode: exitCode, signal: signal,
+    stdout: pump.stdout, stderr: pump.stderr, stdoutTruncated: pump.stdoutTruncated,
+    stderrTruncated: pump.stderrTruncated, cpuMilliseconds: ending.cpuMilliseconds,
+    wallMilliseconds: wallMilliseconds, memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind,
+    accounting: mode.rawValue)
+}
+
+/// A sandbox error from an init's failure report.
+func setupError(_ report: dsa_report, plan: [PlannedMount], command: [String]) -> SandboxError {
+  let step = stepName(report.step)
+  var detail = ""
+  if report.index >= 0 {
+    if UInt32(bitPattern: report.step) == DSA_STEP_SETRLIMIT.rawValue {
+      detail = " #\(report.index)"
+    } else if Int(report.index) < plan.count {
+      let entry = plan[Int(report.index)]
+      detail = " \(entry.target)" + (entry.source.map { " (from \($0))" } ?? "")
+    }
+  }
+  if UInt32(bitPattern: report.step) == DSA_STEP_EXECVE.rawValue, let program = command.first { detail = " \(program)" }
+  return SandboxError(step: step + detail, errorNumber: report.error)
 }
 
 func stepName(_ step: Int32) -> String {

@@ -145,10 +145,57 @@ public struct BoxDirectory: Sendable {
         total += data.count
         files.append((path, data))
         if files.count > maximumFiles {
-          throw SandboxError(step: "\(name) in the box directory holds more than \(maximumFiles) files", errorNumber: EFBIG)
+          throw SandboxError(
+            step: "\(name) in the box directory holds more than \(maximumFiles) files", errorNumber: EFBIG)
         }
       }
     }
     return files
+  }
+
+  /// Deletes everything in the work directory (between runs of a warm box,
+  /// when no box process is left). Symlinks are removed, never followed;
+  /// a tree deeper than 64 levels is an error (the caller then discards
+  /// the box instead).
+  public func removeContents() throws(SandboxError) {
+    let root = try openDirectory()
+    defer { close(root) }
+    try Self.removeEntries(in: root, depth: 0)
+  }
+
+  private static func removeEntries(in directory: Int32, depth: Int) throws(SandboxError) {
+    guard depth < 64 else {
+      throw SandboxError(step: "a box left a directory tree deeper than 64 levels", errorNumber: ELOOP)
+    }
+    let listing = dup(directory)
+    guard listing >= 0, let stream = fdopendir(listing) else {
+      throw SandboxError(step: "list a box directory", errorNumber: errno)
+    }
+    var entries: [(String, UInt8)] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafePointer(to: entry.pointee.d_name) {
+        $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+      }
+      if name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
+    }
+    closedir(stream)
+    for (name, type) in entries {
+      if type == UInt8(DT_DIR) {
+        let child = dsa_open_beneath(directory, name, O_RDONLY | O_DIRECTORY, 0)
+        if child < 0 { throw SandboxError(step: "open \(name) to empty it", errorNumber: -child) }
+        do {
+          try removeEntries(in: child, depth: depth + 1)
+        } catch {
+          close(child)
+          throw error
+        }
+        close(child)
+        if unlinkat(directory, name, AT_REMOVEDIR) != 0 {
+          throw SandboxError(step: "remove directory \(name)", errorNumber: errno)
+        }
+      } else if unlinkat(directory, name, 0) != 0 {
+        throw SandboxError(step: "remove \(name)", errorNumber: errno)
+      }
+    }
   }
 }

@@ -287,12 +287,50 @@ final class BoxCgroup: @unchecked Sendable {
     }
   }
 
-  /// CPU time of every process that ran in the box.
-  func cpuMicroseconds() -> UInt64? {
+  /// Counters at the start of the current run (warm boxes run many times in
+  /// one group; cumulative counters are reported as differences).
+  private var cpuBase: UInt64 = 0
+  private var oomBase: UInt64 = 0
+  private var maxEventsBase: UInt64 = 0
+
+  /// A warm box's next run: its limits, and counters reset or remembered.
+  func beginRun(limits: BoxLimits) throws(SandboxError) {
     switch mode {
-    case .v2: return KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat"))
-    default: return KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 }
+    case .v2:
+      try KernelFile.write(String(limits.memoryBytes), to: file(.memory, "memory.max"))
+      try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
+      // Writing to memory.peak resets it (Linux 6.12+); older kernels keep
+      // the group's all-time peak, documented as such.
+      try? KernelFile.write("reset", to: file(.memory, "memory.peak"))
+      oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.events")) ?? 0
+      maxEventsBase = KernelFile.readKey("max", in: file(.memory, "memory.events")) ?? 0
+      cpuBase = KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat")) ?? 0
+    default:
+      let memory = String(limits.memoryBytes)
+      let swapLimit = file(.memory, "memory.memsw.limit_in_bytes")
+      let hasSwapLimit = KernelFile.exists(swapLimit)
+      // memsw must stay >= the memory limit at every moment: raise it first
+      // when growing, lower it last when shrinking.
+      let current = KernelFile.readNumber(file(.memory, "memory.limit_in_bytes")) ?? 0
+      if hasSwapLimit && limits.memoryBytes > current { try KernelFile.write(memory, to: swapLimit) }
+      try KernelFile.write(memory, to: file(.memory, "memory.limit_in_bytes"))
+      if hasSwapLimit && limits.memoryBytes <= current { try KernelFile.write(memory, to: swapLimit) }
+      try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
+      try KernelFile.write("0", to: file(.memory, "memory.max_usage_in_bytes"))
+      try KernelFile.write("0", to: file(.memory, "memory.failcnt"))
+      oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0
+      cpuBase = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 } ?? 0
     }
+  }
+
+  /// CPU time of every process that ran in the box (this run).
+  func cpuMicroseconds() -> UInt64? {
+    let total: UInt64?
+    switch mode {
+    case .v2: total = KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat"))
+    default: total = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 }
+    }
+    return total.map { $0 >= cpuBase ? $0 - cpuBase : 0 }
   }
 
   /// Peak memory of the box, in bytes.
@@ -308,9 +346,10 @@ final class BoxCgroup: @unchecked Sendable {
     switch mode {
     case .v2:
       let events = file(.memory, "memory.events")
-      return (KernelFile.readKey("oom_kill", in: events) ?? 0) > 0 || (KernelFile.readKey("max", in: events) ?? 0) > 0
+      return (KernelFile.readKey("oom_kill", in: events) ?? 0) > oomBase
+        || (KernelFile.readKey("max", in: events) ?? 0) > maxEventsBase
     default:
-      if (KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0) > 0 { return true }
+      if (KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0) > oomBase { return true }
       return (KernelFile.readNumber(file(.memory, "memory.failcnt")) ?? 0) > 0
     }
   }

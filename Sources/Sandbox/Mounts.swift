@@ -9,7 +9,7 @@ import Glibc
 // the /etc files listed here.
 
 /// One host path made visible, read-only, inside every box that asks.
-public struct ReadOnlyMount: Sendable, Equatable {
+public struct ReadOnlyMount: Sendable, Hashable {
   public var hostPath: String
   public var boxPath: String
 

@@ -102,6 +102,11 @@ struct StreamPump {
   private(set) var outputLimitExceeded = false
   private(set) var reports: [dsa_report] = []
   private var reportBytes = Data()
+  /// Warm boxes: reports come as messages on the control socket, which
+  /// stays open; the run ends with its report, not with the init.
+  let warm: Bool
+  /// Warm boxes: the init died (the box is broken).
+  private(set) var initDied = false
 
   struct Watch {
     var wallTimeExceeded = false
@@ -109,7 +114,10 @@ struct StreamPump {
     var killedByUs = false
   }
 
-  init(input: Data, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, reportFD: Int32, outputLimit: Int) {
+  init(
+    input: Data, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, reportFD: Int32, outputLimit: Int, warm: Bool = false
+  ) {
+    self.warm = warm
     self.input = input
     self.stdinFD = stdinFD
     self.stdoutFD = stdoutFD
@@ -118,9 +126,22 @@ struct StreamPump {
     self.outputLimit = outputLimit
   }
 
-  /// Runs until the init has exited and every pipe reached EOF.
+  /// Whether the run's end was reported: the program ended, or the init
+  /// refused the command (then no program was started).
+  private var runReported: Bool {
+    reports.contains { report in
+      let kind = UInt32(bitPattern: report.kind)
+      let step = UInt32(bitPattern: report.step)
+      return kind == DSA_REPORT_PROGRAM_ENDED.rawValue
+        || (kind == DSA_REPORT_SETUP_FAILED.rawValue
+          && [DSA_STEP_COMMAND.rawValue, DSA_STEP_RESET_SCRATCH.rawValue, DSA_STEP_FORK_PROGRAM.rawValue].contains(step))
+    }
+  }
+
+  /// Runs until every pipe reached EOF and the run ended: the init exited
+  /// (one-shot boxes) or reported the program's end (warm boxes).
   mutating func run(
-    process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, killAll: () -> Void
+    process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, kill: () -> Void
   ) -> Watch {
     var watch = Watch()
     let wallDeadline = started + limits.wallTimeMilliseconds
@@ -135,8 +156,7 @@ struct StreamPump {
     func killBox() {
       if !watch.killedByUs {
         watch.killedByUs = true
-        process.kill()
-        killAll()
+        kill()
       }
     }
 
@@ -175,6 +195,13 @@ struct StreamPump {
         }
       }
       if outputLimitExceeded { killBox() }
+      if warm {
+        if initExited { initDied = true }
+        if initExited || (runReported && stdoutFD < 0 && stderrFD < 0) {
+          closeStdin()
+          break
+        }
+      }
       if initExited {
         closeStdin()
         continue
@@ -256,13 +283,17 @@ struct StreamPump {
 
   private mutating func readReports(buffer: UnsafeMutableRawPointer) {
     while true {
-      let count = Glibc.read(reportFD, buffer, 4096)
+      let count = warm ? recv(reportFD, buffer, 4096, Int32(MSG_DONTWAIT)) : Glibc.read(reportFD, buffer, 4096)
       if count > 0 {
         reportBytes.append(buffer.assumingMemoryBound(to: UInt8.self), count: count)
         continue
       }
       if count < 0 && (errno == EAGAIN || errno == EINTR) { break }
-      close(reportFD)
+      if warm {
+        initDied = true
+      } else {
+        close(reportFD)
+      }
       reportFD = -1
       break
     }

@@ -58,7 +58,9 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     index += 1
   }
   if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
-  if options.files.isEmpty { throw UsageError(message: "give the source file to run, e.g. dsa-run --lang python main.py") }
+  if options.files.isEmpty {
+    throw UsageError(message: "give the source file to run, e.g. dsa-run --lang python main.py")
+  }
   if let problem = options.limits.applied(to: BoxLimits()).violation() {
     throw UsageError(message: "limit out of range: \(problem)")
   }
@@ -99,7 +101,8 @@ func runProgram(_ arguments: [String]) -> Never {
   let executor: Executor
   do {
     options = try parseRun(arguments)
-    request = ExecuteRequest(language: options.language, version: options.version, files: try readSources(options.files))
+    request = ExecuteRequest(
+      language: options.language, version: options.version, files: try readSources(options.files))
     request.stdin = try readInput(path: options.stdinPath)
     request.arguments = options.arguments
     request.runLimits = options.limits

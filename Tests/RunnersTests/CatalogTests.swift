@@ -70,7 +70,9 @@ let repositoryRoot: String = {
 
   @Test func relativeToolchainPathIsRefused() {
     let data = Data(
-      String(decoding: runnerFile(), as: UTF8.self).replacingOccurrences(of: #"["/bin/sh", "{source}"]"#, with: #"["sh", "{source}"]"#).utf8)
+      String(decoding: runnerFile(), as: UTF8.self).replacingOccurrences(
+        of: #"["/bin/sh", "{source}"]"#, with: #"["sh", "{source}"]"#
+      ).utf8)
     #expect(throws: RunnerFileError.self) { _ = try RunnerCatalog.parse(data, file: "toy.json") }
   }
 

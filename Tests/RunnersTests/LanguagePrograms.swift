@@ -95,7 +95,8 @@ let programs: [LanguagePrograms] = [
   ),
   LanguagePrograms(
     language: "java",
-    hello: "public class Main {\n  public static void main(String[] args) { System.out.println(\"Hello, World!\"); }\n}\n",
+    hello:
+      "public class Main {\n  public static void main(String[] args) { System.out.println(\"Hello, World!\"); }\n}\n",
     sum: """
       import java.io.*;
       public class Sum {
@@ -107,11 +108,14 @@ let programs: [LanguagePrograms] = [
         }
       }
       """,
-    arguments: "public class Main {\n  public static void main(String[] args) { System.out.println(String.join(\"|\", args)); }\n}\n",
+    arguments:
+      "public class Main {\n  public static void main(String[] args) { System.out.println(String.join(\"|\", args)); }\n}\n",
     utf8: "public class Main {\n  public static void main(String[] args) { System.out.println(\"héllo ✓ 世界\"); }\n}\n",
     compileError: "public class Main {\n  public static void main(String[] args) { int x = \"text\"; }\n}\n",
-    crash: "public class Main {\n  public static void main(String[] args) { int zero = 0; System.out.println(1 / zero); }\n}\n",
-    infiniteLoop: "public class Main {\n  public static void main(String[] args) { long n = 0; while (true) { n++; } }\n}\n",
+    crash:
+      "public class Main {\n  public static void main(String[] args) { int zero = 0; System.out.println(1 / zero); }\n}\n",
+    infiniteLoop:
+      "public class Main {\n  public static void main(String[] args) { long n = 0; while (true) { n++; } }\n}\n",
     allocate: """
       public class Main {
         public static void main(String[] args) {
@@ -121,7 +125,8 @@ let programs: [LanguagePrograms] = [
         }
       }
       """,
-    endlessPrint: "public class Main {\n  public static void main(String[] args) { while (true) System.out.println(\"spam spam spam\"); }\n}\n",
+    endlessPrint:
+      "public class Main {\n  public static void main(String[] args) { while (true) System.out.println(\"spam spam spam\"); }\n}\n",
     connect: """
       import java.net.*;
       public class Main {

@@ -52,9 +52,10 @@ func verify(_ language: String, _ check: Check) throws {
     #expect(result.stdout == "Hello, World!\n")
   case .sum:
     let numbers = (0..<100_000).map { ($0 * 7919) % 100_003 - 50_000 }
-    let input = stride(from: 0, to: numbers.count, by: 10).map {
-      numbers[$0..<min($0 + 10, numbers.count)].map(String.init).joined(separator: " ")
-    }.joined(separator: "\n") + "\n"
+    let input =
+      stride(from: 0, to: numbers.count, by: 10).map {
+        numbers[$0..<min($0 + 10, numbers.count)].map(String.init).joined(separator: " ")
+      }.joined(separator: "\n") + "\n"
     let result = try execute(language, program.sum, stdin: input)
     #expect(result.run?.status == .ok, "\(result.compileMessages) \(result.stderr)")
     #expect(result.stdout == "\(numbers.reduce(0, +))\n")
@@ -103,12 +104,18 @@ func verify(_ language: String, _ check: Check) throws {
     #expect(result.stdout == "denied\n", "\(result.compileMessages) \(result.stderr)")
   case .selfTest:
     for runner in RunnersFixture.executor.catalog.language(named: language) ?? [] where runner.isAvailable {
-      let result = try execute(language, runner.selfTest.source, stdin: runner.selfTest.stdin) { $0.version = runner.version }
-      #expect(result.stdout == runner.selfTest.stdout, "\(runner.language) \(runner.version): \(result.compileMessages) \(result.stderr)")
+      let result = try execute(language, runner.selfTest.source, stdin: runner.selfTest.stdin) {
+        $0.version = runner.version
+      }
+      #expect(
+        result.stdout == runner.selfTest.stdout,
+        "\(runner.language) \(runner.version): \(result.compileMessages) \(result.stderr)")
     }
   case .compileCacheHit:
-    let source = program.hello + "\n// \(UInt64.random(in: 0...UInt64.max))\n".replacingOccurrences(
-      of: "//", with: language == "python" ? "#" : "//")
+    let source =
+      program.hello
+      + "\n// \(UInt64.random(in: 0...UInt64.max))\n".replacingOccurrences(
+        of: "//", with: language == "python" ? "#" : "//")
     let first = try execute(language, source)
     let second = try execute(language, source)
     #expect(!first.compileCacheHit)
@@ -119,16 +126,22 @@ func verify(_ language: String, _ check: Check) throws {
 }
 
 @Suite struct PythonTests {
-  @Test(.enabled(if: installed("python"), "needs the Python toolchain: scripts/install-toolchains python"), arguments: Check.allCases)
+  @Test(
+    .enabled(if: installed("python"), "needs the Python toolchain: scripts/install-toolchains python"),
+    arguments: Check.allCases)
   func python(_ check: Check) throws { try verify("python", check) }
 }
 
 @Suite struct CppTests {
-  @Test(.enabled(if: installed("cpp"), "needs the C++ toolchain: scripts/install-toolchains cpp"), arguments: Check.allCases)
+  @Test(
+    .enabled(if: installed("cpp"), "needs the C++ toolchain: scripts/install-toolchains cpp"), arguments: Check.allCases
+  )
   func cpp(_ check: Check) throws { try verify("cpp", check) }
 }
 
 @Suite struct JavaTests {
-  @Test(.enabled(if: installed("java"), "needs the Java toolchain: scripts/install-toolchains java"), arguments: Check.allCases)
+  @Test(
+    .enabled(if: installed("java"), "needs the Java toolchain: scripts/install-toolchains java"),
+    arguments: Check.allCases)
   func java(_ check: Check) throws { try verify("java", check) }
 }

@@ -94,6 +94,9 @@ enum dsa_step {
   DSA_STEP_PDEATHSIG,
   DSA_STEP_CAPBSET,
   DSA_STEP_JOIN_CGROUP,
+  DSA_STEP_SERVE,
+  DSA_STEP_COMMAND,
+  DSA_STEP_RESET_SCRATCH,
 };
 
 enum dsa_report_kind {
@@ -163,7 +166,65 @@ struct dsa_spawn_plan {
   int32_t cgroup_join_count;
   /// Extra clone flags chosen by the parent (the namespaces).
   uint64_t namespace_flags;
+  /// Non-zero for a warm box: the init builds the box once, then serves run
+  /// commands from `report_fd` (a SOCK_SEQPACKET socket) one at a time;
+  /// argv/envp/stdio/rlimits/filter of the plan are then unused.
+  int32_t serve;
 };
+
+/// What the program's last steps need (from a plan, or from a command).
+struct dsa_program {
+  const char *const *argv;
+  const char *const *envp;
+  const char *working_directory;
+  const void *seccomp_filter;
+  uint16_t seccomp_filter_length;
+  const struct dsa_rlimit *rlimits;
+  int32_t rlimit_count;
+  uint32_t uid;
+  uint32_t gid;
+  int32_t stdin_fd;
+  int32_t stdout_fd;
+  int32_t stderr_fd;
+  int32_t report_fd;
+};
+
+#define DSA_RUN_COMMAND_MAGIC 0x52415344u
+#define DSA_COMMAND_MAXIMUM_BYTES (256 * 1024)
+#define DSA_COMMAND_MAXIMUM_STRINGS 4096
+
+/// A run command for a warm box, followed by: rlimits, the BPF filter
+/// (filter_length * 8 bytes), then NUL-terminated strings: working
+/// directory, arguments, environment. Sent with SCM_RIGHTS stdin, stdout,
+/// stderr. A one-byte "K" message kills the running program and all its
+/// descendants; closing the socket ends the box.
+struct dsa_run_command {
+  uint32_t magic;
+  uint32_t uid;
+  uint32_t gid;
+  uint32_t argument_count;
+  uint32_t environment_count;
+  uint32_t rlimit_count;
+  uint32_t filter_length;
+  uint32_t reserved;
+  uint64_t tmp_bytes;
+  uint64_t shared_memory_bytes;
+};
+
+/// Encodes a run command; returns its length, or 0 when it does not fit.
+size_t dsa_encode_run_command(void *buffer, size_t capacity, const struct dsa_run_command *header,
+                              const struct dsa_rlimit *rlimits, const void *filter, const char *working_directory,
+                              const char *const *argv, const char *const *envp);
+
+/// Sends an encoded command with the run's three stdio fds; 0 or -1/errno.
+int dsa_send_run_command(int control_fd, const void *buffer, size_t length, int stdin_fd, int stdout_fd,
+                         int stderr_fd);
+
+/// Asks a warm box's init to kill the running program and its descendants.
+int dsa_send_kill(int control_fd);
+
+/// A SOCK_SEQPACKET | SOCK_CLOEXEC pair sized for the largest command.
+int dsa_control_socketpair(int fds[2]);
 
 /// Clones the box's init. On success returns 0 and stores the init's pid and
 /// a pidfd for it; on failure returns an errno value and no process exists.

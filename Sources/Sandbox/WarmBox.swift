@@ -1,0 +1,286 @@
+internal import CSandbox
+import Foundation
+import Glibc
+import Synchronization
+
+/// A box that is built once and runs many programs, one at a time.
+///
+/// Namespaces, the mount tree, the cgroup and the work directory are made
+/// once; every run gets a fresh /tmp, /dev/shm and IPC namespace (made by the
+/// init), an emptied /box (emptied here), its own limits and reset counters,
+/// and ends with every process of the box killed. What a run cannot reach,
+/// the next run cannot either: the same walls as a one-shot `Box`, without
+/// paying for new namespaces per run (creating and tearing down a network
+/// namespace alone costs about a millisecond).
+public final class WarmBox: @unchecked Sendable {
+  public let layout: BoxLayout
+  public let directory: BoxDirectory
+  let host: SandboxHost
+  let name: String
+  let identity: HostIdentity
+  private var cgroup: BoxCgroup?
+  private var process: BoxProcess?
+  private var control: Int32 = -1
+  private var planned: [PlannedMount] = []
+  private var workDirectoryMounted = false
+  private var destroyed = false
+  /// True once the init died or the protocol failed: the box must not run again.
+  public private(set) var isBroken = false
+  /// Runs served so far.
+  public private(set) var runCount = 0
+  /// The init's host pid (for tests and diagnostics).
+  public var initPID: Int32? { process?.pid }
+
+  public init(host: SandboxHost, layout: BoxLayout) throws(SandboxError) {
+    for mount in layout.readOnlyMounts {
+      if let problem = validateBoxPath(mount.boxPath) {
+        throw SandboxError(step: "mount: \(problem)", errorNumber: EINVAL)
+      }
+      guard mount.hostPath.hasPrefix("/"), access(mount.hostPath, R_OK) == 0 else {
+        throw SandboxError(step: "mount: host path \(mount.hostPath) is missing or unreadable", errorNumber: ENOENT)
+      }
+    }
+    self.layout = layout
+    self.host = host
+    self.name = host.nextBoxName()
+    self.identity = host.identities.next()
+    self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
+    do {
+      try start()
+    } catch {
+      destroy()
+      throw error
+    }
+  }
+
+  deinit { destroy() }
+
+  private func start() throws(SandboxError) {
+    let limits = BoxLimits.ceilings
+    let path = directory.path
+    try systemCall("mkdir \(path)") { mkdir(path, 0o700) }
+    try systemCall("mount tmpfs on \(path)") {
+      mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), workDirectoryOptions(BoxLimits().workDirectoryBytes))
+    }
+    workDirectoryMounted = true
+    cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: limits)
+
+    var sockets: [Int32] = [-1, -1]
+    try systemCall("socketpair for a warm box") { dsa_control_socketpair(&sockets) }
+    var pipes = try PipeSet()
+    defer { pipes.closeAll() }
+    // The init's side of the socket pair takes the report pipe's place.
+    pipes.report.closeRead()
+    pipes.report.closeWrite()
+    pipes.report = PipePair(read: -1, write: sockets[1])
+    control = sockets[0]
+    let (process, planned) = try spawnInit(
+      host: host, identity: identity, workDirectory: path, cgroup: cgroup, layout: layout, limits: BoxLimits(),
+      program: nil, pipes: &pipes, serve: true)
+    self.process = process
+    self.planned = planned
+  }
+
+  private func workDirectoryOptions(_ bytes: UInt64) -> String {
+    "size=\(bytes),nr_inodes=16384,mode=0755,uid=\(identity.programUID),gid=\(identity.programUID)"
+  }
+
+  /// Puts a file in /box before the next run, owned by the program's uid.
+  public func writeFile(_ name: String, contents: Data, executable: Bool = false) throws(SandboxError) {
+    try directory.write(name: name, contents: contents, executable: executable, owner: identity.programUID)
+  }
+
+  /// Empties /box and sets its size for the next run. Call before writing
+  /// the next run's files; `run` does not empty it (the files are input).
+  public func prepare(limits: BoxLimits) throws(SandboxError) {
+    guard !destroyed, !isBroken else {
+      throw SandboxError(step: "prepare: the warm box is not usable", errorNumber: EINVAL)
+    }
+    do {
+      try directory.removeContents()
+      let path = directory.path
+      try systemCall("resize \(path)") {
+        mount(nil, path, nil, UInt(MS_REMOUNT | MS_NOSUID | MS_NODEV), workDirectoryOptions(limits.workDirectoryBytes))
+      }
+    } catch {
+      isBroken = true
+      throw error
+    }
+  }
+
+  /// Runs one program. The spec's mounts must be this box's layout.
+  public func run(_ spec: BoxSpec, stdin input: Data = Data()) throws(SandboxError) -> Outcome {
+    guard !destroyed, !isBroken, let process else {
+      throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
+    }
+    if let problem = spec.limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
+    guard BoxLayout(spec) == layout else {
+      throw SandboxError(step: "run: the spec's mounts differ from this warm box's", errorNumber: EINVAL)
+    }
+    guard let program = spec.command.first, program.hasPrefix("/") else {
+      throw SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL)
+    }
+    runCount += 1
+    try cgroup?.beginRun(limits: spec.limits)
+
+    var stdinPipe = try PipePair.make()
+    var stdoutPipe = try PipePair.make()
+    var stderrPipe = try PipePair.make()
+    defer {
+      for var pair in [stdinPipe, stdoutPipe, stderrPipe] {
+        pair.closeRead()
+        pair.closeWrite()
+      }
+    }
+    for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+    try send(spec, stdin: stdinPipe.read, stdout: stdoutPipe.write, stderr: stderrPipe.write)
+    stdinPipe.closeRead()
+    stdoutPipe.closeWrite()
+    stderrPipe.closeWrite()
+
+    let started = monotonicMilliseconds()
+    var pump = StreamPump(
+      input: input, stdinFD: stdinPipe.write, stdoutFD: stdoutPipe.read, stderrFD: stderrPipe.read,
+      reportFD: control, outputLimit: Int(spec.limits.outputBytesPerStream), warm: true)
+    // The pump closes the stdio ends it was given.
+    stdinPipe.write = -1
+    stdoutPipe.read = -1
+    stderrPipe.read = -1
+    let control = self.control
+    let watch = pump.run(
+      process: process, started: started, limits: spec.limits,
+      cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
+      kill: { _ = dsa_send_kill(control) })
+    let wallMilliseconds = monotonicMilliseconds() - started
+    if pump.initDied {
+      isBroken = true
+      throw SandboxError(step: "the warm box's init died during a run")
+    }
+    if let failure = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }) {
+      throw setupError(failure, plan: planned, command: spec.command)
+    }
+    let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
+    return buildOutcome(
+      limits: spec.limits, ended: ended, fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
+      wallMilliseconds: wallMilliseconds, cgroup: cgroup, mode: host.cgroups.mode)
+  }
+
+  private func send(_ spec: BoxSpec, stdin: Int32, stdout: Int32, stderr: Int32) throws(SandboxError) {
+    let rlimits = plannedRLimits(for: spec.limits, mode: host.cgroups.mode)
+    let strings = CStringArena()
+    defer { strings.release() }
+    let argv = strings.array(spec.command)
+    let envp = strings.array(spec.environment)
+    let workingDirectory = strings.string(spec.workingDirectory)
+    var header = dsa_run_command()
+    header.magic = DSA_RUN_COMMAND_MAGIC
+    header.uid = boxProgramID
+    header.gid = boxProgramID
+    header.argument_count = UInt32(spec.command.count)
+    header.environment_count = UInt32(spec.environment.count)
+    header.rlimit_count = UInt32(rlimits.count)
+    header.filter_length = UInt32(spec.policy.filter.count)
+    header.tmp_bytes = spec.limits.tmpBytes
+    header.shared_memory_bytes = spec.limits.sharedMemoryBytes
+    let capacity = Int(DSA_COMMAND_MAXIMUM_BYTES)
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    defer { buffer.deallocate() }
+    let length = rlimits.withUnsafeBufferPointer { rlimitBuffer in
+      spec.policy.filter.withUnsafeBytes { filter in
+        dsa_encode_run_command(
+          buffer, capacity, &header, rlimitBuffer.baseAddress, filter.baseAddress, workingDirectory,
+          UnsafePointer(argv), UnsafePointer(envp))
+      }
+    }
+    guard length > 0 else {
+      throw SandboxError(
+        step: "the command, its arguments and environment exceed \(capacity) bytes", errorNumber: E2BIG)
+    }
+    if dsa_send_run_command(control, buffer, length, stdin, stdout, stderr) != 0 {
+      isBroken = true
+      throw SandboxError(step: "send a run to the warm box", errorNumber: errno)
+    }
+  }
+
+  /// Ends the init (and so every process of the box) and removes what the
+  /// box created; idempotent.
+  public func destroy() {
+    if destroyed { return }
+    destroyed = true
+    if control >= 0 {
+      close(control)
+      control = -1
+    }
+    process?.close()
+    process = nil
+    cgroup?.destroy()
+    cgroup = nil
+    if workDirectoryMounted {
+      _ = umount2(directory.path, Int32(MNT_DETACH))
+      workDirectoryMounted = false
+    }
+    _ = rmdir(directory.path)
+  }
+}
+
+/// Warm boxes kept for reuse, by layout. A box is handed to one caller at a
+/// time; a broken box is destroyed instead of returned.
+public final class BoxPool: Sendable {
+  public let host: SandboxHost
+  public let maximumIdlePerLayout: Int
+  private let idle = Mutex<[BoxLayout: [WarmBox]]>([:])
+
+  public init(host: SandboxHost, maximumIdlePerLayout: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.host = host
+    self.maximumIdlePerLayout = maximumIdlePerLayout
+  }
+
+  /// Runs `body` with a warm box of this layout, made ready for `limits`
+  /// (emptied /box of that size).
+  public func withBox<Result>(
+    layout: BoxLayout, limits: BoxLimits, _ body: (WarmBox) throws(SandboxError) -> Result
+  ) throws(SandboxError) -> Result {
+    let box = try acquire(layout: layout)
+    do {
+      try box.prepare(limits: limits)
+      let result = try body(box)
+      release(box)
+      return result
+    } catch {
+      release(box)
+      throw error
+    }
+  }
+
+  func acquire(layout: BoxLayout) throws(SandboxError) -> WarmBox {
+    if let box = idle.withLock({ $0[layout]?.popLast() }) { return box }
+    return try WarmBox(host: host, layout: layout)
+  }
+
+  func release(_ box: WarmBox) {
+    if box.isBroken {
+      box.destroy()
+      return
+    }
+    let kept = idle.withLock { boxes -> Bool in
+      if boxes[box.layout, default: []].count >= maximumIdlePerLayout { return false }
+      boxes[box.layout, default: []].append(box)
+      return true
+    }
+    if !kept { box.destroy() }
+  }
+
+  /// Destroys every idle box.
+  public func drain() {
+    let boxes = idle.withLock { boxes -> [WarmBox] in
+      defer { boxes = [:] }
+      return boxes.values.flatMap { $0 }
+    }
+    for box in boxes { box.destroy() }
+  }
+
+  /// Idle boxes per layout, for metrics and tests.
+  public var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Sandbox
+
+// A warm box serves many runs; each run must find nothing of the last one.
+
+@Suite struct WarmBoxTests {
+  private func spec(_ command: [String], configure: (inout BoxSpec) -> Void = { _ in }) -> BoxSpec {
+    var spec = BoxSpec(command: command, policy: Fixture.defaultPolicy)
+    configure(&spec)
+    return spec
+  }
+
+  private func run(
+    _ box: WarmBox, _ command: [String], stdin: Data = Data(), files: [String: Data] = [:],
+    configure: (inout BoxSpec) -> Void = { _ in }
+  ) throws -> Outcome {
+    let spec = spec(command, configure: configure)
+    try box.prepare(limits: spec.limits)
+    for (name, data) in files { try box.writeFile(name, contents: data, executable: true) }
+    return try box.run(spec, stdin: stdin)
+  }
+
+  @Test func runsManyProgramsWithNothingCarriedOver() throws {
+    try BoxTestLock.shared.shared {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      let first = try run(
+        box,
+        [
+          "/bin/sh", "-c",
+          "echo secret > /tmp/t; echo secret > /dev/shm/s; echo secret > /box/b; (sleep 30 &); python3 -c 'import sysv_ipc' 2>/dev/null; echo one",
+        ])
+      #expect(first.status == .ok)
+      #expect(first.stdoutText == "one\n")
+      let second = try run(
+        box,
+        [
+          "/bin/sh", "-c",
+          "ls -A /tmp /dev/shm /box; ps -e -o comm= 2>/dev/null || ls /proc | grep -E '^[0-9]+$'; echo two",
+        ])
+      #expect(second.status == .ok)
+      #expect(!second.stdoutText.contains("secret"))
+      #expect(!second.stdoutText.contains("sleep"))
+      #expect(second.stdoutText.hasSuffix("two\n"))
+      #expect(box.runCount == 2)
+    }
+  }
+
+  @Test func sysVSharedMemoryDoesNotSurviveARun() throws {
+    try BoxTestLock.shared.shared {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      let create = """
+        import ctypes
+        libc = ctypes.CDLL(None)
+        print(libc.shmget(0x5eed, 4096, 0o1666))
+        """
+      let look = """
+        import ctypes
+        libc = ctypes.CDLL(None)
+        print(libc.shmget(0x5eed, 4096, 0o666))
+        """
+      let made = try run(box, ["/usr/bin/python3", "-c", create])
+      #expect(Int(made.stdoutText.trimmed) ?? -1 >= 0)
+      let found = try run(box, ["/usr/bin/python3", "-c", look])
+      #expect(found.stdoutText.trimmed == "-1", "a run saw the last run's shared memory")
+    }
+  }
+
+  @Test func limitsHoldPerRunAndTheBoxSurvivesThem() throws {
+    try BoxTestLock.shared.shared {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      let spin = try run(box, ["/usr/bin/python3", "-c", "while True: pass"]) { $0.limits.cpuTimeMilliseconds = 300 }
+      #expect(spin.status == .timeLimit && spin.timeLimitKind == .cpu)
+      let sleep = try run(box, ["/bin/sleep", "30"]) { $0.limits.wallTimeMilliseconds = 300 }
+      #expect(sleep.status == .timeLimit && sleep.timeLimitKind == .wall)
+      #expect(sleep.wallMilliseconds < 1_500)
+      let hog = try run(box, ["/usr/bin/python3", "-c", "a = bytearray(300 << 20)"]) {
+        $0.limits.memoryBytes = 64 << 20
+      }
+      #expect(hog.status == .memoryLimit)
+      let flood = try run(box, ["/usr/bin/yes"]) { $0.limits.outputBytesPerStream = 1_000 }
+      #expect(flood.status == .outputLimit && flood.stdout.count == 1_000)
+      // The counters of the runs above do not leak into this one.
+      let fine = try run(box, ["/usr/bin/python3", "-c", "print(sum(range(10)))"])
+      #expect(fine.status == .ok && fine.stdoutText == "45\n")
+      #expect(fine.cpuMilliseconds < 300)
+      #expect(fine.memoryKilobytes < 64 * 1024)
+      #expect(!box.isBroken)
+    }
+  }
+
+  @Test func execFailureIsThrownAndTheBoxStaysUsable() throws {
+    try BoxTestLock.shared.shared {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      let error = #expect(throws: SandboxError.self) { _ = try run(box, ["/no/such/program"]) }
+      #expect(error?.step == "execve /no/such/program")
+      let after = try run(box, ["/bin/echo", "fine"])
+      #expect(after.stdoutText == "fine\n")
+    }
+  }
+
+  @Test func filesGoInAndArtifactsComeOut() throws {
+    try BoxTestLock.shared.shared {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      let outcome = try run(
+        box, ["/bin/sh", "-c", "tr a-z A-Z < in.txt > out.txt; mkdir -p d/e; ln -s /etc/passwd d/link"],
+        files: ["in.txt": Data("hello\n".utf8)])
+      #expect(outcome.status == .ok)
+      #expect(try box.directory.read(name: "out.txt", limit: 100) == Data("HELLO\n".utf8))
+      #expect(throws: SandboxError.self) { _ = try box.directory.read(name: "d/link", limit: 100) }
+      // The next run starts with an empty /box.
+      let next = try run(box, ["/bin/ls", "-A", "/box"])
+      #expect(next.stdoutText.isEmpty)
+    }
+  }
+
+  @Test func aKilledInitBreaksTheBoxCleanly() throws {
+    try BoxTestLock.shared.shared {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      _ = try run(box, ["/bin/true"])
+      // Simulate the init dying (the kernel's OOM killer, an operator).
+      let initPID = try #require(box.initPID)
+      kill(initPID, SIGKILL)
+      usleep(50_000)
+      #expect(throws: SandboxError.self) { _ = try run(box, ["/bin/true"]) }
+      #expect(box.isBroken)
+    }
+  }
+
+  @Test func poolReusesBoxesAndLeavesNothingBehind() throws {
+    try BoxTestLock.shared.exclusive {
+      let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 2)
+      let before = Leftovers.count(host: Fixture.host)
+      for index in 0..<300 {
+        let spec = spec(["/bin/sh", "-c", index % 7 == 0 ? "sleep 5 & echo $$" : "echo $$"])
+        let outcome = try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
+          try box.run(spec)
+        }
+        #expect(outcome.status == .ok)
+      }
+      #expect(pool.idleCount == 1)
+      pool.drain()
+      let after = Leftovers.count(host: Fixture.host)
+      #expect(after.boxProcesses == 0 && after.mounts == before.mounts && after.cgroups == before.cgroups)
+      #expect(after.directories == before.directories && after.openFiles <= before.openFiles)
+    }
+  }
+}
