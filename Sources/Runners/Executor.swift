@@ -78,13 +78,20 @@ public final class Executor: Sendable {
   public let catalog: RunnerCatalog
   public let policies: [String: SeccompPolicy]
   public let cache: CompileCache?
+  /// Warm boxes for compiles and runs (daemon, grading); nil runs every
+  /// step in a fresh one-shot box (the CLI).
+  public let pool: BoxPool?
   private let probedVersions = Mutex<[String: String]>([:])
 
   public static let maximumFiles = 64
   public static let maximumSourceBytes = 1 << 20
   public static let maximumArtifactBytes = 256 << 20
 
-  public init(host: SandboxHost, catalog: RunnerCatalog, policies: [String: SeccompPolicy], cache: CompileCache?) {
+  public init(
+    host: SandboxHost, catalog: RunnerCatalog, policies: [String: SeccompPolicy], cache: CompileCache?,
+    pool: BoxPool? = nil
+  ) {
+    self.pool = pool
     self.host = host
     self.catalog = catalog
     self.policies = policies
@@ -189,41 +196,41 @@ public final class Executor: Sendable {
       policy: policy)
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + step.mounts
-    do {
-      let box = try Box(host: host, spec: spec)
-      defer { box.destroy() }
-      for file in files { try box.writeFile(file.name, contents: file.contents) }
-      var outcome = try box.run()
-      switch outcome.status {
-      case .ok:
-        var artifacts: [(String, Data)] = []
-        var total = 0
-        for artifact in step.artifacts {
-          do {
-            if artifact.hasSuffix("/") {
-              let tree = try box.directory.readTree(
-                name: String(artifact.dropLast()), limit: Self.maximumArtifactBytes - total)
-              artifacts += tree
-              total += tree.reduce(0) { $0 + $1.1.count }
-            } else {
-              let data = try box.directory.read(name: artifact, limit: Self.maximumArtifactBytes - total)
-              artifacts.append((artifact, data))
-              total += data.count
+    do throws(SandboxError) {
+      return try inBox(spec: spec, files: files.map { ($0.name, $0.contents, false) }, stdin: Data()) {
+        outcome, directory throws(SandboxError) in
+        var outcome = outcome
+        switch outcome.status {
+        case .ok:
+          var artifacts: [(String, Data)] = []
+          var total = 0
+          for artifact in step.artifacts {
+            do throws(SandboxError) {
+              if artifact.hasSuffix("/") {
+                let tree = try directory.readTree(
+                  name: String(artifact.dropLast()), limit: Self.maximumArtifactBytes - total)
+                artifacts += tree
+                total += tree.reduce(0) { $0 + $1.1.count }
+              } else {
+                let data = try directory.read(name: artifact, limit: Self.maximumArtifactBytes - total)
+                artifacts.append((artifact, data))
+                total += data.count
+              }
+            } catch {
+              outcome.status = .compileError
+              outcome.message = "The compiler finished but left no usable \(artifact): \(error.step)."
+              return (outcome, nil)
             }
-          } catch {
-            outcome.status = .compileError
-            outcome.message = "The compiler finished but left no usable \(artifact): \(error.step)."
-            return (outcome, nil)
           }
+          return (outcome, artifacts)
+        case .runtimeError:
+          outcome.status = .compileError
+          outcome.message = "The code did not compile: see the compiler's messages."
+          return (outcome, nil)
+        default:
+          outcome.message = "While compiling: " + outcome.message
+          return (outcome, nil)
         }
-        return (outcome, artifacts)
-      case .runtimeError:
-        outcome.status = .compileError
-        outcome.message = "The code did not compile: see the compiler's messages."
-        return (outcome, nil)
-      default:
-        outcome.message = "While compiling: " + outcome.message
-        return (outcome, nil)
       }
     } catch {
       throw .sandbox(error)
@@ -232,13 +239,28 @@ public final class Executor: Sendable {
 
   private func inBox(spec: BoxSpec, files: [(String, Data, Bool)], stdin: Data) throws(ExecuteError) -> Outcome {
     do {
-      let box = try Box(host: host, spec: spec)
-      defer { box.destroy() }
-      for (name, contents, executable) in files { try box.writeFile(name, contents: contents, executable: executable) }
-      return try box.run(stdin: stdin)
+      return try inBox(spec: spec, files: files, stdin: stdin) { outcome, _ throws(SandboxError) in outcome }
     } catch {
       throw .sandbox(error)
     }
+  }
+
+  /// Runs a spec in a warm box from the pool, or a one-shot box, and lets
+  /// `finish` read the work directory before the box is reused or removed.
+  private func inBox<Result>(
+    spec: BoxSpec, files: [(String, Data, Bool)], stdin: Data,
+    finish: (Outcome, BoxDirectory) throws(SandboxError) -> Result
+  ) throws(SandboxError) -> Result {
+    if let pool {
+      return try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
+        for (name, contents, executable) in files { try box.writeFile(name, contents: contents, executable: executable) }
+        return try finish(try box.run(spec, stdin: stdin), box.directory)
+      }
+    }
+    let box = try Box(host: host, spec: spec)
+    defer { box.destroy() }
+    for (name, contents, executable) in files { try box.writeFile(name, contents: contents, executable: executable) }
+    return try finish(try box.run(stdin: stdin), box.directory)
   }
 
   /// Validates file names and sizes and names the main file as the language

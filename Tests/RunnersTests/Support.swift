@@ -14,7 +14,8 @@ enum RunnersFixture {
       let policies = try SeccompCompiler.loadDirectory(repositoryRoot + "/policies")
       let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
       let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-runner-tests-cache-\(getpid())")
-      return Executor(host: host, catalog: catalog, policies: policies, cache: cache)
+      // Warm boxes, as the daemon runs them; the CLI tests cover one-shot boxes.
+      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: BoxPool(host: host))
     } catch {
       fatalError("cannot set up the runner tests: \(error)")
     }
