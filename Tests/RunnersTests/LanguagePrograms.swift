@@ -69,8 +69,13 @@ let programs: [LanguagePrograms] = [
     allocate: """
       #include <cstdio>
       #include <cstdlib>
-      #include <cstring>
-      int main() { size_t size = 2UL << 30; char *p = (char *)malloc(size); if (!p) { std::puts("no memory"); return 1; } memset(p, 1, size); std::printf("%d\\n", p[size - 1]); }
+      int main() {
+        size_t size = 2UL << 30;
+        volatile char *p = (volatile char *)malloc(size);
+        if (!p) { std::puts("no memory"); return 1; }
+        for (size_t i = 0; i < size; i += 4096) p[i] = 1;
+        std::printf("%d\\n", p[size - 4096]);
+      }
       """,
     endlessPrint: "#include <cstdio>\nint main() { for (;;) std::puts(\"spam spam spam\"); }\n",
     connect: """
