@@ -7,11 +7,20 @@ import Synchronization
 // command and to bubblewrap with comparable isolation. A benchmark, not a
 // test: it prints figures, and fails (exit 1) only when a run itself failed.
 //
-//  1. Latency: for each command, rounds of bare, box, bwrap, interleaved so
-//     that drift (page cache, CPU frequency, other load) touches all three
-//     alike; median and p95 per (command, method) and the overhead over bare.
+// Methods: bare (posix_spawn + waitpid), box (a one-shot `Box`: create, run,
+// destroy), warm (one run through a `BoxPool`: a `WarmBox` built once serves
+// every run; per run /box is emptied, /tmp and /dev/shm are fresh tmpfs, the
+// IPC namespace is new, the cgroup limits and counters are reset, and every
+// process of the box is killed at the end) and bwrap (bubblewrap).
+//
+//  1. Latency: for each command, rounds of bare, box, warm, bwrap,
+//     interleaved so that drift (page cache, CPU frequency, other load)
+//     touches all four alike; median and p95 per (command, method) and the
+//     overhead over bare.
 //  2. Throughput: two worker threads doing back-to-back runs of /bin/true for
-//     a fixed time, one method after the other; runs per second.
+//     a fixed time, one method after the other; runs per second. For warm,
+//     both workers share one pool (at most 2 idle boxes), so each reuses a
+//     warm box of its own.
 
 let usageText = """
   Usage: dsa-run-bench [--runs N] [--seconds S] [--json] [--policies DIR]
@@ -80,6 +89,7 @@ func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
 enum Method: String, CaseIterable, Sendable, Codable {
   case bare
   case box
+  case warm
   case bwrap
 }
 
@@ -95,6 +105,8 @@ enum Bench {
   ]
   static let throughputCommand = 0
   static let workers = 2
+  /// Idle warm boxes the pool keeps: one per throughput worker.
+  static let warmPoolIdle = 2
   static let bwrapPath = "/usr/bin/bwrap"
   /// All of these are accepted by bubblewrap 0.8.0. As root (not setuid),
   /// --unshare-all still creates a user namespace, which --uid/--gid need.
@@ -114,6 +126,58 @@ func nowNanoseconds() -> UInt64 {
 }
 
 // MARK: - Running one command
+
+/// The pool every warm run goes through (latency and both throughput
+/// workers), and how many warm boxes its runs had to build.
+final class WarmPool: Sendable {
+  let pool: BoxPool
+  private let made = Atomic<Int>(0)
+
+  init(host: SandboxHost) {
+    pool = BoxPool(host: host, maximumIdlePerLayout: Bench.warmPoolIdle)
+  }
+
+  /// One run, the full per-run cost: take a box (or build one), empty and
+  /// size /box, run (fresh /tmp, /dev/shm, IPC namespace; cgroup reset),
+  /// give the box back.
+  func run(_ spec: BoxSpec) throws(SandboxError) -> Outcome {
+    try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
+      let outcome = try box.run(spec)
+      if box.runCount == 1 { made.add(1, ordering: .relaxed) }
+      return outcome
+    }
+  }
+
+  /// Warm boxes built so far (a box's first run counts it).
+  var boxesMade: Int { made.load(ordering: .relaxed) }
+
+  /// Builds `count` boxes at once (nested `withBox`), runs `spec` in each
+  /// and returns them all to the pool, so that `count` concurrent workers
+  /// find a warm box each. nil on success, otherwise a one-line failure.
+  func prewarm(_ count: Int, spec: BoxSpec) -> String? {
+    guard count > 0 else { return nil }
+    do {
+      return try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) -> String? in
+        let outcome = try box.run(spec)
+        if box.runCount == 1 { made.add(1, ordering: .relaxed) }
+        if let failure = outcomeFailure(outcome, method: .warm) { return failure }
+        return prewarm(count - 1, spec: spec)
+      }
+    } catch {
+      return "pool.withBox + run: \(error)"
+    }
+  }
+}
+
+/// nil when the box ran the program to a clean end; otherwise why not.
+func outcomeFailure(_ outcome: Outcome, method: Method) -> String? {
+  guard outcome.status == .ok else {
+    let stderr = String(decoding: outcome.stderr.prefix(300), as: UTF8.self)
+    return "\(method.rawValue) status \(outcome.status.rawValue): \(outcome.message)"
+      + (stderr.isEmpty ? "" : " stderr: \(stderr)")
+  }
+  return nil
+}
 
 /// A NULL-terminated C string array (argv or envp), made once and reused by
 /// every spawn so the bare figure holds no Swift-to-C conversions.
@@ -173,14 +237,16 @@ final class Spawner {
 /// Everything one thread needs to run any (method, command); one per thread.
 final class MethodRunner {
   private let host: SandboxHost
+  private let warmPool: WarmPool
   private let specs: [BoxSpec]
   private let bareArgvs: [CStringList]
   private let bwrapArgvs: [CStringList]
   private let emptyEnvironment = CStringList([])
   private let spawner = Spawner()
 
-  init(host: SandboxHost, policy: SeccompPolicy) {
+  init(host: SandboxHost, warmPool: WarmPool, policy: SeccompPolicy) {
     self.host = host
+    self.warmPool = warmPool
     specs = Bench.commands.map { BoxSpec(command: $0.argv, environment: [], policy: policy) }
     bareArgvs = Bench.commands.map { CStringList($0.argv) }
     bwrapArgvs = Bench.commands.map { CStringList([Bench.bwrapPath] + Bench.bwrapFlags + $0.argv) }
@@ -192,6 +258,7 @@ final class MethodRunner {
     case .bare: return spawner.run(bareArgvs[command], environment: emptyEnvironment)
     case .bwrap: return spawner.run(bwrapArgvs[command], environment: emptyEnvironment)
     case .box: return runBox(specs[command])
+    case .warm: return runWarm(specs[command])
     }
   }
 
@@ -212,11 +279,21 @@ final class MethodRunner {
       return "box.run(): \(error)"
     }
     box.destroy()
-    guard outcome.status == .ok else {
-      let stderr = String(decoding: outcome.stderr.prefix(300), as: UTF8.self)
-      return "box status \(outcome.status.rawValue): \(outcome.message)" + (stderr.isEmpty ? "" : " stderr: \(stderr)")
+    return outcomeFailure(outcome, method: .box)
+  }
+
+  /// The full per-run cost of a warm box: `pool.withBox` (take, empty and
+  /// size /box) + `run` (cgroup reset; the init mounts a fresh /tmp and
+  /// /dev/shm and unshares a new IPC namespace, forks the program, kills
+  /// what is left of the box and reports) + give back.
+  private func runWarm(_ spec: BoxSpec) -> String? {
+    let outcome: Outcome
+    do {
+      outcome = try warmPool.run(spec)
+    } catch {
+      return "pool.withBox + run: \(error)"
     }
-    return nil
+    return outcomeFailure(outcome, method: .warm)
   }
 
   /// Runs once and returns the wall time in nanoseconds, or the failure.
@@ -298,9 +375,12 @@ struct LatencyRow: Codable {
 struct OverheadRatio: Codable {
   var command: String
   var boxOverheadMs: Double?
+  var warmOverheadMs: Double?
   var bwrapOverheadMs: Double?
   /// box overhead / bwrap overhead; nil when bwrap's overhead is not positive.
   var boxOverBwrap: Double?
+  /// warm overhead / bwrap overhead; nil when bwrap's overhead is not positive.
+  var warmOverBwrap: Double?
 }
 
 struct ThroughputRow: Codable {
@@ -318,6 +398,10 @@ struct ThroughputReport: Codable {
   var rows: [ThroughputRow]
   var boxOverBwrap: Double?
   var boxOverBare: Double?
+  var warmOverBwrap: Double?
+  var warmOverBare: Double?
+  /// Warm boxes built during the timed warm phase (0: both were pre-warmed).
+  var warmBoxesMade: Int
 }
 
 struct BenchReport: Codable {
@@ -328,6 +412,9 @@ struct BenchReport: Codable {
   var orderWithinRound: [String]
   var bwrapCommand: [String]
   var boxPolicy: String
+  var warmPoolMaximumIdle: Int
+  /// Warm boxes built during the latency rounds, warm-up included.
+  var latencyWarmBoxesMade: Int
   var latency: [LatencyRow]
   var overhead: [OverheadRatio]
   var throughput: ThroughputReport
@@ -370,7 +457,7 @@ func progress(_ text: String) {
 // MARK: - Phases
 
 /// Interleaved latency rounds: each round runs every command with every
-/// method, bare, box, bwrap in that order.
+/// method, bare, box, warm, bwrap in that order.
 func measureLatency(runner: MethodRunner, rounds: Int, failures: FailureLog) -> [[Method: [UInt64]]] {
   var samples = Bench.commands.map { _ in [Method: [UInt64]]() }
   for round in 0..<rounds {
@@ -405,9 +492,11 @@ final class WorkerTally: Sendable {
 
 /// `workers` threads, each with its own runner, doing back-to-back runs
 /// until the deadline; a run that started before it is counted, and the
-/// rate is over the time until the last one finished.
+/// rate is over the time until the last one finished. All runners share
+/// `warmPool`, which holds (after the pre-warm) one idle box per worker.
 func measureThroughput(
-  method: Method, host: SandboxHost, policy: SeccompPolicy, seconds: Double, failures: FailureLog
+  method: Method, host: SandboxHost, warmPool: WarmPool, policy: SeccompPolicy, seconds: Double,
+  failures: FailureLog
 ) -> ThroughputRow {
   let tally = WorkerTally()
   let group = DispatchGroup()
@@ -419,7 +508,7 @@ func measureThroughput(
   for _ in 0..<Bench.workers {
     group.enter()
     let thread = Thread {
-      let runner = MethodRunner(host: host, policy: policy)
+      let runner = MethodRunner(host: host, warmPool: warmPool, policy: policy)
       ready.signal()
       go.wait()
       let deadline = shared.deadline
@@ -488,6 +577,15 @@ func printTable(_ report: BenchReport) {
   )
   lines.append("  bare  = posix_spawn + waitpid of the command, empty environment")
   lines.append("  box   = Box(host:spec:) + run() + destroy(), policy \"\(report.boxPolicy)\", default limits")
+  lines.append(
+    "  warm  = BoxPool.withBox(layout:limits:) + WarmBox.run(spec), same policy and limits; per run: /box emptied,"
+  )
+  lines.append(
+    "          fresh /tmp, /dev/shm and IPC namespace, cgroup limits and counters reset, every box process killed"
+  )
+  lines.append(
+    "          (one BoxPool, at most \(report.warmPoolMaximumIdle) idle boxes; warm boxes built for all latency rounds: \(report.latencyWarmBoxesMade))"
+  )
   lines.append("  bwrap = \(report.bwrapCommand.joined(separator: " ")) COMMAND")
   lines.append("")
   let header =
@@ -509,6 +607,9 @@ func printTable(_ report: BenchReport) {
     lines.append(
       "  \(entry.command): box overhead / bwrap overhead = \(formatNumber(entry.boxOverBwrap, "%.2f"))"
         + " (\(formatNumber(entry.boxOverheadMs)) ms / \(formatNumber(entry.bwrapOverheadMs)) ms)")
+    lines.append(
+      "  \(entry.command): warm overhead / bwrap overhead = \(formatNumber(entry.warmOverBwrap, "%.2f"))"
+        + " (\(formatNumber(entry.warmOverheadMs)) ms / \(formatNumber(entry.bwrapOverheadMs)) ms)")
   }
   lines.append("")
   let throughput = report.throughput
@@ -528,6 +629,10 @@ func printTable(_ report: BenchReport) {
   }
   lines.append(
     "  box/bwrap = \(formatNumber(throughput.boxOverBwrap, "%.2f"))   box/bare = \(formatNumber(throughput.boxOverBare, "%.3f"))"
+  )
+  lines.append(
+    "  warm/bwrap = \(formatNumber(throughput.warmOverBwrap, "%.2f"))   warm/bare = \(formatNumber(throughput.warmOverBare, "%.3f"))"
+      + "   (warm boxes pre-warmed: \(report.warmPoolMaximumIdle); built while timed: \(throughput.warmBoxesMade))"
   )
   lines.append("")
   lines.append("Failures: \(report.failures)")
@@ -565,7 +670,8 @@ func runBenchmark() -> Int32 {
     accounting: host.cgroups.mode.rawValue, bwrapVersion: firstLine(of: [Bench.bwrapPath, "--version"]),
     pythonVersion: firstLine(of: ["/usr/bin/python3", "--version"]))
 
-  let runner = MethodRunner(host: host, policy: policy)
+  let warmPool = WarmPool(host: host)
+  let runner = MethodRunner(host: host, warmPool: warmPool, policy: policy)
   let failures = FailureLog()
 
   // Warm-up: page cache, dentry cache, lazily created kernel objects. A
@@ -575,6 +681,7 @@ func runBenchmark() -> Int32 {
   if failures.count > 0 {
     progress("\(failures.count) runs failed during warm-up; not measuring:")
     for sample in failures.samples { progress("  \(sample)") }
+    warmPool.pool.drain()
     return 1
   }
 
@@ -596,28 +703,48 @@ func runBenchmark() -> Int32 {
       latency.append(row)
     }
     let boxOverhead = medians[.box].flatMap { box in medians[.bare].map { box - $0 } }
+    let warmOverhead = medians[.warm].flatMap { warm in medians[.bare].map { warm - $0 } }
     let bwrapOverhead = medians[.bwrap].flatMap { bwrap in medians[.bare].map { bwrap - $0 } }
     overhead.append(
       OverheadRatio(
-        command: command.label, boxOverheadMs: boxOverhead, bwrapOverheadMs: bwrapOverhead,
-        boxOverBwrap: ratio(boxOverhead, bwrapOverhead)))
+        command: command.label, boxOverheadMs: boxOverhead, warmOverheadMs: warmOverhead,
+        bwrapOverheadMs: bwrapOverhead, boxOverBwrap: ratio(boxOverhead, bwrapOverhead),
+        warmOverBwrap: ratio(warmOverhead, bwrapOverhead)))
   }
+  let latencyWarmBoxesMade = warmPool.boxesMade
 
   var rows: [ThroughputRow] = []
+  var warmBoxesMade = 0
+  let throughputSpec = BoxSpec(command: Bench.commands[Bench.throughputCommand].argv, environment: [], policy: policy)
   for method in Method.allCases {
+    if method == .warm {
+      // One idle warm box per worker before the clock starts, so the timed
+      // phase measures reuse, not building.
+      if let failure = warmPool.prewarm(Bench.warmPoolIdle, spec: throughputSpec) {
+        failures.record("throughput pre-warm", failure)
+      }
+    }
+    let madeBefore = warmPool.boxesMade
     progress("throughput: \(method.rawValue), \(Bench.workers) workers for \(options.seconds) s")
     rows.append(
-      measureThroughput(method: method, host: host, policy: policy, seconds: options.seconds, failures: failures))
+      measureThroughput(
+        method: method, host: host, warmPool: warmPool, policy: policy, seconds: options.seconds,
+        failures: failures))
+    if method == .warm { warmBoxesMade = warmPool.boxesMade - madeBefore }
   }
+  warmPool.pool.drain()
   let rate = { (method: Method) in rows.first { $0.method == method }?.runsPerSecond }
   let throughput = ThroughputReport(
     command: Bench.commands[Bench.throughputCommand].label, workers: Bench.workers, secondsPerPhase: options.seconds,
-    rows: rows, boxOverBwrap: ratio(rate(.box), rate(.bwrap)), boxOverBare: ratio(rate(.box), rate(.bare)))
+    rows: rows, boxOverBwrap: ratio(rate(.box), rate(.bwrap)), boxOverBare: ratio(rate(.box), rate(.bare)),
+    warmOverBwrap: ratio(rate(.warm), rate(.bwrap)), warmOverBare: ratio(rate(.warm), rate(.bare)),
+    warmBoxesMade: warmBoxesMade)
 
   let report = BenchReport(
     host: facts, rounds: options.rounds, warmUpRounds: options.warmUpRounds,
     orderWithinRound: Method.allCases.map(\.rawValue), bwrapCommand: [Bench.bwrapPath] + Bench.bwrapFlags,
-    boxPolicy: policy.name, latency: latency, overhead: overhead, throughput: throughput, failures: failures.count,
+    boxPolicy: policy.name, warmPoolMaximumIdle: Bench.warmPoolIdle, latencyWarmBoxesMade: latencyWarmBoxesMade,
+    latency: latency, overhead: overhead, throughput: throughput, failures: failures.count,
     failureSamples: failures.samples)
 
   if options.json {
