@@ -232,6 +232,8 @@ __attribute__((noreturn)) static void become_program(const struct dsa_program *p
   if (syscall(SYS_setgroups, 0, NULL) != 0) fail(report_fd, DSA_STEP_SETGROUPS, -1);
   if (syscall(SYS_setresgid, program->gid, program->gid, program->gid) != 0) fail(report_fd, DSA_STEP_SETRESGID, -1);
   if (syscall(SYS_setresuid, program->uid, program->uid, program->uid) != 0) fail(report_fd, DSA_STEP_SETRESUID, -1);
+  // The uid change cleared the parent-death signal set above.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_NO_NEW_PRIVS, -1);
 
   if (program->seccomp_filter != NULL) {
@@ -272,11 +274,23 @@ static int close_all_except(const int32_t *keep, int count) {
   return (int)syscall(SYS_close_range, next, ~0U, 0U);
 }
 
-static long fork_like(void) {
-  struct clone_args args;
-  memset(&args, 0, sizeof args);
-  args.exit_signal = SIGCHLD;
-  return syscall(SYS_clone3, &args, sizeof args);
+// The program is started like posix_spawn does: sharing the init's memory
+// (CLONE_VM) on a stack of its own, with the init suspended until the
+// program execs or fails (CLONE_VFORK). The init is a copy of the large
+// Swift parent, so a plain fork would copy its page tables once more per
+// run. Between clone and execve the program only writes its own stack and
+// its own per-process state (fds, signal handlers, credentials, rlimits).
+static unsigned char program_stack[256 * 1024] __attribute__((aligned(64)));
+static const struct dsa_program *starting_program;
+
+static int program_entry(void *unused) {
+  (void)unused;
+  become_program(starting_program);
+}
+
+static long start_program(const struct dsa_program *program) {
+  starting_program = program;
+  return clone(program_entry, program_stack + sizeof program_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
 }
 
 static void add_usage(struct dsa_report *record, const struct rusage *usage) {
@@ -322,12 +336,19 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
     errno = got == 0 ? EPIPE : errno;
     fail(report_fd, DSA_STEP_WAIT_FOR_PARENT, -1);
   }
-  close(plan->go_fd);
 
   // Become the mapped root of the box (an unprivileged uid on the host); the
   // user namespace keeps our capabilities inside the box.
   if (syscall(SYS_setresgid, 0, 0, 0) != 0 || syscall(SYS_setresuid, 0, 0, 0) != 0)
     fail(report_fd, DSA_STEP_SETRESUID_ROOT, -1);
+  // Changing the effective uid cleared the parent-death signal: arm it
+  // again, then make sure the parent did not die in between. The parent
+  // keeps the go pipe's write end open for the box's whole life, so a hang-up
+  // there means it is gone.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
+  struct pollfd parent = {.fd = plan->go_fd, .events = POLLIN};
+  if (poll(&parent, 1, 0) != 0 && (parent.revents & POLLHUP)) _exit(1);
+  close(plan->go_fd);
   // Unshared after joining the cgroups, so the box's cgroup root is its own.
   if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
 
@@ -393,9 +414,8 @@ __attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan
       .stderr_fd = plan->stderr_fd,
       .report_fd = plan->report_fd,
   };
-  long pid = fork_like();
+  long pid = start_program(&program);
   if (pid < 0) fail(plan->report_fd, DSA_STEP_FORK_PROGRAM, -1);
-  if (pid == 0) become_program(&program);
 
   // The init keeps none of the program's stdio open, so EOF on the parent's
   // pipes means every box process that held them is gone.
@@ -562,8 +582,7 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
     program.stdout_fd = fds[1];
     program.stderr_fd = fds[2];
     program.report_fd = control_fd;
-    long pid = fork_like();
-    if (pid == 0) become_program(&program);
+    long pid = start_program(&program);
     for (int i = 0; i < 3; i++) close(fds[i]);
     if (pid < 0) {
       report_failure(control_fd, DSA_STEP_FORK_PROGRAM, errno, -1);

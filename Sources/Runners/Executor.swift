@@ -253,7 +253,9 @@ public final class Executor: Sendable {
   ) throws(SandboxError) -> Result {
     if let pool {
       return try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
-        for (name, contents, executable) in files { try box.writeFile(name, contents: contents, executable: executable) }
+        for (name, contents, executable) in files {
+          try box.writeFile(name, contents: contents, executable: executable)
+        }
         return try finish(try box.run(spec, stdin: stdin), box.directory)
       }
     }

@@ -244,9 +244,10 @@ func spawnInit(
     process.close()
     throw error
   }
+  // The go pipe's write end stays open while the box lives: the init takes
+  // a hang-up on it as the parent's death (see prepare_init).
   var go: UInt8 = 0x67
   _ = Glibc.write(pipes.go.write, &go, 1)
-  pipes.closeGo()
   return (process, planned)
 }
 

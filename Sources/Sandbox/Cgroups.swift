@@ -43,8 +43,8 @@ public struct CgroupSetup: Sendable {
     procSelfMountInfo: String = "/proc/self/mountinfo"
   ) -> CgroupSetup {
     var report: [String] = []
-    let membership = KernelFile.read(procSelfCgroup) ?? ""
-    let mounts = parseCgroupMounts(KernelFile.read(procSelfMountInfo) ?? "")
+    let membership = KernelFile.read(procSelfCgroup, limit: 65_536) ?? ""
+    let mounts = parseCgroupMounts(KernelFile.read(procSelfMountInfo, limit: 1 << 22) ?? "")
 
     if forceMode == nil || forceMode == .v2 {
       if let v2 = detectV2(configured: configuredV2Path, membership: membership, mounts: mounts, report: &report) {

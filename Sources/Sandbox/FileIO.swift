@@ -11,7 +11,7 @@ enum KernelFile {
     if written < 0 { throw SandboxError(step: "write \(text.trimmingNewline) to \(path)", errorNumber: errno) }
   }
 
-  static func read(_ path: String, limit: Int = 65_536) -> String? {
+  static func read(_ path: String, limit: Int = 4_096) -> String? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { return nil }
     defer { close(fd) }

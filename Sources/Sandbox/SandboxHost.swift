@@ -52,7 +52,7 @@ public final class SandboxHost: Sendable {
     }
     for (name, text) in generatedEtcFiles() {
       let path = etc + "/" + name
-      if KernelFile.read(path) != text {
+      if KernelFile.read(path, limit: 65_536) != text {
         guard
           FileManager.default.createFile(
             atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644])

@@ -62,8 +62,6 @@ struct PipeSet {
     go.closeRead()
   }
 
-  mutating func closeGo() { go.closeWrite() }
-
   /// The pump owns and closes the parent ends from here on.
   mutating func forgetParentEnds() {
     stdin.write = -1

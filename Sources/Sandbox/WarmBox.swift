@@ -21,6 +21,9 @@ public final class WarmBox: @unchecked Sendable {
   private var cgroup: BoxCgroup?
   private var process: BoxProcess?
   private var control: Int32 = -1
+  /// The go pipe's write end, open while the box lives (its hang-up tells
+  /// the init the parent died).
+  private var parentAlive: Int32 = -1
   private var planned: [PlannedMount] = []
   private var workDirectoryMounted = false
   private var destroyed = false
@@ -30,6 +33,11 @@ public final class WarmBox: @unchecked Sendable {
   public private(set) var runCount = 0
   /// The init's host pid (for tests and diagnostics).
   public var initPID: Int32? { process?.pid }
+
+  private static let liveInits = Mutex<Set<Int32>>([])
+  /// Host pids of the inits of every warm box of this process that is not
+  /// destroyed: idle boxes are expected to be alive.
+  public static var liveInitPIDs: Set<Int32> { liveInits.withLock { $0 } }
 
   public init(host: SandboxHost, layout: BoxLayout) throws(SandboxError) {
     for mount in layout.readOnlyMounts {
@@ -79,6 +87,10 @@ public final class WarmBox: @unchecked Sendable {
       program: nil, pipes: &pipes, serve: true)
     self.process = process
     self.planned = planned
+    let pid = process.pid
+    Self.liveInits.withLock { _ = $0.insert(pid) }
+    parentAlive = pipes.go.write
+    pipes.go.write = -1
   }
 
   private func workDirectoryOptions(_ bytes: UInt64) -> String {
@@ -213,6 +225,11 @@ public final class WarmBox: @unchecked Sendable {
       close(control)
       control = -1
     }
+    if parentAlive >= 0 {
+      close(parentAlive)
+      parentAlive = -1
+    }
+    if let pid = process?.pid { Self.liveInits.withLock { _ = $0.remove(pid) } }
     process?.close()
     process = nil
     cgroup?.destroy()

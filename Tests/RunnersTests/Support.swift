@@ -15,7 +15,9 @@ enum RunnersFixture {
       let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
       let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-runner-tests-cache-\(getpid())")
       // Warm boxes, as the daemon runs them; the CLI tests cover one-shot boxes.
-      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: BoxPool(host: host))
+      let pool = BoxPool(host: host)
+      atexit { RunnersFixture.executor.pool?.drain() }
+      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
     } catch {
       fatalError("cannot set up the runner tests: \(error)")
     }

@@ -34,25 +34,19 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
 
 @Suite struct CLITests {
   @Test func execPassesOutputAndExitCodeThrough() throws {
-    let result = try BoxTestLock.shared.shared {
-      try runCLI(["exec", "--", "/bin/sh", "-c", "echo out; echo err >&2; exit 7"])
-    }
+    let result = try runCLI(["exec", "--", "/bin/sh", "-c", "echo out; echo err >&2; exit 7"])
     #expect(result.status == 7)
     #expect(result.stdout == "out\n")
     #expect(result.stderr == "err\n")
   }
 
   @Test func execFeedsItsOwnStdin() throws {
-    let result = try BoxTestLock.shared.shared {
-      try runCLI(["exec", "--", "/usr/bin/wc", "-c"], stdin: Data("12345".utf8))
-    }
+    let result = try runCLI(["exec", "--", "/usr/bin/wc", "-c"], stdin: Data("12345".utf8))
     #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
   }
 
   @Test func execJSONIsOneResultObject() throws {
-    let result = try BoxTestLock.shared.shared {
-      try runCLI(["exec", "--json", "--wall-limit", "0.3", "--", "/bin/sleep", "5"])
-    }
+    let result = try runCLI(["exec", "--json", "--wall-limit", "0.3", "--", "/bin/sleep", "5"])
     #expect(result.status == 124)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["status"] as? String == "time_limit")
@@ -65,7 +59,7 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
   }
 
   @Test func limitsPrintOneClearLine() throws {
-    let result = try BoxTestLock.shared.shared { try runCLI(["exec", "--output-limit", "1", "--", "/usr/bin/yes"]) }
+    let result = try runCLI(["exec", "--output-limit", "1", "--", "/usr/bin/yes"])
     #expect(result.status == 123)
     #expect(result.stderr.hasPrefix("dsa-run: output_limit: "))
     #expect(result.stdout.count == 1024)
@@ -88,14 +82,14 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
   }
 
   @Test func sandboxFailureExitsThree() throws {
-    let result = try BoxTestLock.shared.shared { try runCLI(["exec", "--", "/no/such/program"]) }
+    let result = try runCLI(["exec", "--", "/no/such/program"])
     #expect(result.status == 3)
     #expect(result.stderr.contains("internal_error"))
     #expect(result.stderr.contains("execve /no/such/program: ENOENT"))
   }
 
   @Test func doctorReportsTheMode() throws {
-    let result = try BoxTestLock.shared.shared { try runCLI(["doctor", "--json"]) }
+    let result = try runCLI(["doctor", "--json"])
     #expect(result.status == 0, "\(result.stdout)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(object["healthy"] as? Bool == true)

@@ -63,7 +63,7 @@ import Testing
   @Test(arguments: ["../escape", "/abs", "a/../../b", "", "a//b", "./x", "a/b/c/d/e"])
   func pathTricksInFileNamesAreRefused(name: String) throws {
     #expect(BoxDirectory.validate(name: name) != nil)
-    try BoxTestLock.shared.shared {
+    do {
       let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
       defer { box.destroy() }
       #expect(throws: SandboxError.self) { try box.writeFile(name, contents: Data("x".utf8)) }
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func aBoxRunsOnce() throws {
-    try BoxTestLock.shared.shared {
+    do {
       let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
       defer { box.destroy() }
       _ = try box.run()

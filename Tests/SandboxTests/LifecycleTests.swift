@@ -6,70 +6,89 @@ import Testing
 
 // Create, run, destroy leave nothing behind; a killed parent leaves no box.
 
-struct Leftovers: Equatable, CustomStringConvertible {
-  var boxProcesses: Int
-  var mounts: Int
-  var cgroups: Int
-  var directories: Int
-  var openFiles: Int
+/// What is left of a set of boxes (by name and host id) after they were
+/// destroyed. Tests of other suites run boxes at the same time, so only
+/// these boxes' own traces are counted.
+struct Leftovers: CustomStringConvertible {
+  var processes: [Int32] = []
+  var mounts: [String] = []
+  var cgroups: [String] = []
+  var directories: [String] = []
 
-  static func count(host: SandboxHost) -> Leftovers {
-    let workRoot = host.configuration.workRoot
-    let mounts = (KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? "").split(separator: "\n")
-      .filter { $0.contains(workRoot + "/boxes/") }.count
-    var cgroups = 0
-    for parent in Set(host.cgroups.v1Parents.values).union(host.cgroups.v2Parent.map { [$0] } ?? []) {
-      cgroups += listDirectory(parent).filter { $0.hasPrefix("dsa-run-\(getpid())-") }.count
+  static func of(names: [String], hostIDs: Set<UInt32>, host: SandboxHost) -> Leftovers {
+    var found = Leftovers()
+    let mountInfo = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
+    let parents = Array(host.cgroups.v1Parents.values) + (host.cgroups.v2Parent.map { [$0] } ?? [])
+    for name in names {
+      let directory = host.boxesDirectory + "/" + name
+      if mountInfo.contains(" \(directory) ") { found.mounts.append(directory) }
+      if access(directory, F_OK) == 0 { found.directories.append(directory) }
+      for parent in parents where access(parent + "/dsa-run-" + name, F_OK) == 0 {
+        found.cgroups.append(parent + "/dsa-run-" + name)
+      }
     }
-    return Leftovers(
-      boxProcesses: hostProcessesOfBoxes().count, mounts: mounts, cgroups: cgroups,
-      directories: listDirectory(workRoot + "/boxes").count, openFiles: listDirectory("/proc/self/fd").count)
+    for entry in listDirectory("/proc") {
+      guard let pid = Int32(entry), let status = KernelFile.read("/proc/\(entry)/status") else { continue }
+      guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }) else { continue }
+      let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
+      if fields.count > 1, let uid = UInt32(fields[1]), hostIDs.contains(uid) { found.processes.append(pid) }
+    }
+    return found
   }
 
+  var isEmpty: Bool { processes.isEmpty && mounts.isEmpty && cgroups.isEmpty && directories.isEmpty }
+
   var description: String {
-    "processes \(boxProcesses), mounts \(mounts), cgroups \(cgroups), directories \(directories), fds \(openFiles)"
+    "processes \(processes), mounts \(mounts), cgroups \(cgroups), directories \(directories)"
   }
 }
 
+func openFileCount() -> Int { listDirectory("/proc/self/fd").count }
+
 @Suite struct LifecycleTests {
   @Test func thousandRunsLeaveNothingBehind() throws {
-    try BoxTestLock.shared.exclusive {
-      let host = Fixture.host
-      let before = Leftovers.count(host: host)
-      var statuses: [Status: Int] = [:]
-      for index in 0..<1_000 {
-        var spec = BoxSpec(
-          command: ["/bin/sh", "-c", index % 10 == 0 ? "sleep 5 & echo $$" : "echo $$"], policy: Fixture.defaultPolicy)
-        spec.limits.wallTimeMilliseconds = 2_000
-        let box = try Box(host: host, spec: spec)
-        let outcome = try box.run()
-        box.destroy()
-        box.destroy()  // idempotent
-        statuses[outcome.status, default: 0] += 1
-      }
-      let after = Leftovers.count(host: host)
-      #expect(statuses == [.ok: 1_000])
-      // Other tests may hold pipes open at either moment; growth is the leak.
-      #expect(after.openFiles <= before.openFiles, "before: \(before); after: \(after)")
-      #expect(after.boxProcesses == 0 && after.mounts == 0 && after.cgroups == 0 && after.directories == 0, "\(after)")
+    let host = Fixture.host
+    let filesBefore = openFileCount()
+    var names: [String] = []
+    var hostIDs: Set<UInt32> = []
+    var statuses: [Status: Int] = [:]
+    for index in 0..<1_000 {
+      var spec = BoxSpec(
+        command: ["/bin/sh", "-c", index % 10 == 0 ? "sleep 5 & echo $$" : "echo $$"], policy: Fixture.defaultPolicy)
+      spec.limits.wallTimeMilliseconds = 2_000
+      let box = try Box(host: host, spec: spec)
+      names.append(box.name)
+      hostIDs.formUnion([box.identity.base, box.identity.programUID])
+      let outcome = try box.run()
+      box.destroy()
+      box.destroy()  // idempotent
+      statuses[outcome.status, default: 0] += 1
     }
+    #expect(statuses == [.ok: 1_000])
+    let left = Leftovers.of(names: names, hostIDs: hostIDs, host: host)
+    #expect(left.isEmpty, "\(left)")
+    // Other suites open and close fds meanwhile; a leak per run would be
+    // hundreds.
+    #expect(openFileCount() <= filesBefore + 32, "fds before \(filesBefore), after \(openFileCount())")
   }
 
   @Test func boxesThatNeverRunAreCleanedUpToo() throws {
-    try BoxTestLock.shared.exclusive {
-      let before = Leftovers.count(host: Fixture.host)
-      for _ in 0..<20 {
-        let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
-        try box.writeFile("a/b/c.txt", contents: Data("x".utf8))
-        box.destroy()
-      }
-      do {
-        _ = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
-      }
-      let after = Leftovers.count(host: Fixture.host)
-      #expect(
-        after.mounts == before.mounts && after.cgroups == before.cgroups && after.directories == before.directories)
+    var names: [String] = []
+    var hostIDs: Set<UInt32> = []
+    for _ in 0..<20 {
+      let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
+      names.append(box.name)
+      hostIDs.formUnion([box.identity.base, box.identity.programUID])
+      try box.writeFile("a/b/c.txt", contents: Data("x".utf8))
+      box.destroy()
     }
+    do {
+      // Dropped without destroy: deinit cleans up.
+      let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
+      names.append(box.name)
+    }
+    let left = Leftovers.of(names: names, hostIDs: hostIDs, host: Fixture.host)
+    #expect(left.isEmpty, "\(left)")
   }
 
   @Test func killingTheParentMidRunLeavesNoBoxProcess() throws {

@@ -8,7 +8,8 @@ import Testing
 
 @Suite struct LimitTests {
   @Test func forkBombIsContainedAndKilledInTime() throws {
-    let outcome = try runPython(
+    let (outcome, hostIDs) = try runTracked([
+      "/usr/bin/python3", "-c",
       """
       import os
       while True:
@@ -16,15 +17,15 @@ import Testing
               os.fork()
           except OSError:
               pass
-      """
-    ) { spec in
+      """,
+    ]) { spec in
       spec.limits.cpuTimeMilliseconds = 1_000
       spec.limits.wallTimeMilliseconds = 3_000
       spec.limits.processes = 32
     }
     #expect(outcome.status == .timeLimit)
     #expect(outcome.wallMilliseconds < 5_000)
-    #expect(noBoxProcessesLeft())
+    #expect(processes(ofHostIDs: hostIDs).isEmpty)
   }
 
   @Test func memoryHogGivesMemoryLimitWithItsPeak() throws {
@@ -151,12 +152,12 @@ import Testing
   @Test func childrenThatOutliveTheProgramAreKilled() throws {
     // setsid + double fork: the program returns at once, its grandchild
     // would sleep on. The box must end with nothing left.
-    let outcome = try runInBox(["/bin/sh", "-c", "(setsid sh -c 'sleep 60 &' &); echo started"]) { spec in
+    let (outcome, hostIDs) = try runTracked(["/bin/sh", "-c", "(setsid sh -c 'sleep 60 &' &); echo started"]) { spec in
       spec.limits.wallTimeMilliseconds = 5_000
     }
     #expect(outcome.status == .ok)
     #expect(outcome.wallMilliseconds < 2_000)
-    #expect(noBoxProcessesLeft())
+    #expect(processes(ofHostIDs: hostIDs).isEmpty)
   }
 
   @Test func cpuAndMemoryAreReportedForEveryRun() throws {

@@ -44,39 +44,36 @@ enum Fixture {
   static var defaultPolicy: SeccompPolicy { policies["default"]! }
 }
 
-/// Boxes from concurrent tests take this lock shared; the leak test takes it
-/// exclusively, so its before/after counts see no other test's boxes.
-final class BoxTestLock: @unchecked Sendable {
-  static let shared = BoxTestLock()
-  private var lock = pthread_rwlock_t()
-
-  init() { pthread_rwlock_init(&lock, nil) }
-
-  func shared<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_rwlock_rdlock(&lock)
-    defer { pthread_rwlock_unlock(&lock) }
-    return try body()
-  }
-
-  func exclusive<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_rwlock_wrlock(&lock)
-    defer { pthread_rwlock_unlock(&lock) }
-    return try body()
-  }
-}
-
 /// Runs an argv in a fresh box and destroys it.
 func runInBox(
   _ command: [String], stdin: Data = Data(), environment: [String] = [], files: [String: Data] = [:],
   host: SandboxHost = Fixture.host, configure: (inout BoxSpec) -> Void = { _ in }
 ) throws -> Outcome {
-  try BoxTestLock.shared.shared {
-    var spec = BoxSpec(command: command, environment: environment, policy: Fixture.defaultPolicy)
-    configure(&spec)
-    let box = try Box(host: host, spec: spec)
-    defer { box.destroy() }
-    for (name, contents) in files { try box.writeFile(name, contents: contents, executable: true) }
-    return try box.run(stdin: stdin)
+  try runTracked(command, stdin: stdin, environment: environment, files: files, host: host, configure: configure).0
+}
+
+/// Like `runInBox`, also returning the box's host ids, to look for its
+/// processes afterwards.
+func runTracked(
+  _ command: [String], stdin: Data = Data(), environment: [String] = [], files: [String: Data] = [:],
+  host: SandboxHost = Fixture.host, configure: (inout BoxSpec) -> Void = { _ in }
+) throws -> (Outcome, Set<UInt32>) {
+  var spec = BoxSpec(command: command, environment: environment, policy: Fixture.defaultPolicy)
+  configure(&spec)
+  let box = try Box(host: host, spec: spec)
+  defer { box.destroy() }
+  for (name, contents) in files { try box.writeFile(name, contents: contents, executable: true) }
+  return (try box.run(stdin: stdin), [box.identity.base, box.identity.programUID])
+}
+
+/// Processes on the host running under any of these host ids.
+func processes(ofHostIDs ids: Set<UInt32>) -> [Int32] {
+  listDirectory("/proc").compactMap { entry -> Int32? in
+    guard let pid = Int32(entry), let status = KernelFile.read("/proc/\(entry)/status"),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") })
+    else { return nil }
+    let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
+    return fields.count > 1 && UInt32(fields[1]).map { ids.contains($0) } == true ? pid : nil
   }
 }
 
@@ -112,21 +109,4 @@ func compileC(_ source: String, name: String) throws -> Data {
 func runC(_ source: String, name: String, configure: (inout BoxSpec) -> Void = { _ in }) throws -> Outcome {
   let binary = try compileC(source, name: name)
   return try runInBox(["/box/probe"], files: ["probe": binary], configure: configure)
-}
-
-/// Host processes whose real uid lies in the boxes' host-id range.
-func hostProcessesOfBoxes() -> [Int32] {
-  var found: [Int32] = []
-  for entry in listDirectory("/proc") {
-    guard let pid = Int32(entry), let status = KernelFile.read("/proc/\(entry)/status") else { continue }
-    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Uid:") }) else { continue }
-    let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
-    if fields.count > 1, let uid = UInt32(fields[1]), uid >= HostIdentityAllocator.firstHostID { found.append(pid) }
-  }
-  return found
-}
-
-/// True when no box process of any test is alive (waits for running boxes).
-func noBoxProcessesLeft() -> Bool {
-  BoxTestLock.shared.exclusive { hostProcessesOfBoxes().isEmpty }
 }
