@@ -29,7 +29,9 @@ struct LanguagePrograms: Sendable {
   var readShadow: String
 }
 
-let programs: [LanguagePrograms] = [
+let programs: [LanguagePrograms] = corePrograms + scriptAndCompiledPrograms + dartPrograms
+
+let corePrograms: [LanguagePrograms] = [
   LanguagePrograms(
     language: "python",
     hello: "print('Hello, World!')\n",
