@@ -99,6 +99,7 @@ public final class Box: @unchecked Sendable {
   public func destroy() {
     if destroyed { return }
     destroyed = true
+    defer { host.identities.release(identity) }
     cgroup?.destroy()
     cgroup = nil
     if workDirectoryMounted {

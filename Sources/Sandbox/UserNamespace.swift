@@ -20,17 +20,35 @@ struct HostIdentity: Sendable {
   var mapping: String { "0 \(base) 1\n\(boxProgramID) \(base + 1) 1\n" }
 }
 
-/// Hands out host id pairs: unique per (process, counter), far above any
-/// uid a distribution gives its users.
+/// Hands out host id pairs: unique among the live boxes of this process
+/// (a warm box keeps its pair for its whole life), and apart from other
+/// processes' by the pid in the middle bits; far above any uid a
+/// distribution gives its users.
 final class HostIdentityAllocator: Sendable {
   static let firstHostID: UInt32 = 0x7000_0000
+  private static let sequenceSize: UInt32 = 0x1000
   /// Process-wide, like box names, so two hosts in one process never share ids.
-  private static let counter = Atomic<UInt32>(0)
+  private static let state = Mutex<(next: UInt32, live: Set<UInt32>)>((0, []))
 
   func next() -> HostIdentity {
-    let sequence = Self.counter.add(1, ordering: .relaxed).newValue & 0xfff
     let processPart = UInt32(truncatingIfNeeded: getpid()) & 0xffff
-    return HostIdentity(base: Self.firstHostID + ((processPart << 12) | sequence) * 2)
+    let base = Self.state.withLock { state -> UInt32 in
+      for _ in 0..<Self.sequenceSize {
+        let sequence = state.next
+        state.next = (state.next + 1) % Self.sequenceSize
+        let base = Self.firstHostID + ((processPart << 12) | sequence) * 2
+        if state.live.insert(base).inserted { return base }
+      }
+      // 4096 live boxes in one process: more than any pool holds; share
+      // rather than fail (the pid namespaces still keep them apart).
+      return Self.firstHostID + (processPart << 12) * 2
+    }
+    return HostIdentity(base: base)
+  }
+
+  /// Gives a destroyed box's pair back.
+  func release(_ identity: HostIdentity) {
+    _ = Self.state.withLock { $0.live.remove(identity.base) }
   }
 }
 

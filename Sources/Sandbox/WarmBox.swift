@@ -221,6 +221,7 @@ public final class WarmBox: @unchecked Sendable {
   public func destroy() {
     if destroyed { return }
     destroyed = true
+    defer { host.identities.release(identity) }
     if control >= 0 {
       close(control)
       control = -1

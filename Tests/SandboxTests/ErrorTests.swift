@@ -84,3 +84,26 @@ import Testing
     #expect(error.description.hasPrefix("pivot_root: EPERM"))
   }
 }
+
+@Suite struct HostIdentityTests {
+  @Test func liveBoxesNeverShareHostIDs() {
+    let allocator = HostIdentityAllocator()
+    var identities: [HostIdentity] = []
+    var bases: Set<UInt32> = []
+    // More than a 12-bit counter could tell apart if it simply wrapped.
+    for _ in 0..<3_000 {
+      let identity = allocator.next()
+      identities.append(identity)
+      bases.insert(identity.base)
+    }
+    for _ in 0..<2_000 {
+      allocator.release(identities.removeFirst())
+      let identity = allocator.next()
+      #expect(!identities.contains { $0.base == identity.base })
+      identities.append(identity)
+    }
+    #expect(bases.count == 3_000)
+    for identity in identities { allocator.release(identity) }
+    #expect(bases.allSatisfy { $0 >= HostIdentityAllocator.firstHostID && $0 % 2 == 0 })
+  }
+}
