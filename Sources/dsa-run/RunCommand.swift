@@ -101,12 +101,14 @@ func runProgram(_ arguments: [String]) -> Never {
   let executor: Executor
   do {
     options = try parseRun(arguments)
+    executor = try makeExecutor(configuration: options.configuration, cacheDirectory: options.cacheDirectory)
+    // The language first: a typo in --lang is the first thing to hear about.
+    _ = try executor.runner(language: options.language, version: options.version)
     request = ExecuteRequest(
       language: options.language, version: options.version, files: try readSources(options.files))
     request.stdin = try readInput(path: options.stdinPath)
     request.arguments = options.arguments
     request.runLimits = options.limits
-    executor = try makeExecutor(configuration: options.configuration, cacheDirectory: options.cacheDirectory)
   } catch let error as UsageError {
     fail(error.message, code: 2)
   } catch {

@@ -105,3 +105,135 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
     #expect(result.stdout.contains("124        time_limit"))
   }
 }
+
+/// `dsa-run --lang`: a program run like `python3 file.py`, only in a box.
+@Suite struct CLILanguageTests {
+  private func write(_ text: String, name: String) throws -> String {
+    let directory = NSTemporaryDirectory() + "dsa-run-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/" + name
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func runsLikeTheInterpreterWithStdinAndArguments() throws {
+    let path = try write("import sys\nprint(input()[::-1], sys.argv[1:])\nsys.exit(3)\n", name: "rev.py")
+    let result = try runCLI(["--lang", "py", path, "--", "a", "b c"], stdin: Data("olleh\n".utf8))
+    #expect(result.status == 3)
+    #expect(result.stdout == "hello ['a', 'b c']\n")
+  }
+
+  @Test func runtimeErrorsShowTheLearnersFileName() throws {
+    let path = try write("x = 1\nprint(1 // 0)\n", name: "divide.py")
+    let result = try runCLI(["--lang", "python", path])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("divide.py\", line 2"))
+    #expect(result.stderr.contains("ZeroDivisionError"))
+  }
+
+  @Test func jsonHasTheDesignShape() throws {
+    let path = try write(
+      "print('@step {\"action\": \"swap\", \"active\": [0, 1]}')\nprint('plain')\n", name: "steps.py")
+    let result = try runCLI(["--lang", "python", path, "--json"])
+    #expect(result.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(object["language"] as? String == "python")
+    #expect((object["version"] as? String)?.hasPrefix("3.") == true)
+    #expect(object["compile"] is NSNull)
+    let run = try #require(object["run"] as? [String: Any])
+    #expect(run["status"] as? String == "ok")
+    let steps = try #require(object["steps"] as? [[String: Any]])
+    #expect(steps.count == 1)
+    #expect(steps.first?["action"] as? String == "swap")
+  }
+
+  @Test func limitsGiveTheirStatusAndExitCode() throws {
+    let path = try write("while True:\n    pass\n", name: "spin.py")
+    let result = try runCLI(["--lang", "python", path, "--time-limit", "0.5"])
+    #expect(result.status == 124)
+    #expect(result.stderr.hasPrefix("dsa-run: time_limit: "))
+  }
+
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/g++-12"), "needs g++ 12"))
+  func compileErrorsExit121WithTheCompilersMessages() throws {
+    let path = try write("int main() {\n  return undefined_name;\n}\n", name: "broken.cpp")
+    let result = try runCLI(["--lang", "c++", path])
+    #expect(result.status == 121)
+    #expect(result.stderr.contains("broken.cpp:2"))
+    #expect(result.stderr.contains("dsa-run: compile_error:"))
+  }
+
+  @Test(arguments: [
+    (["--lang", "cobol", "x.cob"], "unknown language \"cobol\"; known: "),
+    (["--lang", "python", "/no/such/file.py"], "cannot read /no/such/file.py"),
+    (["--lang", "python"], "give the source file"),
+    (["main.py"], "unknown command"),
+    (["--lang", "python", "/etc", "--json"], "not a regular file"),
+    (["--lang", "python", "x.py", "--memory-limit", "999999"], "limit out of range"),
+  ])
+  func badInvocationsExplainThemselves(arguments: [String], words: String) throws {
+    let result = try runCLI(arguments)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(words), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func tooLargeFileIsRefused() throws {
+    let path = try write(String(repeating: "# padding\n", count: 120_000), name: "big.py")
+    let result = try runCLI(["--lang", "python", path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("larger than"))
+  }
+
+  @Test func missingToolchainSaysHowToInstallIt() throws {
+    // A runner catalog whose toolchain is not on this machine.
+    let root = NSTemporaryDirectory() + "dsa-run-data-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: root + "/runners", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: repositoryRoot + "/policies", toPath: root + "/policies")
+    try """
+    {"language": "toy", "display_name": "Toy", "self_test": {"source": "x", "stdout": "y"},
+     "versions": [{"version": "1", "requires": ["/opt/no-such-toolchain/bin/toy"],
+                   "version_probe": ["/opt/no-such-toolchain/bin/toy", "--version"], "version_pattern": "([0-9]+)",
+                   "install": "apt-get install toy", "source_file": "main.toy",
+                   "run": {"argv": ["/opt/no-such-toolchain/bin/toy", "{source}"]}}]}
+    """.write(toFile: root + "/runners/toy.json", atomically: true, encoding: .utf8)
+    let path = try write("x", name: "main.toy")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "toy", path]
+    process.environment = ["DSA_RUN_DATA": root]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    #expect(
+      message.contains(
+        "toy 1 is not installed (/opt/no-such-toolchain/bin/toy is missing); install it with: apt-get install toy"))
+    let languages = Process()
+    languages.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    languages.arguments = ["languages", "--json"]
+    languages.environment = ["DSA_RUN_DATA": root]
+    let output = Pipe()
+    languages.standardOutput = output
+    try languages.run()
+    let listing = output.fileHandleForReading.readDataToEndOfFile()
+    languages.waitUntilExit()
+    let rows = try #require(try JSONSerialization.jsonObject(with: listing) as? [[String: Any]])
+    #expect(rows.first?["available"] as? Bool == false)
+    #expect((rows.first?["reason"] as? String)?.contains("apt-get install toy") == true)
+  }
+
+  @Test func languagesListsTheSevenWithVersions() throws {
+    let result = try runCLI(["languages", "--json"])
+    #expect(result.status == 0)
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    let names = Set(rows.compactMap { $0["language"] as? String })
+    #expect(names.isSuperset(of: ["python", "javascript", "java", "cpp", "kotlin", "go"]))
+    for row in rows where row["available"] as? Bool == true {
+      #expect((row["version"] as? String)?.isEmpty == false)
+    }
+  }
+}
