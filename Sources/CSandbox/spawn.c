@@ -199,7 +199,11 @@ static void reset_signals(void) {
 __attribute__((noreturn)) static void become_program(const struct dsa_program *program) {
   int report_fd = program->report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
-  reset_signals();
+  // Dispositions were reset by the init; the init's blocked SIGCHLD is not
+  // the program's business.
+  sigset_t empty;
+  sigemptyset(&empty);
+  sigprocmask(SIG_SETMASK, &empty, NULL);
 
   // Move every fd we keep above the standard ones before dup2, so no dup2
   // overwrites a source that has not been copied yet.
@@ -219,13 +223,6 @@ __attribute__((noreturn)) static void become_program(const struct dsa_program *p
     struct rlimit64 value = {.rlim_cur = program->rlimits[i].soft, .rlim_max = program->rlimits[i].hard};
     if (syscall(SYS_prlimit64, 0, program->rlimits[i].resource, &value, NULL) != 0)
       fail(report_fd, DSA_STEP_SETRLIMIT, i);
-  }
-
-  // An empty bounding set: even a setuid binary (nosuid mounts and
-  // no_new_privs already refuse it) could never regain a capability.
-  for (int capability = 0; capability < 64; capability++) {
-    if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL)
-      fail(report_fd, DSA_STEP_CAPBSET, capability);
   }
 
   // Leaving uid 0 of the box's user namespace clears every capability.
@@ -312,6 +309,7 @@ static void send_report(int report_fd, const struct dsa_report *record) {
 static void prepare_init(const struct dsa_spawn_plan *plan) {
   int report_fd = plan->report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
+  reset_signals();
   int32_t keep[8] = {plan->stdin_fd, plan->stdout_fd, plan->stderr_fd, plan->report_fd, plan->go_fd, -1, -1, -1};
   for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[5 + i] = plan->cgroup_join_fds[i];
   if (close_all_except(keep, 8) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
@@ -355,6 +353,15 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
   build_file_system(plan);
   if (plan->hostname != NULL && sethostname(plan->hostname, strlen(plan->hostname)) != 0)
     fail(report_fd, DSA_STEP_SETHOSTNAME, -1);
+
+  // An empty bounding set, inherited by every program: even a setuid binary
+  // (nosuid mounts and no_new_privs already refuse it) could never regain a
+  // capability. The init keeps its own effective capabilities (it never
+  // execs), so warm boxes can still unshare per run.
+  for (int capability = 0; capability < 64; capability++) {
+    if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL)
+      fail(report_fd, DSA_STEP_CAPBSET, capability);
+  }
 }
 
 // Reaps until the box is empty. Once the program itself has ended, whatever
@@ -482,37 +489,9 @@ static int decode_command(size_t length, struct dsa_program *program, struct dsa
   return 0;
 }
 
-// "size=<bytes>,nr_inodes=<n>,mode=1777" without printf.
-static void tmpfs_options(char *buffer, uint64_t bytes, unsigned inodes) {
-  char digits[24];
-  char *out = buffer;
-  const char *parts[3] = {"size=", ",nr_inodes=", ",mode=1777"};
-  uint64_t numbers[2] = {bytes, inodes};
-  for (int part = 0; part < 3; part++) {
-    for (const char *text = parts[part]; *text; text++) *out++ = *text;
-    if (part == 2) break;
-    int count = 0;
-    uint64_t value = numbers[part];
-    do {
-      digits[count++] = (char)('0' + value % 10);
-      value /= 10;
-    } while (value);
-    while (count) *out++ = digits[--count];
-  }
-  *out = 0;
-}
-
-// A fresh /tmp, /dev/shm and IPC namespace for every run.
-static int reset_scratch(const struct dsa_run_command *header) {
-  char options[96];
-  tmpfs_options(options, header->tmp_bytes, 16384);
-  if (umount2("/tmp", MNT_DETACH) != 0) return -1;
-  if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
-  tmpfs_options(options, header->shared_memory_bytes, 1024);
-  if (umount2("/dev/shm", MNT_DETACH) != 0) return -1;
-  if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, options) != 0) return -1;
-  return unshare(CLONE_NEWIPC);
-}
+// A fresh IPC namespace for every run (the parent empties /box, /tmp and
+// /dev/shm, which it binds in from host tmpfs mounts it can reach).
+static int reset_scratch(void) { return unshare(CLONE_NEWIPC); }
 
 static ssize_t receive_command(int control_fd, int fds[3], int *fd_count) {
   struct iovec vector = {.iov_base = command_buffer, .iov_len = sizeof command_buffer};
@@ -572,7 +551,7 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
       report_failure(control_fd, DSA_STEP_COMMAND, problem, -1);
       continue;
     }
-    if (reset_scratch(&header) != 0) {
+    if (reset_scratch() != 0) {
       int error = errno;
       for (int i = 0; i < 3; i++) close(fds[i]);
       report_failure(control_fd, DSA_STEP_RESET_SCRATCH, error, -1);

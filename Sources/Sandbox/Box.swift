@@ -83,7 +83,7 @@ public final class Box: @unchecked Sendable {
     let path = directory.path
     try systemCall("mkdir \(path)") { mkdir(path, 0o700) }
     let options =
-      "size=\(spec.limits.workDirectoryBytes),nr_inodes=16384,mode=0755,uid=\(identity.programUID),gid=\(identity.programUID)"
+      "size=\(spec.limits.workDirectoryBytes),nr_inodes=16384,mode=0700,uid=\(identity.programUID),gid=\(identity.programUID)"
     try systemCall("mount tmpfs on \(path)") {
       mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options)
     }
@@ -173,7 +173,8 @@ public struct BoxLayout: Sendable, Hashable {
 /// box serving commands on `pipes.report` (then a socket pair end).
 func spawnInit(
   host: SandboxHost, identity: HostIdentity, workDirectory: String, cgroup: BoxCgroup?, layout: BoxLayout,
-  limits: BoxLimits, program: BoxSpec?, pipes: inout PipeSet, serve: Bool
+  limits: BoxLimits, program: BoxSpec?, pipes: inout PipeSet, serve: Bool,
+  scratchDirectories: (tmp: String, sharedMemory: String)? = nil
 ) throws(SandboxError) -> (BoxProcess, [PlannedMount]) {
   let strings = CStringArena()
   defer { strings.release() }
@@ -181,7 +182,7 @@ func spawnInit(
   let envp = strings.array(program?.environment ?? [])
   let planned = plannedMounts(
     layout: host.layout, workDirectory: workDirectory, limits: limits, extra: layout.readOnlyMounts,
-    mountProc: layout.mountProc)
+    mountProc: layout.mountProc, scratchDirectories: scratchDirectories)
   let cMounts = planned.map { entry in
     dsa_mount(
       kind: entry.kind.rawValue, source: strings.string(entry.source),

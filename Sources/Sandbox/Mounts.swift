@@ -90,8 +90,13 @@ func generatedEtcFiles() -> [String: String] {
 }
 
 /// The ordered plan for one box.
+///
+/// `scratchDirectories` (warm boxes) are host tmpfs mounts bound at /tmp and
+/// /dev/shm, so the parent can empty them between runs; one-shot boxes get
+/// fresh tmpfs mounts of their own instead.
 func plannedMounts(
-  layout: HostLayout, workDirectory: String, limits: BoxLimits, extra: [ReadOnlyMount], mountProc: Bool
+  layout: HostLayout, workDirectory: String, limits: BoxLimits, extra: [ReadOnlyMount], mountProc: Bool,
+  scratchDirectories: (tmp: String, sharedMemory: String)? = nil
 ) -> [PlannedMount] {
   var plan: [PlannedMount] = []
   plan.append(PlannedMount(kind: .bindReadOnly, source: "/usr", target: "/usr"))
@@ -115,9 +120,13 @@ func plannedMounts(
     plan.append(PlannedMount(kind: .symlink, source: "/proc/self/fd/\(index)", target: "/dev/" + name))
   }
   plan.append(PlannedMount(kind: .symlink, source: "/proc/self/fd", target: "/dev/fd"))
-  plan.append(
-    PlannedMount(kind: .tmpfs, target: "/dev/shm", data: "size=\(limits.sharedMemoryBytes),nr_inodes=1024,mode=1777"))
-  plan.append(PlannedMount(kind: .tmpfs, target: "/tmp", data: "size=\(limits.tmpBytes),nr_inodes=16384,mode=1777"))
+  if let scratchDirectories {
+    plan.append(PlannedMount(kind: .bindWritable, source: scratchDirectories.sharedMemory, target: "/dev/shm"))
+    plan.append(PlannedMount(kind: .bindWritable, source: scratchDirectories.tmp, target: "/tmp"))
+  } else {
+    plan.append(PlannedMount(kind: .tmpfs, target: "/dev/shm", data: scratchOptions(bytes: limits.sharedMemoryBytes)))
+    plan.append(PlannedMount(kind: .tmpfs, target: "/tmp", data: scratchOptions(bytes: limits.tmpBytes)))
+  }
   for mount in extra {
     var info = stat()
     let isFile = stat(mount.hostPath, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
@@ -127,6 +136,9 @@ func plannedMounts(
   plan.append(PlannedMount(kind: .bindWritable, source: workDirectory, target: "/box"))
   return plan
 }
+
+/// tmpfs options of /tmp and /dev/shm.
+func scratchOptions(bytes: UInt64) -> String { "size=\(bytes),nr_inodes=16384,mode=1777" }
 
 /// Validates a box-side path from a runner or a request: absolute, normal,
 /// and not over the box's own structure.

@@ -44,12 +44,15 @@ public final class SandboxHost: Sendable {
     rootMountPoint = workRoot + "/root"
     boxesDirectory = workRoot + "/boxes"
     let etc = workRoot + "/etc"
-    for directory in [workRoot, rootMountPoint, boxesDirectory, etc] {
-      if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+    // boxes/ can be searched but not listed: each box's init must reach its
+    // own directories by name, and those are private to the box's uid.
+    for (directory, mode) in [(workRoot, 0o755), (rootMountPoint, 0o755), (boxesDirectory, 0o711), (etc, 0o755)] {
+      if mkdir(directory, mode_t(mode)) != 0 && errno != EEXIST {
         throw SandboxError(
           step: "mkdir \(directory)", errorNumber: errno, hint: "dsa-run needs root and a writable work root")
       }
     }
+    chmod(boxesDirectory, 0o711)
     for (name, text) in generatedEtcFiles() {
       let path = etc + "/" + name
       if KernelFile.read(path, limit: 65_536) != text {

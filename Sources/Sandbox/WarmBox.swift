@@ -6,8 +6,9 @@ import Synchronization
 /// A box that is built once and runs many programs, one at a time.
 ///
 /// Namespaces, the mount tree, the cgroup and the work directory are made
-/// once; every run gets a fresh /tmp, /dev/shm and IPC namespace (made by the
-/// init), an emptied /box (emptied here), its own limits and reset counters,
+/// once; every run gets a fresh IPC namespace (made by the init), emptied and
+/// resized /box, /tmp and /dev/shm (host tmpfs mounts, emptied here), its own
+/// limits and reset counters,
 /// and ends with every process of the box killed. What a run cannot reach,
 /// the next run cannot either: the same walls as a one-shot `Box`, without
 /// paying for new namespaces per run (creating and tearing down a network
@@ -25,7 +26,6 @@ public final class WarmBox: @unchecked Sendable {
   /// the init the parent died).
   private var parentAlive: Int32 = -1
   private var planned: [PlannedMount] = []
-  private var workDirectoryMounted = false
   private var destroyed = false
   /// True once the init died or the protocol failed: the box must not run again.
   public private(set) var isBroken = false
@@ -63,15 +63,23 @@ public final class WarmBox: @unchecked Sendable {
 
   deinit { destroy() }
 
-  private func start() throws(SandboxError) {
-    let limits = BoxLimits.ceilings
-    let path = directory.path
+  /// Host tmpfs mounts bound at /tmp and /dev/shm, emptied between runs.
+  private var tmp: BoxDirectory { BoxDirectory(path: directory.path + ".tmp") }
+  private var sharedMemory: BoxDirectory { BoxDirectory(path: directory.path + ".shm") }
+  private var mounted: [String] = []
+
+  private func mountScratch(_ path: String, options: String) throws(SandboxError) {
     try systemCall("mkdir \(path)") { mkdir(path, 0o700) }
-    try systemCall("mount tmpfs on \(path)") {
-      mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), workDirectoryOptions(BoxLimits().workDirectoryBytes))
-    }
-    workDirectoryMounted = true
-    cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: limits)
+    mounted.append(path)
+    try systemCall("mount tmpfs on \(path)") { mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options) }
+  }
+
+  private func start() throws(SandboxError) {
+    let defaults = BoxLimits()
+    try mountScratch(directory.path, options: workDirectoryOptions(defaults.workDirectoryBytes))
+    try mountScratch(tmp.path, options: privateScratchOptions(defaults.tmpBytes))
+    try mountScratch(sharedMemory.path, options: privateScratchOptions(defaults.sharedMemoryBytes))
+    cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: BoxLimits.ceilings)
 
     var sockets: [Int32] = [-1, -1]
     try systemCall("socketpair for a warm box") { dsa_control_socketpair(&sockets) }
@@ -83,8 +91,9 @@ public final class WarmBox: @unchecked Sendable {
     pipes.report = PipePair(read: -1, write: sockets[1])
     control = sockets[0]
     let (process, planned) = try spawnInit(
-      host: host, identity: identity, workDirectory: path, cgroup: cgroup, layout: layout, limits: BoxLimits(),
-      program: nil, pipes: &pipes, serve: true)
+      host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: layout,
+      limits: defaults, program: nil, pipes: &pipes, serve: true,
+      scratchDirectories: (tmp.path, sharedMemory.path))
     self.process = process
     self.planned = planned
     let pid = process.pid
@@ -93,9 +102,13 @@ public final class WarmBox: @unchecked Sendable {
     pipes.go.write = -1
   }
 
+  /// Owned by the program's uid and private to it: other host users cannot
+  /// look into a learner's files through the host side.
   private func workDirectoryOptions(_ bytes: UInt64) -> String {
-    "size=\(bytes),nr_inodes=16384,mode=0755,uid=\(identity.programUID),gid=\(identity.programUID)"
+    "size=\(bytes),nr_inodes=16384,mode=0700,uid=\(identity.programUID),gid=\(identity.programUID)"
   }
+
+  private func privateScratchOptions(_ bytes: UInt64) -> String { workDirectoryOptions(bytes) }
 
   /// Puts a file in /box before the next run, owned by the program's uid.
   public func writeFile(_ name: String, contents: Data, executable: Bool = false) throws(SandboxError) {
@@ -109,10 +122,14 @@ public final class WarmBox: @unchecked Sendable {
       throw SandboxError(step: "prepare: the warm box is not usable", errorNumber: EINVAL)
     }
     do {
-      try directory.removeContents()
-      let path = directory.path
-      try systemCall("resize \(path)") {
-        mount(nil, path, nil, UInt(MS_REMOUNT | MS_NOSUID | MS_NODEV), workDirectoryOptions(limits.workDirectoryBytes))
+      let sizes = [
+        (directory, workDirectoryOptions(limits.workDirectoryBytes)), (tmp, privateScratchOptions(limits.tmpBytes)),
+        (sharedMemory, privateScratchOptions(limits.sharedMemoryBytes)),
+      ]
+      for (scratch, options) in sizes {
+        try scratch.removeContents()
+        let path = scratch.path
+        try systemCall("resize \(path)") { mount(nil, path, nil, UInt(MS_REMOUNT | MS_NOSUID | MS_NODEV), options) }
       }
     } catch {
       isBroken = true
@@ -194,8 +211,6 @@ public final class WarmBox: @unchecked Sendable {
     header.environment_count = UInt32(spec.environment.count)
     header.rlimit_count = UInt32(rlimits.count)
     header.filter_length = UInt32(spec.policy.filter.count)
-    header.tmp_bytes = spec.limits.tmpBytes
-    header.shared_memory_bytes = spec.limits.sharedMemoryBytes
     let capacity = Int(DSA_COMMAND_MAXIMUM_BYTES)
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     defer { buffer.deallocate() }
@@ -235,11 +250,11 @@ public final class WarmBox: @unchecked Sendable {
     process = nil
     cgroup?.destroy()
     cgroup = nil
-    if workDirectoryMounted {
-      _ = umount2(directory.path, Int32(MNT_DETACH))
-      workDirectoryMounted = false
+    for path in mounted.reversed() {
+      _ = umount2(path, Int32(MNT_DETACH))
+      _ = rmdir(path)
     }
-    _ = rmdir(directory.path)
+    mounted = []
   }
 }
 

@@ -279,3 +279,22 @@ import Testing
     }
   }
 }
+
+@Suite struct HostSideTests {
+  @Test func workDirectoriesArePrivateOnTheHost() throws {
+    var info = stat()
+    #expect(stat(Fixture.host.boxesDirectory, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o711, "boxes/ must not be listable")
+    let box = try Box(host: Fixture.host, spec: BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
+    defer { box.destroy() }
+    #expect(stat(box.directory.path, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o700)
+    #expect(info.st_uid == box.identity.programUID)
+    let warm = try WarmBox(host: Fixture.host, layout: BoxLayout())
+    defer { warm.destroy() }
+    for suffix in ["", ".tmp", ".shm"] {
+      #expect(stat(warm.directory.path + suffix, &info) == 0)
+      #expect(info.st_mode & 0o077 == 0, "\(suffix) is open to other host users")
+    }
+  }
+}

@@ -20,9 +20,11 @@ struct Leftovers: CustomStringConvertible {
     let mountInfo = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
     let parents = Array(host.cgroups.v1Parents.values) + (host.cgroups.v2Parent.map { [$0] } ?? [])
     for name in names {
-      let directory = host.boxesDirectory + "/" + name
-      if mountInfo.contains(" \(directory) ") { found.mounts.append(directory) }
-      if access(directory, F_OK) == 0 { found.directories.append(directory) }
+      // A warm box also has name.tmp and name.shm beside its work directory.
+      for directory in ["", ".tmp", ".shm"].map({ host.boxesDirectory + "/" + name + $0 }) {
+        if mountInfo.contains(" \(directory) ") { found.mounts.append(directory) }
+        if access(directory, F_OK) == 0 { found.directories.append(directory) }
+      }
       for parent in parents where access(parent + "/dsa-run-" + name, F_OK) == 0 {
         found.cgroups.append(parent + "/dsa-run-" + name)
       }

@@ -193,7 +193,8 @@ struct dsa_program {
 #define DSA_COMMAND_MAXIMUM_BYTES (256 * 1024)
 #define DSA_COMMAND_MAXIMUM_STRINGS 4096
 
-/// A run command for a warm box, followed by: rlimits, the BPF filter
+/// A run command for a warm box (which gets a fresh IPC namespace; the
+/// parent empties and resizes /box, /tmp and /dev/shm), followed by: rlimits, the BPF filter
 /// (filter_length * 8 bytes), then NUL-terminated strings: working
 /// directory, arguments, environment. Sent with SCM_RIGHTS stdin, stdout,
 /// stderr. A one-byte "K" message kills the running program and all its
@@ -207,8 +208,6 @@ struct dsa_run_command {
   uint32_t rlimit_count;
   uint32_t filter_length;
   uint32_t reserved;
-  uint64_t tmp_bytes;
-  uint64_t shared_memory_bytes;
 };
 
 /// Encodes a run command; returns its length, or 0 when it does not fit.
