@@ -45,6 +45,12 @@ let package = Package(
       path: "Benchmarks/BoxBench",
       swiftSettings: strictSwift
     ),
+    .executableTarget(
+      name: "dsa-run-langbench",
+      dependencies: ["Runners", "Sandbox"],
+      path: "Benchmarks/LanguageBench",
+      swiftSettings: strictSwift
+    ),
     .testTarget(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.
