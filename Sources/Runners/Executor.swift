@@ -81,7 +81,13 @@ public final class Executor: Sendable {
   /// Warm boxes for compiles and runs (daemon, grading); nil runs every
   /// step in a fresh one-shot box (the CLI).
   public let pool: BoxPool?
+  /// Whether results carry the toolchain's probed version ("3.11.2") or
+  /// the runner's declared one ("3.11"): probing starts the toolchain once
+  /// per process (30 ms for the JVM), which a one-shot CLI run that prints
+  /// no version need not pay.
+  public let probesVersions: Bool
   private let probedVersions = Mutex<[String: String]>([:])
+  private let fingerprints = Mutex<[String: String]>([:])
 
   public static let maximumFiles = 64
   public static let maximumSourceBytes = 1 << 20
@@ -89,9 +95,10 @@ public final class Executor: Sendable {
 
   public init(
     host: SandboxHost, catalog: RunnerCatalog, policies: [String: SeccompPolicy], cache: CompileCache?,
-    pool: BoxPool? = nil
+    pool: BoxPool? = nil, probesVersions: Bool = true
   ) {
     self.pool = pool
+    self.probesVersions = probesVersions
     self.host = host
     self.catalog = catalog
     self.policies = policies
@@ -141,14 +148,14 @@ public final class Executor: Sendable {
     let runner = try runner(language: request.language, version: request.version)
     guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
     let (files, mainClass) = try nameFiles(request.files, runner: runner)
-    let version = probedVersion(of: runner)
+    let version = probesVersions ? probedVersion(of: runner) : runner.version
     var result = ExecuteResult(
       language: runner.language, version: version, compile: nil, run: nil, compileCacheHit: false,
       fileNames: files.map(\.name))
 
     var runFiles: [(String, Data, Bool)] = files.map { ($0.name, $0.contents, false) }
     if let compile = runner.compile {
-      let key = cacheKey(runner: runner, version: version, step: compile, files: files)
+      let key = cacheKey(runner: runner, step: compile, files: files)
       if let cached = cache?.lookup(key) {
         result.compileCacheHit = true
         runFiles = cached.map { ($0.0, $0.1, true) }
@@ -324,9 +331,26 @@ public final class Executor: Sendable {
     }
   }
 
-  private func cacheKey(runner: Runner, version: String, step: RunnerStep, files: [SourceFile]) -> String {
+  /// Identifies the installed toolchain files (path, size, change time and
+  /// inode of everything the runner requires), so an upgrade in place
+  /// invalidates cached artifacts without starting the toolchain.
+  func toolchainFingerprint(of runner: Runner) -> String {
+    let key = runner.language + "@" + runner.version
+    if let known = fingerprints.withLock({ $0[key] }) { return known }
+    let fingerprint = runner.requires.map { path -> String in
+      var info = stat()
+      guard stat(path, &info) == 0 else { return path + ":missing" }
+      return "\(path):\(info.st_size):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec):\(info.st_ino)"
+    }.joined(separator: "|")
+    fingerprints.withLock { $0[key] = fingerprint }
+    return fingerprint
+  }
+
+  private func cacheKey(runner: Runner, step: RunnerStep, files: [SourceFile]) -> String {
     var hasher = SHA256()
-    for field in [runner.language, runner.version, version] + step.argv + step.environment + step.artifacts {
+    for field in [runner.language, runner.version, toolchainFingerprint(of: runner)] + step.argv + step.environment
+      + step.artifacts + runner.mounts.map(\.hostPath) + step.mounts.map(\.hostPath)
+    {
       hasher.updateField(Data(field.utf8))
     }
     for file in files {

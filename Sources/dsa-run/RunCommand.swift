@@ -84,7 +84,9 @@ func readSources(_ paths: [String]) throws -> [SourceFile] {
   }
 }
 
-func makeExecutor(configuration: SandboxConfiguration, cacheDirectory: String?) throws -> Executor {
+func makeExecutor(configuration: SandboxConfiguration, cacheDirectory: String?, probesVersions: Bool = true) throws
+  -> Executor
+{
   guard let runnersDirectory = DataDirectories.locate("runners") else {
     throw UsageError(message: "cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
   }
@@ -92,7 +94,8 @@ func makeExecutor(configuration: SandboxConfiguration, cacheDirectory: String?) 
   let policies = try loadPolicies()
   let host = try SandboxHost(configuration: configuration)
   let cache = try cacheDirectory.map { try CompileCache(directory: $0) }
-  return Executor(host: host, catalog: catalog, policies: policies, cache: cache)
+  return Executor(
+    host: host, catalog: catalog, policies: policies, cache: cache, probesVersions: probesVersions)
 }
 
 func runProgram(_ arguments: [String]) -> Never {
@@ -101,7 +104,8 @@ func runProgram(_ arguments: [String]) -> Never {
   let executor: Executor
   do {
     options = try parseRun(arguments)
-    executor = try makeExecutor(configuration: options.configuration, cacheDirectory: options.cacheDirectory)
+    executor = try makeExecutor(
+      configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json)
     // The language first: a typo in --lang is the first thing to hear about.
     _ = try executor.runner(language: options.language, version: options.version)
     request = ExecuteRequest(
