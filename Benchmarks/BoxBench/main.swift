@@ -9,7 +9,7 @@ import Synchronization
 //
 // Methods: bare (posix_spawn + waitpid), box (a one-shot `Box`: create, run,
 // destroy), warm (one run through a `BoxPool`: a `WarmBox` built once serves
-// every run; per run /box is emptied, /tmp and /dev/shm are fresh tmpfs, the
+// every run; per run /box, /tmp and /dev/shm are emptied, the
 // IPC namespace is new, the cgroup limits and counters are reset, and every
 // process of the box is killed at the end) and bwrap (bubblewrap).
 //
@@ -138,7 +138,7 @@ final class WarmPool: Sendable {
   }
 
   /// One run, the full per-run cost: take a box (or build one), empty and
-  /// size /box, run (fresh /tmp, /dev/shm, IPC namespace; cgroup reset),
+  /// size /box, /tmp, /dev/shm, run (fresh IPC namespace; cgroup reset),
   /// give the box back.
   func run(_ spec: BoxSpec) throws(SandboxError) -> Outcome {
     try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
@@ -283,8 +283,8 @@ final class MethodRunner {
   }
 
   /// The full per-run cost of a warm box: `pool.withBox` (take, empty and
-  /// size /box) + `run` (cgroup reset; the init mounts a fresh /tmp and
-  /// /dev/shm and unshares a new IPC namespace, forks the program, kills
+  /// size /box, /tmp, /dev/shm) + `run` (cgroup reset; the init unshares a
+  /// new IPC namespace, starts the program, kills
   /// what is left of the box and reports) + give back.
   private func runWarm(_ spec: BoxSpec) -> String? {
     let outcome: Outcome
@@ -581,7 +581,7 @@ func printTable(_ report: BenchReport) {
     "  warm  = BoxPool.withBox(layout:limits:) + WarmBox.run(spec), same policy and limits; per run: /box emptied,"
   )
   lines.append(
-    "          fresh /tmp, /dev/shm and IPC namespace, cgroup limits and counters reset, every box process killed"
+    "          /tmp and /dev/shm emptied, fresh IPC namespace, cgroup limits and counters reset, every box process killed"
   )
   lines.append(
     "          (one BoxPool, at most \(report.warmPoolMaximumIdle) idle boxes; warm boxes built for all latency rounds: \(report.latencyWarmBoxesMade))"
