@@ -51,6 +51,8 @@ let package = Package(
       path: "Benchmarks/LanguageBench",
       swiftSettings: strictSwift
     ),
+    .target(name: "HTTP", swiftSettings: strictSwift),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .testTarget(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.
