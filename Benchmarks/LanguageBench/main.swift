@@ -750,14 +750,23 @@ func targetChecks(_ row: LanguageRow) -> [TargetCheck] {
           ?? "no samples",
         pass: overhead.map { $0 <= 5 } ?? false))
   }
+  // "A cache hit costs no more than one run": the whole hit request against
+  // the run share of a cold request (its total less its compile), both
+  // clocked around execute. The in-box run wall alone has 1 ms resolution and
+  // leaves out what every request pays (box preparation, files, cgroup
+  // reads), so it is printed beside it, not compared.
   let hit = median(.cacheHitTotal)
-  let run = median(.dsaRunRun)
+  let runShare = median(.dsaRunTotal).map { $0 - (median(.dsaRunCompile) ?? 0) }
+  let inBox = median(.dsaRunRun)
   checks.append(
     TargetCheck(
-      language: row.language, target: "cache-hit total <= dsa-run run (medians)",
-      measured: hit.flatMap { hit in run.map { String(format: "%.1f vs %.1f ms (%+.1f ms)", hit, $0, hit - $0) } }
-        ?? "no samples",
-      pass: hit.flatMap { hit in run.map { hit <= $0 } } ?? false))
+      language: row.language, target: "cache-hit total <= run share of a cold request (medians)",
+      measured: hit.flatMap { hit in
+        runShare.map {
+          String(format: "%.1f vs %.1f ms (%+.1f ms; in-box run %.1f ms)", hit, $0, hit - $0, inBox ?? .nan)
+        }
+      } ?? "no samples",
+      pass: hit.flatMap { hit in runShare.map { hit <= $0 } } ?? false))
   let limits = ["kotlin": 2500.0, "cpp": 1000.0]
   if let limit = limits[row.language] {
     let total = median(.dsaRunTotal)
