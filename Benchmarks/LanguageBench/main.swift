@@ -565,7 +565,8 @@ func executeTimed(
   if let problem = checkResult(result, plan: plan, expectHit: expectHit) { return .failure(RunFailure(text: problem)) }
   return .success(
     DsaRunSample(
-      compile: result.compile.map { Double($0.wallMilliseconds) }, run: Double(result.run?.wallMilliseconds ?? 0),
+      compile: result.compile.map { Double($0.wallMicroseconds) / 1000 },
+      run: Double(result.run?.wallMicroseconds ?? 0) / 1000,
       total: total))
 }
 
@@ -752,7 +753,7 @@ func targetChecks(_ row: LanguageRow) -> [TargetCheck] {
   }
   // "A cache hit costs no more than one run": the whole hit request against
   // the run share of a cold request (its total less its compile), both
-  // clocked around execute. The in-box run wall alone has 1 ms resolution and
+  // clocked around execute. The in-box run wall alone
   // leaves out what every request pays (box preparation, files, cgroup
   // reads), so it is printed beside it, not compared.
   let hit = median(.cacheHitTotal)
@@ -797,7 +798,7 @@ func printTables(_ report: BenchReport) {
   lines.append("                 via posix_spawn in a new directory, empty environment + the runner's variables;")
   lines.append("                 compile/run = spawn to waitpid, total = mkdir + write source + compile + run")
   lines.append("  dsa-run      = Executor(pool: BoxPool, cache: CompileCache).execute, a new source each round (the")
-  lines.append("                 compile always misses); compile/run = Outcome.wallMilliseconds (1 ms resolution),")
+  lines.append("                 compile always misses); compile/run = Outcome.wallMicroseconds,")
   lines.append("                 total = clocked around execute")
   lines.append(
     "  cache-hit    = the same request again (compile skipped, artifacts from the cache), clocked around execute")

@@ -123,6 +123,7 @@ public final class Box: @unchecked Sendable {
       limits: spec.limits, program: spec, pipes: &pipes, serve: false)
     defer { process.close() }
     let started = monotonicMilliseconds()
+    let startedMicroseconds = monotonicMicroseconds()
 
     var pump = StreamPump(
       input: input, stdinFD: pipes.stdin.write, stdoutFD: pipes.stdout.read, stderrFD: pipes.stderr.read,
@@ -136,7 +137,7 @@ public final class Box: @unchecked Sendable {
         cgroup?.killAll()
       })
     let usage = process.reap()
-    let wallMilliseconds = monotonicMilliseconds() - started
+    let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
 
     if let failure = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }) {
       throw setupError(failure, plan: planned, command: spec.command)
@@ -147,7 +148,7 @@ public final class Box: @unchecked Sendable {
     }
     return buildOutcome(
       limits: spec.limits, ended: ended, fallbackUsage: usage, watch: watch, pump: pump,
-      wallMilliseconds: wallMilliseconds, cgroup: cgroup, mode: host.cgroups.mode)
+      wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
   }
 }
 
@@ -256,14 +257,14 @@ func spawnInit(
 /// Turns the facts of one run into an `Outcome`.
 func buildOutcome(
   limits: BoxLimits, ended: dsa_report?, fallbackUsage: BoxProcess.Usage, watch: StreamPump.Watch, pump: StreamPump,
-  wallMilliseconds: UInt64, cgroup: BoxCgroup?, mode: CgroupMode
+  wallMicroseconds: UInt64, cgroup: BoxCgroup?, mode: CgroupMode
 ) -> Outcome {
   var ending = Ending(limits: limits)
   ending.waitStatus = ended.map { $0.wait_status }
   ending.killedForWallTime = watch.wallTimeExceeded
   ending.killedForCPUTime = watch.cpuTimeExceeded
   ending.killedForOutput = pump.outputLimitExceeded
-  ending.wallMilliseconds = wallMilliseconds
+  ending.wallMilliseconds = wallMicroseconds / 1000
   let reportedCPU = ended.map { UInt64($0.user_cpu_us + $0.system_cpu_us) } ?? fallbackUsage.cpuMicroseconds
   ending.cpuMilliseconds = (cgroup?.cpuMicroseconds() ?? reportedCPU) / 1000
   let reportedRSS = UInt64(max(Int(ended?.max_rss_kb ?? 0), fallbackUsage.maxRSSKilobytes))
@@ -281,7 +282,7 @@ func buildOutcome(
     status: status, message: message, exitCode: exitCode, signal: signal,
     stdout: pump.stdout, stderr: pump.stderr, stdoutTruncated: pump.stdoutTruncated,
     stderrTruncated: pump.stderrTruncated, cpuMilliseconds: ending.cpuMilliseconds,
-    wallMilliseconds: wallMilliseconds, memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind,
+    wallMicroseconds: wallMicroseconds, memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind,
     accounting: mode.rawValue)
 }
 
@@ -322,6 +323,12 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities", DSA_STEP_JOIN_CGROUP.rawValue: "join cgroup",
   ]
   return names[step] ?? "step \(step)"
+}
+
+func monotonicMicroseconds() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
 }
 
 func monotonicMilliseconds() -> UInt64 {

@@ -33,7 +33,9 @@ public struct Outcome: Sendable {
   public var stderrTruncated: Bool
   /// CPU time of every process of the box.
   public var cpuMilliseconds: UInt64
-  public var wallMilliseconds: UInt64
+  /// Wall time from the program's release to its end, in microseconds.
+  public var wallMicroseconds: UInt64
+  public var wallMilliseconds: UInt64 { wallMicroseconds / 1000 }
   /// Peak memory of the box (cgroup peak, or the largest process RSS in
   /// rlimit-only mode).
   public var memoryKilobytes: UInt64

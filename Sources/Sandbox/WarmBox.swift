@@ -170,6 +170,7 @@ public final class WarmBox: @unchecked Sendable {
     stderrPipe.closeWrite()
 
     let started = monotonicMilliseconds()
+    let startedMicroseconds = monotonicMicroseconds()
     var pump = StreamPump(
       input: input, stdinFD: stdinPipe.write, stdoutFD: stdoutPipe.read, stderrFD: stderrPipe.read,
       reportFD: control, outputLimit: Int(spec.limits.outputBytesPerStream), warm: true)
@@ -182,7 +183,7 @@ public final class WarmBox: @unchecked Sendable {
       process: process, started: started, limits: spec.limits,
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
       kill: { _ = dsa_send_kill(control) })
-    let wallMilliseconds = monotonicMilliseconds() - started
+    let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
     if pump.initDied {
       isBroken = true
       throw SandboxError(step: "the warm box's init died during a run")
@@ -193,7 +194,7 @@ public final class WarmBox: @unchecked Sendable {
     let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
     return buildOutcome(
       limits: spec.limits, ended: ended, fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
-      wallMilliseconds: wallMilliseconds, cgroup: cgroup, mode: host.cgroups.mode)
+      wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
   }
 
   private func send(_ spec: BoxSpec, stdin: Int32, stdout: Int32, stderr: Int32) throws(SandboxError) {
