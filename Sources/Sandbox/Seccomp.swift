@@ -94,6 +94,10 @@ public enum SeccompCompiler {
     guard seccomp_attr_set(context, SCMP_FLTATR_ACT_BADARCH, SeccompAction.killProcess) == 0 else {
       throw problem("cannot set the bad-architecture action")
     }
+    // A binary tree of system call numbers instead of a linear list: the
+    // calls the kernel's bitmap cache cannot settle (those with argument
+    // checks, and every call on a non-native arch) cost log(n) comparisons.
+    _ = seccomp_attr_set(context, SCMP_FLTATR_CTL_OPTIMIZE, 2)
     let native = seccomp_arch_native()
     var nativeListed = false
     for architecture in architectures {
