@@ -1,0 +1,132 @@
+import Foundation
+
+/// One client connection, served start to end on its own thread: wait for bytes, feed the parser,
+/// answer its events in order, repeat; then close the way the last answer calls for.
+///
+/// Answering in the order the parser reports is all pipelining needs: the handler runs for one
+/// request at a time and nothing more is read until every request already parsed is answered, so
+/// responses can never overtake each other and a fast pipelining client cannot queue unbounded work.
+struct ServerConnection {
+  let socket: Socket
+  let configuration: HTTPServer.Configuration
+  let handler: HTTPServer.Handler
+  /// Readable once the server stops; an idle connection then closes instead of waiting.
+  let stopSignal: Int32
+  let isStopping: @Sendable () -> Bool
+
+  /// Bytes per read: enough for a typical request in one read, small enough that hundreds of
+  /// connections cost little.
+  static let readChunkBytes = 16 * 1024
+  /// How long a closing connection keeps reading (and discarding) what the client still sends.
+  static let lingerTimeout = Duration.seconds(2)
+
+  private enum Next {
+    case keepOpen
+    /// The peer is gone or too slow: close at once.
+    case close
+    /// A response said `Connection: close`: send FIN, drain, then close.
+    case closeAfterDraining
+  }
+
+  func run() {
+    var parser = HTTPRequestParser(limits: configuration.parserLimits)
+    var buffer = [UInt8](repeating: 0, count: Self.readChunkBytes)
+    var idleSince = ContinuousClock.now
+    // When the first byte of the request in progress arrived; its read deadline counts from there.
+    var requestStarted: ContinuousClock.Instant?
+    while true {
+      let readiness =
+        parser.isIdle
+        ? socket.waitForInput(until: idleSince + configuration.idleTimeout, wake: stopSignal)
+        : socket.waitForInput(until: (requestStarted ?? .now) + configuration.requestReadTimeout)
+      switch readiness {
+      case .woken:
+        return  // Stopping, and no request has begun here: nothing to finish.
+      case .timedOut:
+        if parser.isIdle { return }
+        let seconds = configuration.requestReadTimeout.wholeMillisecondsRoundedUp / 1000
+        let timeout = HTTPResponse(
+          status: .requestTimeout, headers: ["Content-Type": "text/plain; charset=utf-8"],
+          body: Data("the request did not arrive within \(max(seconds, 1)) s; send it at once\n".utf8))
+        if write(timeout, closing: true, version: .http11) { drainBeforeClosing(&buffer) }
+        return
+      case .ready:
+        break
+      }
+      switch socket.receive(into: &buffer) {
+      case .wouldBlock:
+        continue
+      case .endOfInput, .failed:
+        // Every request already parsed has been answered, so a client that half-closed after its
+        // last request has had its responses; a partial request has nobody left to answer.
+        return
+      case .bytes(let count):
+        if parser.isIdle { requestStarted = .now }
+        switch answer(parser.feed(buffer[..<count]), requestStarted: &requestStarted) {
+        case .keepOpen: break
+        case .close: return
+        case .closeAfterDraining:
+          drainBeforeClosing(&buffer)
+          return
+        }
+        if parser.isIdle {
+          idleSince = .now
+          requestStarted = nil
+        }
+      }
+    }
+  }
+
+  /// Acts on the parser's events in order.
+  private func answer(
+    _ events: [HTTPRequestParser.Event], requestStarted: inout ContinuousClock.Instant?
+  ) -> Next {
+    for (index, event) in events.enumerated() {
+      switch event {
+      case .expectContinue:
+        // When the whole body came with the head, the request follows in this batch: asking for
+        // the body would only add a stray interim response.
+        if index + 1 < events.count, case .request = events[index + 1] { continue }
+        guard socket.sendAll(HTTPResponse.continueHead, until: .now + configuration.writeTimeout) else {
+          return .close
+        }
+      case .request(let request):
+        let response = handler(request)
+        // A handler asks for the connection to end with `Connection: close` (the serializer drops
+        // the field and writes its own); a stopping server ends every connection after its answer.
+        let closing =
+          !request.keepAlive || response.headers.listContains("close", for: "Connection") || isStopping()
+        guard write(response, closing: closing, version: request.version) else { return .close }
+        if closing { return .closeAfterDraining }
+        // Bytes after this request belong to the next one, whose deadline starts now.
+        requestStarted = .now
+      case .error(let error):
+        return write(.error(error), closing: true, version: .http11) ? .closeAfterDraining : .close
+      }
+    }
+    return .keepOpen
+  }
+
+  /// Writes `response` with a `Date` field; false when the client is gone or does not read.
+  private func write(_ response: HTTPResponse, closing: Bool, version: HTTPVersion) -> Bool {
+    var response = response
+    if response.headers["Date"] == nil { response.headers.add(name: "Date", value: HTTPDate.now()) }
+    let bytes = response.serialized(closeConnection: closing, requestVersion: version)
+    return socket.sendAll(bytes, until: .now + configuration.writeTimeout)
+  }
+
+  /// A lingering close (RFC 9112 §9.6): closing a socket with unread input makes the kernel send
+  /// RST, and a client still sending its body (a 413, a pipelined request after `Connection:
+  /// close`) would then lose the response it has not read yet. So send FIN first and read until
+  /// the client closes too, for a bounded time.
+  private func drainBeforeClosing(_ buffer: inout [UInt8]) {
+    socket.shutdownOutput()
+    let deadline = ContinuousClock.now + Self.lingerTimeout
+    while socket.waitForInput(until: deadline) == .ready {
+      switch socket.receive(into: &buffer) {
+      case .bytes, .wouldBlock: continue
+      case .endOfInput, .failed: return
+      }
+    }
+  }
+}
