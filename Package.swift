@@ -52,6 +52,8 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .target(name: "HTTP", swiftSettings: strictSwift),
+    .target(name: "API", dependencies: ["Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+    .testTarget(name: "APITests", dependencies: ["API", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .testTarget(
       name: "SandboxTests",

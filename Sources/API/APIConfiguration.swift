@@ -1,0 +1,28 @@
+import Foundation
+
+/// The API's knobs, with the defaults the daemon uses when its config file leaves them out.
+public struct APIConfiguration: Sendable {
+  /// Executions at once (box slots); default one per active processor.
+  public var slots: Int
+  /// Requests that may wait for a slot; default twice `slots`.
+  public var maximumQueued: Int
+  /// The longest a request waits in line before it is answered 503; default 10 s.
+  public var queueTimeout: Duration = .seconds(10)
+  /// The `Retry-After` sent with 503 busy, seconds; default 1.
+  public var retryAfterSeconds = 1
+  /// What a request may ask for in `limits`.
+  public var maxima = LimitMaxima()
+  /// The largest execute body, bytes; default 1 MiB (the HTTP server's own limit should not be
+  /// smaller, or it answers first with a plain-text 413).
+  public var maximumBodyBytes = 1 << 20
+  /// Accepted bearer tokens; empty means no authentication. `/healthz` is always open.
+  public var bearerTokens: [String] = []
+  /// Where request log lines go; nil logs nothing.
+  public var logSink: RequestLogSink?
+
+  /// The defaults, with `slots` slots and a line of twice that.
+  public init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, maximumQueued: Int? = nil) {
+    self.slots = max(1, slots)
+    self.maximumQueued = maximumQueued ?? 2 * max(1, slots)
+  }
+}

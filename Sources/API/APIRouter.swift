@@ -1,0 +1,238 @@
+import Foundation
+import HTTP
+import Runners
+import Sandbox
+import Synchronization
+
+/// The daemon's routes: `POST /v1/execute`, `GET /v1/runtimes`, `GET /healthz`, `GET /metrics`.
+///
+/// `handle` is pure request-in, response-out (the `HTTPServer` handler shape), so every route and
+/// error is testable without a socket. It blocks while the execution runs: `HTTPServer` gives each
+/// connection its own thread, and the `WorkQueue` bounds how many of those reach a box at once.
+public final class APIRouter: Sendable {
+  /// Runs executions; also the source of the runtimes list and the compile-cache counters.
+  public let executor: Executor
+  /// The knobs.
+  public let configuration: APIConfiguration
+  /// The box slots and their line.
+  public let queue: WorkQueue
+  /// The `/metrics` counters.
+  public let metrics = APIMetrics()
+
+  typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
+  private let perform: Perform
+  private let requestCounter = Atomic<UInt64>(0)
+  // Generated ids start with a per-process prefix so ids from daemons behind one balancer differ.
+  private let idPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+
+  /// Methods per route, for routing and for 405's `Allow`.
+  public static let routes: [String: String] = [
+    "/v1/execute": "POST", "/v1/runtimes": "GET", "/healthz": "GET", "/metrics": "GET",
+  ]
+
+  /// A router that runs requests with `executor`.
+  public convenience init(executor: Executor, configuration: APIConfiguration) {
+    self.init(executor: executor, configuration: configuration) { request throws(ExecuteError) in
+      try executor.execute(request)
+    }
+  }
+
+  /// A router whose executions are `perform` (tests put fake work or failures here); `executor` still
+  /// resolves languages and lists runtimes.
+  init(executor: Executor, configuration: APIConfiguration, perform: @escaping Perform) {
+    self.executor = executor
+    self.configuration = configuration
+    self.perform = perform
+    queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
+  }
+
+  /// What one request did, gathered for the log line.
+  private struct Trace {
+    var id: String
+    var language: String?
+    var runStatus: String?
+    var queueMilliseconds: Double?
+    var runMilliseconds: Double?
+    var detail: String?
+  }
+
+  /// Answers one request.
+  public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    let start = ContinuousClock.now
+    let path = String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    let route = Self.routes[path] == nil ? "other" : path
+    var trace = Trace(id: requestID(request))
+    var errorCode: String?
+    var response: HTTPResponse
+    do throws(APIError) {
+      response = try answer(request, path: path, trace: &trace)
+    } catch {
+      errorCode = error.code
+      response = error.response
+    }
+    response.headers.add(name: "X-Request-Id", value: trace.id)
+    metrics.recordRequest(route: route, code: response.status.code)
+    if let sink = configuration.logSink {
+      sink(
+        RequestLogEntry(
+          id: trace.id, time: Date().formatted(.iso8601), method: request.method, route: route,
+          status: response.status.code, error: errorCode, language: trace.language, runStatus: trace.runStatus,
+          queueMilliseconds: trace.queueMilliseconds, runMilliseconds: trace.runMilliseconds,
+          totalMilliseconds: Self.milliseconds(ContinuousClock.now - start), detail: trace.detail))
+    }
+    return response
+  }
+
+  private func answer(_ request: HTTPRequest, path: String, trace: inout Trace) throws(APIError) -> HTTPResponse {
+    // Health checks come from load balancers and systemd that hold no token.
+    if path != "/healthz" { try authorize(request) }
+    guard let method = Self.routes[path] else { throw .notFound(path) }
+    guard request.method == method else { throw .methodNotAllowed(request.method, path: path, allowed: [method]) }
+    switch path {
+    case "/v1/execute": return try execute(request, trace: &trace)
+    case "/v1/runtimes": return Self.json(runtimesObject())
+    case "/metrics":
+      let text = metrics.render(
+        queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
+        cacheMisses: executor.cache?.misses ?? 0)
+      return HTTPResponse(
+        status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
+    default: return Self.json(["status": "ok"])
+    }
+  }
+
+  private func authorize(_ request: HTTPRequest) throws(APIError) {
+    guard !configuration.bearerTokens.isEmpty else { return }
+    guard let field = request.headers["Authorization"] else {
+      throw .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
+    }
+    let parts = field.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "bearer",
+      configuration.bearerTokens.contains(where: { Self.constantTimeEquals($0, String(parts[1])) })
+    else { throw .unauthorized("the bearer token is not valid") }
+  }
+
+  private func execute(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
+    guard request.body.count <= configuration.maximumBodyBytes else {
+      throw .payloadTooLarge(size: request.body.count, maximum: configuration.maximumBodyBytes)
+    }
+    let contentType = request.headers["Content-Type"]
+    let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
+    let body = try ExecuteBody.decode(request.body)
+    trace.language = body.language
+    let runner: Runner
+    do throws(ExecuteError) {
+      runner = try executor.runner(language: body.language, version: body.version)
+    } catch {
+      throw .from(error)
+    }
+    // The catalog's name, not the caller's spelling, so metric labels stay a closed set.
+    trace.language = runner.language
+    let executeRequest = try body.executeRequest(
+      maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
+
+    let waitStart = ContinuousClock.now
+    let admission = queue.acquire(timeout: configuration.queueTimeout)
+    trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
+    switch admission {
+    case .admitted: break
+    case .full:
+      throw .busy(
+        "all \(queue.slots) box slots are busy and \(queue.maximumWaiting) requests are waiting; try again shortly",
+        retryAfterSeconds: configuration.retryAfterSeconds)
+    case .timedOut:
+      throw .busy(
+        "no box slot became free within \(configuration.queueTimeout); try again shortly",
+        retryAfterSeconds: configuration.retryAfterSeconds)
+    }
+    let runStart = ContinuousClock.now
+    let outcome: Result<ExecuteResult, ExecuteError>
+    do throws(ExecuteError) {
+      outcome = .success(try perform(executeRequest))
+    } catch {
+      outcome = .failure(error)
+    }
+    queue.release()
+    let elapsed = ContinuousClock.now - runStart
+    trace.runMilliseconds = Self.milliseconds(elapsed)
+    switch outcome {
+    case .success(let result):
+      let status = Self.statusWord(result)
+      trace.runStatus = status
+      metrics.recordRun(language: runner.language, status: status, seconds: Self.seconds(elapsed))
+      return Self.json(ResultEncoder.executeObject(result))
+    case .failure(let error):
+      if case .sandbox(let failure) = error {
+        trace.runStatus = Status.internalError.rawValue
+        trace.detail = failure.description
+        metrics.recordRun(
+          language: runner.language, status: Status.internalError.rawValue, seconds: Self.seconds(elapsed))
+      }
+      throw .from(error)
+    }
+  }
+
+  private func runtimesObject() -> [String: Any] {
+    var runtimes: [[String: Any]] = []
+    for name in executor.catalog.names {
+      for runner in executor.catalog.languages[name] ?? [] {
+        let missing = runner.missingRequirement
+        runtimes.append([
+          "language": runner.language,
+          "name": runner.displayName,
+          "version": missing == nil && executor.probesVersions ? executor.probedVersion(of: runner) : runner.version,
+          "aliases": runner.aliases,
+          "available": missing == nil,
+          "reason": missing.map { "\($0) is missing; install with: \(runner.installHint)" as Any } ?? NSNull(),
+        ])
+      }
+    }
+    return ["runtimes": runtimes]
+  }
+
+  /// The status word a run ends with: the compile's when it stopped there.
+  static func statusWord(_ result: ExecuteResult) -> String {
+    if let run = result.run { return run.status.rawValue }
+    return result.compile?.status.rawValue ?? Status.internalError.rawValue
+  }
+
+  /// The client's `X-Request-Id` when it is short and plain (it is echoed and logged), else a new one.
+  private func requestID(_ request: HTTPRequest) -> String {
+    if let given = request.headers["X-Request-Id"], (1...64).contains(given.utf8.count),
+      given.utf8.allSatisfy({
+        $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || (0x30...0x39).contains($0)
+          || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+      })
+    {
+      return given
+    }
+    let number = requestCounter.add(1, ordering: .relaxed).newValue
+    return "\(idPrefix)-\(number)"
+  }
+
+  private static func json(_ object: Any) -> HTTPResponse {
+    HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: ResultEncoder.data(object))
+  }
+
+  private static func milliseconds(_ duration: Duration) -> Double {
+    (seconds(duration) * 1_000_000).rounded() / 1000
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    let (whole, fraction) = duration.components
+    return Double(whole) + Double(fraction) / 1e18
+  }
+
+  // Token comparison that does not stop at the first differing byte, so response timing does not
+  // reveal how much of a guess was right.
+  private static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
+    let a = Array(left.utf8)
+    let b = Array(right.utf8)
+    var difference = UInt8(a.count == b.count ? 0 : 1)
+    for index in 0..<max(a.count, b.count) {
+      difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+    }
+    return difference == 0
+  }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import HTTP
+import Runners
+import Sandbox
+import Testing
+
+@testable import API
+
+@Suite struct RouterTests {
+  @Test func routingTable() {
+    let router = makeRouter()
+    #expect(router.handle(request("GET", "/healthz")).status == .ok)
+    #expect(router.handle(request("GET", "/healthz")).object["status"] as? String == "ok")
+    #expect(router.handle(request("GET", "/healthz?probe=1")).status == .ok)
+    #expect(router.handle(request("GET", "/metrics")).status == .ok)
+    #expect(router.handle(request("GET", "/v1/runtimes")).status == .ok)
+    for (path, method) in APIRouter.routes {
+      let wrong = method == "GET" ? "POST" : "GET"
+      let response = router.handle(request(wrong, path))
+      #expect(response.status == .methodNotAllowed, "\(wrong) \(path)")
+      #expect(response.headers["Allow"] == method)
+      #expect(response.error?.code == "method_not_allowed")
+    }
+    for path in ["/", "/v1", "/v1/execute/", "/v2/execute", "/HEALTHZ"] {
+      let response = router.handle(request("GET", path))
+      #expect(response.status == .notFound, "\(path)")
+      #expect(response.error?.code == "not_found")
+      #expect(response.headers["Content-Type"] == "application/json")
+    }
+    #expect(router.handle(request("HEAD", "/healthz")).status == .methodNotAllowed)
+  }
+
+  @Test func everyResponseCarriesARequestID() {
+    let router = makeRouter()
+    #expect(
+      router.handle(request("GET", "/healthz", headers: [("X-Request-Id", "abc-123")])).headers["X-Request-Id"]
+        == "abc-123")
+    // An id that would be unsafe to echo or log is replaced.
+    let replaced = router.handle(request("GET", "/healthz", headers: [("X-Request-Id", "a b\"c")]))
+    #expect(replaced.headers["X-Request-Id"] != "a b\"c")
+    #expect(replaced.headers["X-Request-Id"]?.isEmpty == false)
+    let first = router.handle(request("GET", "/nope")).headers["X-Request-Id"]
+    let second = router.handle(request("GET", "/nope")).headers["X-Request-Id"]
+    #expect(first != second)
+  }
+
+  @Test func contentTypeMustBeJSON() {
+    let router = makeRouter()
+    let body = #"{"language": "python", "source": "print(1)"}"#
+    let missing = router.handle(request("POST", "/v1/execute", body: body))
+    #expect(missing.status == .unsupportedMediaType)
+    #expect(missing.error?.code == "unsupported_media_type")
+    let text = router.handle(request("POST", "/v1/execute", body: body, headers: [("Content-Type", "text/plain")]))
+    #expect(text.status.code == 415)
+    #expect(text.error?.message.contains("text/plain") == true)
+  }
+
+  @Test func bodiesOverTheLimitAre413() {
+    let router = makeRouter { $0.maximumBodyBytes = 64 }
+    let response = router.handle(
+      executeRequest(#"{"language": "python", "source": "\#(String(repeating: "x", count: 100))"}"#))
+    #expect(response.status.code == 413)
+    #expect(response.error?.code == "payload_too_large")
+    #expect(response.error?.message.contains("the maximum is 64") == true)
+  }
+
+  @Test func badRequestsAndUnknownFields() {
+    let router = makeRouter()
+    let malformed = router.handle(executeRequest("{nope"))
+    #expect(malformed.status.code == 400)
+    #expect(malformed.error?.code == "bad_request")
+    let unknown = router.handle(executeRequest(#"{"language": "python", "source": "", "network": true}"#))
+    #expect(unknown.status.code == 400)
+    #expect(unknown.error?.code == "unknown_field")
+    #expect(unknown.error?.message == "unknown field \"network\"")
+    let tooMuch = router.handle(
+      executeRequest(#"{"language": "python", "source": "", "limits": {"wall_ms": 999999}}"#))
+    #expect(tooMuch.status.code == 400)
+    #expect(tooMuch.error?.message == "limits.wall_ms is 999999; the maximum is 20000")
+  }
+
+  @Test func unknownLanguageListsTheKnownOnes() {
+    let router = makeRouter()
+    let response = router.handle(executeRequest(#"{"language": "cobol", "source": "x"}"#))
+    #expect(response.status.code == 400)
+    #expect(response.error?.code == "unknown_language")
+    #expect(response.error?.message == "unknown language \"cobol\"")
+    #expect(response.error?.known == APIFixture.executor.catalog.names)
+    #expect(response.error?.known?.contains("python") == true)
+    let version = router.handle(executeRequest(#"{"language": "python", "version": "1.0", "source": "x"}"#))
+    #expect(version.status.code == 400)
+    #expect(version.error?.code == "unknown_version")
+    #expect(version.error?.known?.isEmpty == false)
+  }
+
+  @Test func fullQueueIs503WithRetryAfter() {
+    let router = makeRouter(slots: 1, maximumQueued: 0) { $0.retryAfterSeconds = 3 }
+    #expect(router.queue.acquire(timeout: .zero) == .admitted)
+    defer { router.queue.release() }
+    let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
+    #expect(response.status.code == 503)
+    #expect(response.headers["Retry-After"] == "3")
+    #expect(response.error?.code == "busy")
+  }
+
+  @Test func waitingPastTheDeadlineIs503() {
+    let router = makeRouter(slots: 1, maximumQueued: 1) { $0.queueTimeout = .milliseconds(50) }
+    #expect(router.queue.acquire(timeout: .zero) == .admitted)
+    defer { router.queue.release() }
+    let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
+    #expect(response.status.code == 503)
+    #expect(response.headers["Retry-After"] == "1")
+    #expect(response.error?.message.contains("no box slot became free") == true)
+    #expect(router.queue.depth == 0)
+  }
+
+  @Test func sandboxFailuresAre500WithoutHostDetails() {
+    let logs = LogCollector()
+    var configuration = APIConfiguration(slots: 1)
+    configuration.logSink = logs.sink
+    let router = APIRouter(executor: APIFixture.executor, configuration: configuration) {
+      _ throws(ExecuteError) in
+      throw .sandbox(SandboxError(step: "pivot_root", errorNumber: EPERM, hint: "see /etc/dsa-run/secret.json"))
+    }
+    let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
+    #expect(response.status.code == 500)
+    #expect(response.error?.code == "internal_error")
+    #expect(response.error?.message == "the sandbox failed at pivot_root: EPERM")
+    #expect(!response.text.contains("/etc"))
+    #expect(router.queue.inFlight == 0)
+    // The operator's log keeps the whole error.
+    #expect(logs.all.first?.detail?.contains("/etc/dsa-run/secret.json") == true)
+    #expect(logs.all.first?.runStatus == "internal_error")
+    #expect(
+      router.metrics.render(queueDepth: 0, boxesInFlight: 0, cacheHits: 0, cacheMisses: 0)
+        .contains("dsa_run_runs_total{language=\"python\",status=\"internal_error\"} 1"))
+  }
+
+  @Test func bearerTokens() {
+    let router = makeRouter { $0.bearerTokens = ["s3cret", "other"] }
+    #expect(router.handle(request("GET", "/healthz")).status == .ok)
+    let missing = router.handle(request("GET", "/v1/runtimes"))
+    #expect(missing.status.code == 401)
+    #expect(missing.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
+    #expect(missing.error?.code == "unauthorized")
+    let wrong = router.handle(request("GET", "/metrics", headers: [("Authorization", "Bearer s3cre")]))
+    #expect(wrong.status.code == 401)
+    let basic = router.handle(request("GET", "/metrics", headers: [("Authorization", "Basic s3cret")]))
+    #expect(basic.status.code == 401)
+    // Unknown routes do not reveal themselves to a caller without a token.
+    #expect(router.handle(request("GET", "/nope")).status.code == 401)
+    for token in ["s3cret", "other"] {
+      let right = router.handle(request("GET", "/metrics", headers: [("Authorization", "bearer \(token)")]))
+      #expect(right.status == .ok)
+    }
+    let execute = router.handle(
+      executeRequest(#"{"language": "cobol", "source": ""}"#, headers: [("Authorization", "Bearer s3cret")]))
+    #expect(execute.error?.code == "unknown_language")
+  }
+
+  @Test func metricsTextFormat() {
+    let router = makeRouter()
+    _ = router.handle(request("GET", "/healthz"))
+    _ = router.handle(request("GET", "/definitely/not/here"))
+    let first = router.handle(request("GET", "/metrics"))
+    #expect(first.headers["Content-Type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+    let text = first.text
+    for (name, type) in [
+      ("dsa_run_http_requests_total", "counter"), ("dsa_run_runs_total", "counter"),
+      ("dsa_run_queue_depth", "gauge"), ("dsa_run_boxes_in_flight", "gauge"),
+      ("dsa_run_run_duration_seconds", "histogram"), ("dsa_run_compile_cache_hits_total", "counter"),
+      ("dsa_run_compile_cache_misses_total", "counter"),
+    ] {
+      #expect(text.contains("# TYPE \(name) \(type)\n"), "\(name)")
+      #expect(text.contains("# HELP \(name) "), "\(name)")
+    }
+    #expect(text.contains("dsa_run_http_requests_total{route=\"/healthz\",code=\"200\"} 1\n"))
+    // Unknown paths share one label value, so scanners cannot grow the series.
+    #expect(text.contains("dsa_run_http_requests_total{route=\"other\",code=\"404\"} 1\n"))
+    #expect(text.contains("dsa_run_run_duration_seconds_bucket{le=\"+Inf\"} 0\n"))
+    #expect(text.contains("dsa_run_queue_depth 0\n"))
+    // Every sample line is "name{labels} value" or "name value".
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      #expect(line.range(of: #"^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$"#, options: .regularExpression) != nil, "\(line)")
+    }
+    _ = router.handle(request("GET", "/healthz"))
+    let second = router.handle(request("GET", "/metrics")).text
+    #expect(second.contains("dsa_run_http_requests_total{route=\"/healthz\",code=\"200\"} 2\n"))
+    #expect(second.contains("dsa_run_http_requests_total{route=\"/metrics\",code=\"200\"} 1\n"))
+  }
+
+  @Test func histogramBucketsAreCumulative() {
+    let metrics = APIMetrics()
+    metrics.recordRun(language: "python", status: "ok", seconds: 0.02)
+    metrics.recordRun(language: "python", status: "ok", seconds: 0.3)
+    metrics.recordRun(language: "cpp", status: "compile_error", seconds: 100)
+    let text = metrics.render(queueDepth: 2, boxesInFlight: 1, cacheHits: 5, cacheMisses: 6)
+    #expect(text.contains("dsa_run_run_duration_seconds_bucket{le=\"0.01\"} 0\n"))
+    #expect(text.contains("dsa_run_run_duration_seconds_bucket{le=\"0.025\"} 1\n"))
+    #expect(text.contains("dsa_run_run_duration_seconds_bucket{le=\"0.5\"} 2\n"))
+    #expect(text.contains("dsa_run_run_duration_seconds_bucket{le=\"60\"} 2\n"))
+    #expect(text.contains("dsa_run_run_duration_seconds_bucket{le=\"+Inf\"} 3\n"))
+    #expect(text.contains("dsa_run_run_duration_seconds_count 3\n"))
+    #expect(text.contains("dsa_run_runs_total{language=\"python\",status=\"ok\"} 2\n"))
+    #expect(text.contains("dsa_run_runs_total{language=\"cpp\",status=\"compile_error\"} 1\n"))
+    #expect(text.contains("dsa_run_queue_depth 2\n"))
+    #expect(text.contains("dsa_run_boxes_in_flight 1\n"))
+    #expect(text.contains("dsa_run_compile_cache_hits_total 5\n"))
+    #expect(text.contains("dsa_run_compile_cache_misses_total 6\n"))
+  }
+
+  @Test func runtimesList() throws {
+    let router = makeRouter()
+    let runtimes = try #require(router.handle(request("GET", "/v1/runtimes")).object["runtimes"] as? [[String: Any]])
+    #expect(runtimes.count == APIFixture.executor.catalog.languages.values.reduce(0) { $0 + $1.count })
+    for runtime in runtimes {
+      #expect(Set(runtime.keys) == ["language", "name", "version", "aliases", "available", "reason"])
+      let available = try #require(runtime["available"] as? Bool)
+      #expect((runtime["reason"] is NSNull) == available)
+    }
+    let python = try #require(runtimes.first { $0["language"] as? String == "python" })
+    #expect(python["available"] as? Bool == true)
+    #expect((python["version"] as? String)?.hasPrefix("3.") == true)
+  }
+
+  @Test func requestLogLines() throws {
+    let logs = LogCollector()
+    let router = makeRouter { $0.logSink = logs.sink }
+    _ = router.handle(
+      executeRequest(#"{"language": "cobol", "source": "DISPLAY 'TOP SECRET'", "stdin": "PRIVATE INPUT"}"#))
+    _ = router.handle(request("GET", "/healthz", headers: [("X-Request-Id", "health-1")]))
+    let entries = logs.all
+    #expect(entries.count == 2)
+    #expect(entries[0].route == "/v1/execute")
+    #expect(entries[0].status == 400)
+    #expect(entries[0].error == "unknown_language")
+    #expect(entries[0].language == "cobol")
+    #expect(entries[0].totalMilliseconds >= 0)
+    #expect(!entries[0].line.contains("SECRET") && !entries[0].line.contains("PRIVATE"))
+    #expect(entries[1].id == "health-1")
+    #expect(entries[1].status == 200)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(entries[0].line.utf8)) as? [String: Any])
+    #expect(object["id"] is String && object["total_ms"] is Double && object["time"] is String)
+    #expect(!entries[0].line.contains("\n"))
+  }
+}

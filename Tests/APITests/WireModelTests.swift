@@ -1,0 +1,140 @@
+import Foundation
+import Runners
+import Sandbox
+import Testing
+
+@testable import API
+
+@Suite struct WireModelTests {
+  private func decode(_ json: String) throws(APIError) -> ExecuteBody {
+    try ExecuteBody.decode(Data(json.utf8))
+  }
+
+  private func decodeError(_ json: String) -> APIError? {
+    do {
+      _ = try decode(json)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func decodesEveryField() throws {
+    let body = try decode(
+      """
+      {"language": "python", "version": "3.11", "files": [{"name": "a.py", "content": "print(1)"}],
+       "stdin": "x", "args": ["-v"],
+       "limits": {"cpu_ms": 100, "wall_ms": 200, "memory_mb": 64, "output_kb": 8, "processes": 4}}
+      """)
+    #expect(body.language == "python")
+    #expect(body.version == "3.11")
+    #expect(body.files == [ExecuteBody.File(name: "a.py", content: "print(1)")])
+    #expect(body.stdin == "x")
+    #expect(body.args == ["-v"])
+    #expect(
+      body.limits
+        == ExecuteBody.Limits(
+          cpuMilliseconds: 100, wallMilliseconds: 200, memoryMegabytes: 64, outputKilobytes: 8, processes: 4))
+  }
+
+  @Test(arguments: [
+    (#"{"language": "python", "source": "", "limts": {}}"#, "limts"),
+    (#"{"language": "python", "files": [{"name": "a", "content": "", "mode": 7}]}"#, "files[0].mode"),
+    (#"{"language": "python", "source": "", "limits": {"cpu": 1}}"#, "limits.cpu"),
+    (#"{"language": "python", "source": "", "limits": {"tmp_mb": 1}}"#, "limits.tmp_mb"),
+  ])
+  func unknownKeysAreRefused(json: String, path: String) {
+    let error = decodeError(json)
+    #expect(error?.code == "unknown_field")
+    #expect(error?.status.code == 400)
+    #expect(error?.message == "unknown field \"\(path)\"")
+  }
+
+  @Test(arguments: [
+    ("", "not valid JSON"),
+    ("{", "not valid JSON"),
+    ("[]", "the body must be a JSON object"),
+    (#"{"source": "x"}"#, "missing field \"language\""),
+    (#"{"language": 3, "source": "x"}"#, "\"language\" must be a string"),
+    (#"{"language": "python", "source": "x", "args": "-v"}"#, "\"args\" must be an array"),
+    (#"{"language": "python", "source": "x", "limits": {"cpu_ms": 1.5}}"#, "not a whole number"),
+    (#"{"language": "python", "source": "x", "limits": {"cpu_ms": 1e30}}"#, "not a whole number"),
+    (#"{"language": "python", "source": "x", "limits": []}"#, "\"limits\" must be an object"),
+    (#"{"language": "python", "files": [{"name": "a"}]}"#, "missing field \"files[0].content\""),
+    (#"{"language": "python", "source": null}"#, ""),
+  ])
+  func malformedBodiesAreBadRequests(json: String, fragment: String) {
+    let error = decodeError(json)
+    // A null optional decodes as absent; the request is refused later for lacking a source.
+    if fragment.isEmpty {
+      #expect(error == nil)
+      return
+    }
+    #expect(error?.code == "bad_request")
+    #expect(error?.status.code == 400)
+    #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "no error")")
+  }
+
+  @Test func sourceOrFilesButNotBoth() throws {
+    let both = try decode(#"{"language": "python", "source": "x", "files": [{"name": "a", "content": ""}]}"#)
+    #expect(throws: APIError.badRequest("give either \"files\" or \"source\", not both")) {
+      try both.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    }
+    let neither = try decode(#"{"language": "python"}"#)
+    #expect(throws: APIError.badRequest("missing field \"files\" (or \"source\")")) {
+      try neither.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    }
+    let empty = try decode(#"{"language": "python", "files": []}"#)
+    #expect(throws: APIError.badRequest("\"files\" must hold at least one file")) {
+      try empty.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    }
+  }
+
+  @Test func convertsToAnExecuteRequest() throws {
+    let body = try decode(
+      #"{"language": "py", "source": "print(1)", "stdin": "in", "args": ["a"], "limits": {"cpu_ms": 300}}"#)
+    let request = try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    #expect(request.language == "py")
+    #expect(request.files == [SourceFile(name: "", contents: Data("print(1)".utf8))])
+    #expect(request.stdin == Data("in".utf8))
+    #expect(request.arguments == ["a"])
+    #expect(request.runLimits.cpuMilliseconds == 300)
+    // Within the maxima, the runner's defaults stay the runner's.
+    #expect(request.runLimits.wallMilliseconds == nil)
+    #expect(request.runLimits.memoryMegabytes == nil)
+  }
+
+  @Test(arguments: [
+    ("cpu_ms", 10_001, "limits.cpu_ms is 10001; the maximum is 10000"),
+    ("wall_ms", 20_001, "limits.wall_ms is 20001; the maximum is 20000"),
+    ("memory_mb", 4096, "limits.memory_mb is 4096; the maximum is 1024"),
+    ("output_kb", 5000, "limits.output_kb is 5000; the maximum is 4096"),
+    ("processes", 129, "limits.processes is 129; the maximum is 128"),
+    ("cpu_ms", 0, "limits.cpu_ms must be greater than 0 (it was 0)"),
+    ("memory_mb", -5, "limits.memory_mb must be greater than 0 (it was -5)"),
+  ])
+  func limitsOutsideTheirRangeAreRefused(name: String, value: Int, message: String) throws {
+    let body = try decode(#"{"language": "python", "source": "", "limits": {"\#(name)": \#(value)}}"#)
+    #expect(throws: APIError.badRequest(message)) {
+      try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    }
+  }
+
+  @Test func limitsAtTheMaximumAreAccepted() throws {
+    let body = try decode(#"{"language": "python", "source": "", "limits": {"cpu_ms": 10000, "processes": 128}}"#)
+    let request = try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    #expect(request.runLimits.cpuMilliseconds == 10_000)
+    #expect(request.runLimits.processes == 128)
+  }
+
+  @Test func runnerDefaultsAboveAMaximumAreLowered() throws {
+    var maxima = LimitMaxima()
+    maxima.cpuMilliseconds = 1000
+    maxima.memoryMegabytes = 128
+    let body = try decode(#"{"language": "python", "source": ""}"#)
+    let request = try body.executeRequest(maxima: maxima, runnerLimits: BoxLimits())
+    #expect(request.runLimits.cpuMilliseconds == 1000)
+    #expect(request.runLimits.memoryMegabytes == 128)
+    #expect(request.runLimits.wallMilliseconds == nil)
+  }
+}

@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import API
+
+@Suite struct WorkQueueTests {
+  @Test func defaultsToTwiceTheSlotsInLine() {
+    let queue = WorkQueue(slots: 3)
+    #expect(queue.slots == 3)
+    #expect(queue.maximumWaiting == 6)
+    #expect(APIConfiguration().slots == ProcessInfo.processInfo.activeProcessorCount)
+    #expect(APIConfiguration(slots: 4).maximumQueued == 8)
+  }
+
+  @Test func boundsConcurrencyAndRefusesPastTheLine() {
+    let queue = WorkQueue(slots: 2, maximumWaiting: 2)
+    let running = Atomic<Int>(0)
+    let peak = Atomic<Int>(0)
+    let admissions = Mutex<[WorkQueue.Admission]>([])
+    // Six arrive together: two run, two wait, two are turned away at once. Threads of their own,
+    // because concurrentPerform runs only as many at once as there are cores.
+    let group = DispatchGroup()
+    for _ in 0..<6 {
+      group.enter()
+      Thread.detachNewThread {
+        let (admission, _) = queue.withSlot(timeout: .seconds(10)) {
+          let now = running.add(1, ordering: .relaxed).newValue
+          peak.max(now, ordering: .relaxed)
+          usleep(500_000)
+          running.subtract(1, ordering: .relaxed)
+        }
+        admissions.withLock { $0.append(admission) }
+        group.leave()
+      }
+    }
+    group.wait()
+    let all = admissions.withLock { $0 }
+    #expect(all.filter { $0 == .admitted }.count == 4)
+    #expect(all.filter { $0 == .full }.count == 2)
+    #expect(peak.load(ordering: .relaxed) == 2)
+    #expect(queue.inFlight == 0)
+    #expect(queue.depth == 0)
+  }
+
+  @Test func aWaiterLeavesAtItsDeadline() {
+    let queue = WorkQueue(slots: 1, maximumWaiting: 1)
+    #expect(queue.acquire(timeout: .zero) == .admitted)
+    let start = ContinuousClock.now
+    #expect(queue.acquire(timeout: .milliseconds(100)) == .timedOut)
+    #expect(ContinuousClock.now - start >= .milliseconds(100))
+    #expect(queue.depth == 0)
+    queue.release()
+    #expect(queue.acquire(timeout: .zero) == .admitted)
+    queue.release()
+    #expect(queue.inFlight == 0)
+  }
+
+  @Test func aReleasedSlotGoesToTheWaiter() {
+    let queue = WorkQueue(slots: 1, maximumWaiting: 1)
+    #expect(queue.acquire(timeout: .zero) == .admitted)
+    let waiter = Mutex<WorkQueue.Admission?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let admission = queue.acquire(timeout: .seconds(10))
+      waiter.withLock { $0 = admission }
+      done.signal()
+    }
+    while queue.depth == 0 { usleep(1000) }
+    // The line is full now: a third is refused without waiting.
+    #expect(queue.acquire(timeout: .seconds(10)) == .full)
+    queue.release()
+    done.wait()
+    #expect(waiter.withLock { $0 } == .admitted)
+    #expect(queue.inFlight == 1)
+    queue.release()
+  }
+}
