@@ -158,3 +158,25 @@ let repositoryRoot: String = {
     #expect(CompileCache.decode(good + Data([0])) == nil)
   }
 }
+
+@Suite struct VersionSelectionTests {
+  @Test func newestInstalledVersionIsTheDefaultAndVersionSelects() throws {
+    let executor = RunnersFixture.executor
+    let versions = try #require(executor.catalog.language(named: "dart"))
+    #expect(versions.count >= 2, "runners/dart.json lists the x64 SDK and the ia32 VM")
+    let installed = versions.filter(\.isAvailable)
+    if let newestInstalled = installed.first {
+      #expect(try executor.runner(language: "dart", version: nil).version == newestInstalled.version)
+      #expect(
+        try executor.runner(language: "dartlang", version: newestInstalled.version).version == newestInstalled.version)
+    }
+    for missing in versions where !missing.isAvailable {
+      let error = #expect(throws: ExecuteError.self) {
+        _ = try executor.runner(language: "dart", version: missing.version)
+      }
+      #expect(error.map { "\($0)" }?.contains("install it with") == true)
+    }
+    let error = #expect(throws: ExecuteError.self) { _ = try executor.runner(language: "python", version: "2.7") }
+    #expect(error.map { "\($0)" }?.contains("has no version \"2.7\"; installed: 3.11") == true)
+  }
+}
