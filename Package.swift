@@ -36,7 +36,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "dsa-run",
-      dependencies: ["Sandbox", "Runners"],
+      dependencies: ["Sandbox", "Runners", "API"],
       swiftSettings: strictSwift
     ),
     .executableTarget(

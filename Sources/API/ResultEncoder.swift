@@ -2,11 +2,8 @@ import Foundation
 import Runners
 import Sandbox
 
-/// The execute result's JSON (DESIGN §5), key for key what the CLI's `--json` prints, so a client
-/// can switch between `dsa-run --json` and `POST /v1/execute` without noticing.
-///
-/// The CLI keeps its own copy (Sources/dsa-run/Output.swift) because an executable target cannot be
-/// imported; `ResultEncoderTests` pins the keys of both to the contract.
+/// The execute result's JSON (DESIGN §5), shared by the CLI's `--json` and `POST /v1/execute`, so a
+/// client can switch between them without noticing.
 public enum ResultEncoder {
   /// The keys of an execute result object.
   public static let executeKeys: Set<String> = ["language", "version", "compile", "compile_cache", "run", "steps"]

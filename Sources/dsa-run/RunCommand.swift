@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Glibc
 import Runners
@@ -128,7 +129,7 @@ func runProgram(_ arguments: [String]) -> Never {
     fail("\(error)", code: 2)
   }
   if options.json {
-    FileHandle.standardOutput.write(jsonData(executeObject(result)) + Data("\n".utf8))
+    FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.executeObject(result)) + Data("\n".utf8))
   }
   if let compile = result.compile, compile.status != .ok {
     if !options.json {
@@ -169,7 +170,7 @@ func listLanguages(_ arguments: [String]) -> Never {
     }
   }
   if asJSON {
-    FileHandle.standardOutput.write(jsonData(rows) + Data("\n".utf8))
+    FileHandle.standardOutput.write(ResultEncoder.data(rows) + Data("\n".utf8))
   } else {
     for row in rows {
       let aliases = (row["aliases"] as? [String] ?? []).joined(separator: ", ")

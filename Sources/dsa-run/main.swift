@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Glibc
 import Sandbox
@@ -219,7 +220,7 @@ func runExec(_ arguments: [String]) -> Never {
     let outcome = try box.run(stdin: input)
     box.destroy()
     if options.json {
-      FileHandle.standardOutput.write(jsonData(outcomeObject(outcome)) + Data("\n".utf8))
+      FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.outcomeObject(outcome)) + Data("\n".utf8))
     } else {
       FileHandle.standardOutput.write(outcome.stdout)
       FileHandle.standardError.write(outcome.stderr)

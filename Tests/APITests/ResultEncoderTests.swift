@@ -27,7 +27,7 @@ import Testing
     let object = ResultEncoder.executeObject(result)
     #expect(designResult.isSubset(of: Set(object.keys)))
     #expect(Set(object.keys) == ResultEncoder.executeKeys)
-    // The CLI's executeObject (Sources/dsa-run/Output.swift) has exactly these keys.
+    // The CLI prints this same object (it uses ResultEncoder too).
     #expect(ResultEncoder.executeKeys == designResult.union(["compile_cache"]))
     #expect(ResultEncoder.outcomeKeys == designOutcome.union(["accounting"]))
     let run = try #require(object["run"] as? [String: Any])
