@@ -44,12 +44,7 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--json": options.json = true
     case "--cache-dir": options.cacheDirectory = try value(argument)
     case "--work-root": options.configuration.workRoot = try value(argument)
-    case "--cgroup-mode":
-      let text = try value(argument)
-      guard let mode = CgroupMode(rawValue: text) else {
-        throw UsageError(message: "--cgroup-mode must be cgroup-v2, cgroup-v1 or rlimit, got \"\(text)\"")
-      }
-      options.configuration.cgroupMode = mode
+    case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(value(argument))
     case "--challenge", "--remote":
       throw UsageError(message: "\(argument) is not available in this build yet")
     default:

@@ -76,6 +76,13 @@ func parseCount(_ text: String, flag: String) throws -> UInt64 {
   return value
 }
 
+func parseCgroupMode(_ text: String) throws -> CgroupMode {
+  guard let mode = CgroupMode(rawValue: text) else {
+    throw UsageError(message: "--cgroup-mode must be cgroup-v2, cgroup-v1 or rlimit, got \"\(text)\"")
+  }
+  return mode
+}
+
 struct ExecOptions {
   var limits = BoxLimits()
   var stdinPath: String?
@@ -130,12 +137,7 @@ func parseExec(_ arguments: [String]) throws -> ExecOptions {
       }
       options.files.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
     case "--policy": options.policy = try value(argument)
-    case "--cgroup-mode":
-      let text = try value(argument)
-      guard let mode = CgroupMode(rawValue: text) else {
-        throw UsageError(message: "--cgroup-mode must be cgroup-v2, cgroup-v1 or rlimit, got \"\(text)\"")
-      }
-      options.configuration.cgroupMode = mode
+    case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(value(argument))
     case "--work-root": options.configuration.workRoot = try value(argument)
     case "--json": options.json = true
     default:
