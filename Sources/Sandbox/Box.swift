@@ -48,21 +48,8 @@ public final class Box: @unchecked Sendable {
   private var destroyed = false
 
   public init(host: SandboxHost, spec: BoxSpec) throws(SandboxError) {
-    if let problem = spec.limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
-    guard let program = spec.command.first, program.hasPrefix("/") else {
-      throw SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL)
-    }
-    for mount in spec.readOnlyMounts {
-      if let problem = validateBoxPath(mount.boxPath) {
-        throw SandboxError(step: "mount: \(problem)", errorNumber: EINVAL)
-      }
-      guard mount.hostPath.hasPrefix("/"), access(mount.hostPath, R_OK) == 0 else {
-        throw SandboxError(step: "mount: host path \(mount.hostPath) is missing or unreadable", errorNumber: ENOENT)
-      }
-    }
-    if spec.command.contains(where: { $0.contains("\0") }) || spec.environment.contains(where: { $0.contains("\0") }) {
-      throw SandboxError(step: "arguments and environment may not contain NUL bytes", errorNumber: EINVAL)
-    }
+    try validateProgram(spec)
+    try validateMounts(spec.readOnlyMounts)
     self.spec = spec
     self.host = host
     self.name = host.nextBoxName()
@@ -149,6 +136,32 @@ public final class Box: @unchecked Sendable {
     return buildOutcome(
       limits: spec.limits, ended: ended, fallbackUsage: usage, watch: watch, pump: pump,
       wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
+  }
+}
+
+/// Refuses what the C side could not carry out faithfully: limits out of
+/// range, a relative program path, NUL bytes (C strings would cut them).
+func validateProgram(_ spec: BoxSpec) throws(SandboxError) {
+  if let problem = spec.limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
+  guard let program = spec.command.first, program.hasPrefix("/") else {
+    throw SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL)
+  }
+  let strings = spec.command + spec.environment + [spec.workingDirectory]
+  if strings.contains(where: { $0.contains("\0") }) {
+    throw SandboxError(step: "arguments and environment may not contain NUL bytes", errorNumber: EINVAL)
+  }
+}
+
+/// Extra read-only mounts: a normal box path not over the box's own
+/// structure, and an existing, readable host path.
+func validateMounts(_ mounts: [ReadOnlyMount]) throws(SandboxError) {
+  for mount in mounts {
+    if let problem = validateBoxPath(mount.boxPath) {
+      throw SandboxError(step: "mount: \(problem)", errorNumber: EINVAL)
+    }
+    guard mount.hostPath.hasPrefix("/"), access(mount.hostPath, R_OK) == 0 else {
+      throw SandboxError(step: "mount: host path \(mount.hostPath) is missing or unreadable", errorNumber: ENOENT)
+    }
   }
 }
 

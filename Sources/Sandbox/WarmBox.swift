@@ -40,14 +40,7 @@ public final class WarmBox: @unchecked Sendable {
   public static var liveInitPIDs: Set<Int32> { liveInits.withLock { $0 } }
 
   public init(host: SandboxHost, layout: BoxLayout) throws(SandboxError) {
-    for mount in layout.readOnlyMounts {
-      if let problem = validateBoxPath(mount.boxPath) {
-        throw SandboxError(step: "mount: \(problem)", errorNumber: EINVAL)
-      }
-      guard mount.hostPath.hasPrefix("/"), access(mount.hostPath, R_OK) == 0 else {
-        throw SandboxError(step: "mount: host path \(mount.hostPath) is missing or unreadable", errorNumber: ENOENT)
-      }
-    }
+    try validateMounts(layout.readOnlyMounts)
     self.layout = layout
     self.host = host
     self.name = host.nextBoxName()
@@ -142,12 +135,9 @@ public final class WarmBox: @unchecked Sendable {
     guard !destroyed, !isBroken, let process else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
-    if let problem = spec.limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
+    try validateProgram(spec)
     guard BoxLayout(spec) == layout else {
       throw SandboxError(step: "run: the spec's mounts differ from this warm box's", errorNumber: EINVAL)
-    }
-    guard let program = spec.command.first, program.hasPrefix("/") else {
-      throw SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL)
     }
     runCount += 1
     try cgroup?.beginRun(limits: spec.limits)
