@@ -55,6 +55,8 @@ let package = Package(
     .target(name: "API", dependencies: ["Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .testTarget(name: "APITests", dependencies: ["API", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
+    .target(name: "Grading", swiftSettings: strictSwift),
+    .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),
     .testTarget(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.

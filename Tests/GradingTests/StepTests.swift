@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import Grading
+
+@Suite struct StepParserTests {
+  @Test func parsesStepsAndKeepsOtherLines() throws {
+    let output = "hello\r\n@step {\"i\": 1, \"caption\": \"c\"}\r\ndebug\n@step {\"i\": 2.0}  \n@stepper\n"
+    let parsed = try StepParser().parse(output).get()
+    #expect(parsed.steps.map(\.fields) == [["i": 1], ["i": 2]])
+    #expect(parsed.steps[0].caption == "c")
+    #expect(parsed.ordinaryOutput == "hello\ndebug\n@stepper\n")
+  }
+
+  @Test(arguments: [
+    ("@step not json", 1),
+    ("ok\n@step [1, 2]", 2),
+    ("a\nb\n@step {\"a\": 1}\n@step {\"a\": }", 4),
+    ("@step ", 1),
+    ("@step {} {}", 1),
+    ("@step \u{FF}{", 1),
+    ("@step " + String(repeating: "[", count: 100_000), 1),
+    ("@step {\"a\": " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}", 1),
+  ])
+  func garbageStepLinesNameTheLine(_ output: String, _ line: Int) {
+    guard case .failure(let error) = StepParser().parse(output) else {
+      Issue.record("parsed \(output.prefix(40).debugDescription)")
+      return
+    }
+    #expect(error.line == line)
+  }
+
+  @Test func aMillionStepLinesStopAtTheBoundQuickly() {
+    let output = String(repeating: "@step {\"a\": 1}\n", count: 1_000_000)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = StepParser(maximumSteps: 10_000).parse(output)
+    #expect(clock.now - start < .seconds(5))
+    guard case .failure(let error) = result else {
+      Issue.record("a million steps were accepted")
+      return
+    }
+    #expect(error.line == 10_001)
+    #expect(error.problem.contains("more than 10000 steps"))
+  }
+
+  @Test func longLinesAreRefused() {
+    let long = "@step {\"a\": \"" + String(repeating: "x", count: 70_000) + "\"}"
+    guard case .failure(let error) = StepParser().parse("x\n" + long) else {
+      Issue.record("a long line was accepted")
+      return
+    }
+    #expect(error.line == 2)
+    #expect(error.problem.contains("longer than"))
+  }
+
+  @Test func stepLinesRoundTrip() throws {
+    let steps = InsertionSortRecorder.record([3, 1, 2])
+    let text = steps.map(\.line).joined(separator: "\n")
+    #expect(try StepParser().parse(text).get().steps == steps)
+  }
+}
+
+@Suite struct StepCheckerTests {
+  let expected = [
+    Step(["action": "compare", "array": [5, 2], "note": "x"], caption: "Compare 5 and 2."),
+    Step(["action": "swap", "array": [2, 5]], caption: "5 is larger than 2, so shift it right."),
+    Step(["action": "done", "array": [2, 5]], caption: "Done."),
+  ]
+
+  func output(_ steps: [[String: JSONValue]]) -> String {
+    steps.map { Step($0).line }.joined(separator: "\n")
+  }
+
+  @Test func identicalStepsWithDebugLinesAreAccepted() throws {
+    let checker = try StepChecker(fields: ["action", "array"])
+    let text =
+      "debug: starting\n" + output([["action": "compare", "array": [5, 2], "extra": 1]]) + "\nprint me\n"
+      + output([["action": "swap", "array": [2.0, 5]], ["action": "done", "array": [2, 5], "note": "y"]])
+    let result = checker.check(expectedSteps: expected, output: text)
+    #expect(result.verdict == .accepted)
+    #expect(result.score == 1)
+  }
+
+  @Test func firstDifferenceCarriesTheCaption() throws {
+    let checker = try StepChecker(fields: ["action", "array"])
+    let text = output([
+      ["action": "compare", "array": [5, 2]], ["action": "compare", "array": [5, 2]],
+      ["action": "done", "array": [2, 5]],
+    ])
+    let result = checker.check(expectedSteps: expected, output: text)
+    #expect(result.verdict == .wrongAnswer)
+    #expect(abs(result.score - 1.0 / 3) < 1e-12)
+    let difference = try #require(result.firstDifference)
+    #expect(difference.step == 2)
+    #expect(difference.caption == "5 is larger than 2, so shift it right.")
+    #expect(difference.expected == ["action": "swap", "array": [2, 5]])
+    #expect(difference.actual == ["action": "compare", "array": [5, 2]])
+    #expect(result.message.contains("step 2 differs: expected action \"swap\", got \"compare\""))
+    #expect(result.message.contains("5 is larger than 2"))
+  }
+
+  @Test func missingAndExtraSteps() throws {
+    let checker = try StepChecker(fields: ["action"])
+    let short = checker.check(expectedSteps: expected, output: output([["action": "compare"]]))
+    #expect(short.verdict == .wrongAnswer)
+    #expect(abs(short.score - 1.0 / 3) < 1e-12)
+    #expect(short.firstDifference?.step == 2)
+    #expect(short.firstDifference?.actual == nil)
+    #expect(short.message.contains("step 2 is missing"))
+
+    let long = checker.check(
+      expectedSteps: expected,
+      output: output([["action": "compare"], ["action": "swap"], ["action": "done"], ["action": "done"]]))
+    #expect(long.verdict == .wrongAnswer)
+    #expect(long.score == 0.75)
+    #expect(long.firstDifference?.step == 4)
+    #expect(long.firstDifference?.expected == nil)
+    #expect(long.message.contains("step 4 is extra"))
+
+    let none = checker.check(expectedSteps: expected, output: "no steps at all\n")
+    #expect(none.score == 0)
+    #expect(none.firstDifference?.caption == "Compare 5 and 2.")
+  }
+
+  @Test func onlyDeclaredFieldsAreCompared() throws {
+    let checker = try StepChecker(fields: ["action"])
+    let text = output([["action": "compare", "array": [9]], ["action": "swap"], ["action": "done", "array": []]])
+    #expect(checker.check(expectedSteps: expected, output: text).verdict == .accepted)
+    let strict = try StepChecker(fields: ["action", "note"])
+    let result = strict.check(expectedSteps: expected, output: text)
+    #expect(result.firstDifference?.step == 1)
+    #expect(result.message.contains("expected note \"x\", got nothing"))
+  }
+
+  @Test func malformedStepLineIsWrongAnswerNamingTheLine() throws {
+    let checker = try StepChecker(fields: ["action"])
+    let result = checker.check(expectedSteps: expected, output: "a\nb\n@step {broken\n")
+    #expect(result.verdict == .wrongAnswer)
+    #expect(result.score == 0)
+    #expect(result.message.contains("line 3"))
+  }
+
+  @Test func expectedStepsFromAFileUseTheSharedSignature() throws {
+    let checker = try Checkers.make(name: "steps", options: ["fields": ["action", "array"], "max_steps": 5])
+    let file = expected.map(\.line).joined(separator: "\n") + "\n"
+    #expect(try checker.check(input: "", expected: file, output: file).verdict == .accepted)
+    let tooMany = String(repeating: "@step {\"action\": \"x\"}\n", count: 6)
+    let result = try checker.check(input: "", expected: file, output: tooMany)
+    #expect(result.message.contains("more than 5 steps"))
+  }
+
+  @Test func emptySequencesMatch() throws {
+    let checker = try StepChecker(fields: ["a"])
+    #expect(checker.check(expectedSteps: [], output: "answer\n").verdict == .accepted)
+  }
+}
