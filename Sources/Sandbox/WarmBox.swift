@@ -31,6 +31,13 @@ public final class WarmBox: @unchecked Sendable {
   public private(set) var isBroken = false
   /// Runs served so far.
   public private(set) var runCount = 0
+  /// Whether the init still runs (its pidfd is not readable yet).
+  public var isAlive: Bool {
+    guard !destroyed, !isBroken, let process else { return false }
+    var entry = pollfd(fd: process.pidfd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) == 0
+  }
+
   /// The init's host pid (for tests and diagnostics).
   public var initPID: Int32? { process?.pid }
 
@@ -83,10 +90,14 @@ public final class WarmBox: @unchecked Sendable {
     pipes.report.closeWrite()
     pipes.report = PipePair(read: -1, write: sockets[1])
     control = sockets[0]
-    let (process, planned) = try spawnInit(
-      host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: layout,
-      limits: defaults, program: nil, pipes: &pipes, serve: true,
-      scratchDirectories: (tmp.path, sharedMemory.path))
+    // Cloned on the process-long spawn thread: the box's parent-death signal
+    // follows that thread, not the caller's (see SpawnThread).
+    let (process, planned) = try SpawnThread.shared.run { () throws(SandboxError) in
+      try spawnInit(
+        host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: layout,
+        limits: defaults, program: nil, pipes: &pipes, serve: true,
+        scratchDirectories: (tmp.path, sharedMemory.path))
+    }
     self.process = process
     self.planned = planned
     let pid = process.pid
@@ -279,7 +290,12 @@ public final class BoxPool: Sendable {
   }
 
   func acquire(layout: BoxLayout) throws(SandboxError) -> WarmBox {
-    if let box = idle.withLock({ $0[layout]?.popLast() }) { return box }
+    // An idle box whose init died (an operator, the OOM killer) is dropped
+    // here rather than failing the next run.
+    while let box = idle.withLock({ $0[layout]?.popLast() }) {
+      if box.isAlive { return box }
+      box.destroy()
+    }
     return try WarmBox(host: host, layout: layout)
   }
 

@@ -157,4 +157,46 @@ import Testing
     #expect(left.isEmpty, "\(left)")
     #expect(openFileCount() <= filesBefore + 32)
   }
+
+  @Test func aWarmBoxOutlivesTheThreadThatMadeIt() throws {
+    // The parent-death signal follows the creating thread: boxes are cloned
+    // on the spawn thread so a short-lived caller thread can end first.
+    final class Holder: @unchecked Sendable {
+      var box: WarmBox?
+      var error: (any Error)?
+    }
+    let holder = Holder()
+    let made = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      do { holder.box = try WarmBox(host: Fixture.host, layout: BoxLayout()) } catch { holder.error = error }
+      made.signal()
+    }
+    thread.start()
+    made.wait()
+    usleep(200_000)  // the thread has ended by now
+    let box = try #require(holder.box, "\(String(describing: holder.error))")
+    defer { box.destroy() }
+    #expect(box.isAlive)
+    let outcome = try run(box, ["/bin/echo", "alive"])
+    #expect(outcome.stdoutText == "alive\n")
+  }
+
+  @Test func poolDropsAnIdleBoxWhoseInitDied() throws {
+    let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 2)
+    defer { pool.drain() }
+    let spec = spec(["/bin/true"])
+    var firstPID: Int32?
+    _ = try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
+      firstPID = box.initPID
+      return try box.run(spec)
+    }
+    let pid = try #require(firstPID)
+    kill(pid, SIGKILL)
+    usleep(100_000)
+    let outcome = try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
+      #expect(box.initPID != pid)
+      return try box.run(spec)
+    }
+    #expect(outcome.status == .ok)
+  }
 }
