@@ -53,6 +53,17 @@ let package = Package(
     ),
     .target(name: "HTTP", swiftSettings: strictSwift),
     .target(name: "API", dependencies: ["Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+    .executableTarget(
+      name: "dsa-rund",
+      dependencies: ["API", "HTTP", "Runners", "Sandbox"],
+      swiftSettings: strictSwift
+    ),
+    .testTarget(
+      name: "DaemonTests",
+      // dsa-rund is built too: the tests start it, talk to it with curl and Python, and signal it.
+      dependencies: ["API", "HTTP", "Runners", "Sandbox", "dsa-rund"],
+      swiftSettings: strictSwift
+    ),
     .testTarget(name: "APITests", dependencies: ["API", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .target(name: "Grading", swiftSettings: strictSwift),

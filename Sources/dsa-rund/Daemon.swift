@@ -1,0 +1,180 @@
+import API
+import Dispatch
+import Foundation
+import Glibc
+import HTTP
+import Runners
+import Sandbox
+
+/// One JSON object on one line of stderr, in one write(2) so lines never interleave.
+func logLine(_ event: String, _ fields: [String: Any] = [:]) {
+  var object = fields
+  object["event"] = event
+  object["time"] = Date().formatted(.iso8601)
+  let data =
+    (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+    ?? Data("{}".utf8)
+  let bytes = Array(data) + [0x0A]
+  bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// Blocks SIGTERM and SIGINT in this thread, and so in every thread started after it; they are then
+/// read by a dispatch signal source (signalfd under libdispatch on Linux) instead of interrupting
+/// whichever thread happens to run. Boxes reset their mask before execve.
+func blockTerminationSignals() {
+  var set = sigset_t()
+  sigemptyset(&set)
+  sigaddset(&set, SIGTERM)
+  sigaddset(&set, SIGINT)
+  pthread_sigmask(SIG_BLOCK, &set, nil)
+  // A client that goes away mid-response must not kill the daemon.
+  signal(SIGPIPE, SIG_IGN)
+}
+
+/// Whether systemd passed sockets to this very process (LISTEN_PID is ours).
+func systemdPassedSockets() -> Bool {
+  guard let pid = getenv("LISTEN_PID").flatMap({ Int32(String(cString: $0)) }) else { return false }
+  return pid == getpid() && getenv("LISTEN_FDS") != nil
+}
+
+/// `--check-config`: the config, then every runner and policy file; one line per problem.
+func checkConfiguration(_ options: DaemonOptions) -> Never {
+  let (_, configProblems) = options.loadConfiguration()
+  var problems = configProblems
+  var runnerCount = 0
+  var policyNames: [String: SeccompPolicy] = [:]
+  if let directory = DataDirectories.locate("policies") {
+    do {
+      policyNames = try SeccompCompiler.loadDirectory(directory)
+    } catch {
+      problems.append("policies (\(directory)): \(error)")
+    }
+  } else {
+    problems.append("cannot find the policies/ folder (set DSA_RUN_DATA to the folder that holds it)")
+  }
+  if let directory = DataDirectories.locate("runners") {
+    do {
+      let catalog = try RunnerCatalog.load(directory: directory)
+      for name in catalog.names {
+        for runner in catalog.languages[name] ?? [] {
+          runnerCount += 1
+          if !policyNames.isEmpty && policyNames[runner.policy] == nil {
+            problems.append(
+              "runners (\(directory)): \(runner.language) \(runner.version) uses policy \"\(runner.policy)\", "
+                + "which policies/ does not hold")
+          }
+        }
+      }
+    } catch {
+      problems.append("runners (\(directory)): \(error)")
+    }
+  } else {
+    problems.append("cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
+  }
+  for problem in problems {
+    FileHandle.standardError.write(Data("dsa-rund: \(problem)\n".utf8))
+  }
+  guard problems.isEmpty else { exit(1) }
+  let source = FileManager.default.fileExists(atPath: options.configPath) ? options.configPath : "defaults"
+  FileHandle.standardOutput.write(
+    Data("dsa-rund: config OK (\(source)); \(runnerCount) runners, \(policyNames.count) policies\n".utf8))
+  exit(0)
+}
+
+/// Starts everything, serves until SIGTERM or SIGINT, drains, exits 0.
+func runDaemon(_ configuration: DaemonConfiguration) -> Never {
+  let server: HTTPServer
+  let pool: BoxPool
+  do {
+    let host = try SandboxHost(configuration: configuration.sandboxConfiguration)
+    guard let policiesDirectory = DataDirectories.locate("policies"),
+      let runnersDirectory = DataDirectories.locate("runners")
+    else {
+      throw UsageError(
+        "cannot find the runners/ and policies/ folders (set DSA_RUN_DATA to the folder that holds them)")
+    }
+    let policies = try SeccompCompiler.loadDirectory(policiesDirectory)
+    let catalog = try RunnerCatalog.load(directory: runnersDirectory)
+    let cache = try configuration.cacheDirectory.map {
+      try CompileCache(directory: $0, maximumBytes: UInt64(configuration.cacheSizeMegabytes) << 20)
+    }
+    pool = BoxPool(host: host, maximumIdlePerLayout: configuration.resolvedSlots)
+    let executor = Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
+    let router = APIRouter(
+      executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError))
+    let fromSystemd = systemdPassedSockets()
+    let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
+    // Every admitted or waiting request can hold a thread, and a few more are being decoded.
+    let threads = ExecutionThreads(count: configuration.resolvedSlots + configuration.resolvedQueueLength + 4)
+    server = HTTPServer(
+      configuration: configuration.serverConfiguration(listeners: listeners),
+      handler: daemonHandler(router: router, threads: threads))
+    try server.start()
+    logLine(
+      "started",
+      [
+        "pid": Int(getpid()), "addresses": server.addresses, "systemd_sockets": fromSystemd,
+        "cgroup_mode": host.cgroups.mode.rawValue, "work_root": configuration.workRoot,
+        "slots": configuration.resolvedSlots, "queue_length": configuration.resolvedQueueLength,
+        "runtimes": catalog.names.count, "compile_cache": configuration.cacheDirectory ?? NSNull(),
+        "auth": configuration.bearerTokens.isEmpty ? "none" : "bearer",
+      ])
+  } catch let error as UsageError {
+    logLine("error", ["message": error.message])
+    exit(1)
+  } catch {
+    logLine("error", ["message": "cannot start: \(error)"])
+    exit(1)
+  }
+  do {
+    try HTTPServer.notifySystemdReady()
+  } catch {
+    logLine("warning", ["message": "cannot notify systemd: \(error)"])
+  }
+
+  let signalName = waitForTerminationSignal()
+  let drain = DaemonConfiguration.duration(configuration.drainSeconds)
+  logLine("stopping", ["signal": signalName, "drain_s": configuration.drainSeconds])
+  _ = try? HTTPServer.notifySystemd(state: "STOPPING=1")
+  server.stop(drainingFor: drain)
+  pool.drain()
+  logLine("stopped", ["open_connections": server.connectionCount])
+  exit(0)
+}
+
+/// Waits on a dedicated queue's signal sources for SIGTERM or SIGINT (blocked everywhere beforehand)
+/// and returns its name.
+func waitForTerminationSignal() -> String {
+  let queue = DispatchQueue(label: "dsa-rund.signals")
+  let received = DispatchSemaphore(value: 0)
+  let name = SignalName()
+  var sources: [any DispatchSourceSignal] = []
+  for (number, text) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+    let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+    source.setEventHandler {
+      if name.set(text) { received.signal() }
+    }
+    source.resume()
+    sources.append(source)
+  }
+  received.wait()
+  for source in sources { source.cancel() }
+  return name.value
+}
+
+/// The first signal's name, set once from the signal queue.
+private final class SignalName: @unchecked Sendable {
+  private let lock = NSLock()
+  private var name: String?
+
+  /// Records `text` if nothing was recorded yet; true when it was.
+  func set(_ text: String) -> Bool {
+    lock.withLock {
+      guard name == nil else { return false }
+      name = text
+      return true
+    }
+  }
+
+  var value: String { lock.withLock { name ?? "" } }
+}

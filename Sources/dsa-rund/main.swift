@@ -1,0 +1,26 @@
+import Foundation
+import Glibc
+
+// dsa-rund: the dsa-run HTTP daemon (docs/api.md). Before anything starts a thread, SIGTERM and
+// SIGINT are blocked so that every thread inherits the mask and only the signal source sees them.
+blockTerminationSignals()
+
+let options: DaemonOptions
+do {
+  options = try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  FileHandle.standardError.write(Data("dsa-rund: \(error.message)\n".utf8))
+  exit(2)
+}
+if options.help {
+  print(DaemonOptions.usage)
+  exit(0)
+}
+if options.checkOnly { checkConfiguration(options) }
+
+let (configuration, problems) = options.loadConfiguration()
+if !problems.isEmpty {
+  for problem in problems { logLine("error", ["message": "config: \(problem)"]) }
+  exit(1)
+}
+runDaemon(configuration)
