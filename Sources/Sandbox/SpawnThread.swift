@@ -29,9 +29,11 @@ final class SpawnThread: @unchecked Sendable {
     while true {
       lock.lock()
       while job == nil { lock.wait() }
-      let work = job!
       lock.unlock()
-      work()
+      // No local copy of the job: the caller's closure must be released
+      // (job = nil) before the caller is told it is done, or
+      // withoutActuallyEscaping sees it escape and traps.
+      job!()
       lock.lock()
       job = nil
       jobDone = true
