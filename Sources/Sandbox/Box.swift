@@ -130,11 +130,18 @@ public final class Box: @unchecked Sendable {
       throw setupError(failure, plan: planned, command: spec.command)
     }
     let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
-    if ended == nil && !watch.killedByUs {
+    // The init is a copy-on-write copy of this (large) process, so the OOM
+    // killer may choose it over the program that exhausted the box's memory
+    // (lowering its oom_score_adj needs CAP_SYS_RESOURCE, which a daemon may
+    // lack). The whole box then ends; that is still the program's
+    // memory_limit, not a sandbox failure.
+    let diedOfMemory = ended == nil && !watch.killedByUs && cgroup?.memoryLimitHit() == true
+    if ended == nil && !watch.killedByUs && !diedOfMemory {
       throw SandboxError(step: "the box's init ended without a report (wait status \(usage.status))")
     }
     return buildOutcome(
-      limits: spec.limits, ended: ended, fallbackUsage: usage, watch: watch, pump: pump,
+      limits: spec.limits, ended: ended ?? (diedOfMemory ? killedReport() : nil), fallbackUsage: usage, watch: watch,
+      pump: pump,
       wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
   }
 }
@@ -265,6 +272,16 @@ func spawnInit(
   var go: UInt8 = 0x67
   _ = Glibc.write(pipes.go.write, &go, 1)
   return (process, planned)
+}
+
+/// The report of a box whose every process was killed (SIGKILL) before the
+/// init could write one.
+func killedReport() -> dsa_report {
+  var report = dsa_report()
+  report.kind = Int32(bitPattern: DSA_REPORT_PROGRAM_ENDED.rawValue)
+  report.wait_status = SIGKILL
+  report.index = -1
+  return report
 }
 
 /// Turns the facts of one run into an `Outcome`.

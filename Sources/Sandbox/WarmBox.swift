@@ -187,7 +187,14 @@ public final class WarmBox: @unchecked Sendable {
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
     if pump.initDied {
       isBroken = true
-      throw SandboxError(step: "the warm box's init died during a run")
+      // The OOM killer may take the init (see Box.run); the run still ran
+      // out of memory. The broken box is discarded by the pool.
+      guard cgroup?.memoryLimitHit() == true else {
+        throw SandboxError(step: "the warm box's init died during a run")
+      }
+      return buildOutcome(
+        limits: spec.limits, ended: killedReport(), fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
+        wallMicroseconds: monotonicMicroseconds() - startedMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
     }
     if let failure = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }) {
       throw setupError(failure, plan: planned, command: spec.command)
