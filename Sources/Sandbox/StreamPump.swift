@@ -229,6 +229,12 @@ struct StreamPump {
         }
       }
     }
+    // A warm box's run can end with its init gone while a pipe is still
+    // open; nothing more will come through it.
+    closeStdin()
+    for fd in [stdoutFD, stderrFD] where fd >= 0 { close(fd) }
+    stdoutFD = -1
+    stderrFD = -1
     return watch
   }
 
