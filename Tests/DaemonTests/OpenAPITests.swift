@@ -1,0 +1,306 @@
+import API
+import Foundation
+import Testing
+
+// docs/openapi.json against the implementation: the router's routes, the result encoder's keys, and the
+// real answers of a live daemon, checked with a small OpenAPI 3.0 schema validator of our own.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct OpenAPITests {
+  @Test func everyRouteIsDocumentedAndEveryDocumentedRouteIsServed() throws {
+    let document = try openAPIDocument()
+    #expect(document["openapi"] as? String == "3.0.3")
+    let paths = try #require(document["paths"] as? [String: Any])
+    var documented: [String: String] = [:]
+    for (path, item) in paths {
+      let methods = ((item as? [String: Any]) ?? [:]).keys.filter { httpMethods.contains($0) }
+      #expect(methods.count == 1, "\(path) documents \(methods.sorted()); the router serves one method per route")
+      documented[path] = methods.first?.uppercased()
+    }
+    #expect(documented == APIRouter.routes)
+  }
+
+  @Test func resultAndErrorSchemasMatchTheEncoders() throws {
+    let document = try openAPIDocument()
+    let result = try schema(document, "ExecuteResult")
+    #expect(Set(((result["properties"] as? [String: Any]) ?? [:]).keys) == ResultEncoder.executeKeys)
+    #expect(Set((result["required"] as? [String]) ?? []) == ResultEncoder.executeKeys)
+    let outcome = try schema(document, "Outcome")
+    #expect(
+      Set(((outcome["properties"] as? [String: Any]) ?? [:]).keys)
+        == ResultEncoder.outcomeKeys.union(["time_limit_kind"]))
+    #expect(Set((outcome["required"] as? [String]) ?? []) == ResultEncoder.outcomeKeys)
+
+    // The request schema is as strict as the decoder: a misspelt field fails both.
+    let request = try schema(document, "ExecuteRequest")
+    #expect(request["additionalProperties"] as? Bool == false)
+    let good: [String: Any] = [
+      "language": "python", "version": "3", "files": [["name": "main.py", "content": "print(1)"]], "stdin": "",
+      "args": ["a"], "limits": ["cpu_ms": 1000, "wall_ms": 2000, "memory_mb": 64, "output_kb": 16, "processes": 4],
+    ]
+    #expect(validate(good, request, document).isEmpty)
+    #expect(try decodes(good))
+    for bad: [String: Any] in [
+      ["language": "python", "source": "1", "limts": ["cpu_ms": 1]],
+      ["language": "python", "source": "1", "limits": ["cpu": 1]],
+      ["language": "python", "files": [["name": "a.py", "content": "1", "mode": "x"]]],
+      ["language": "python", "source": "1", "args": "x"],
+      ["source": "1"],
+    ] {
+      #expect(!validate(bad, request, document).isEmpty, "the schema accepts \(bad)")
+      #expect(try !decodes(bad), "the decoder accepts \(bad)")
+    }
+    // Exactly one of files and source (the router's check after decoding).
+    #expect(!validate(["language": "python"], request, document).isEmpty)
+    #expect(!validate(["language": "python", "source": "1", "files": [] as [Any]], request, document).isEmpty)
+  }
+
+  @Test func liveAnswersMatchTheDocumentedSchemas() throws {
+    let document = try openAPIDocument()
+    let daemon = try DaemonProcess(arguments: ["--slots", "2"])
+    defer { daemon.cleanUp() }
+
+    let helloBody: [String: Any] = ["language": "python", "source": "print('hello')\nprint('@step {\"i\": 1}')"]
+    #expect(validate(helloBody, try schema(document, "ExecuteRequest"), document).isEmpty)
+    let hello = try execute(daemon, helloBody)
+    #expect(hello.status == 200)
+    try check(hello, document, path: "/v1/execute", method: "post")
+    #expect(((hello.json["run"] as? [String: Any])?["stdout"] as? String)?.hasPrefix("hello\n") == true)
+    #expect((hello.json["steps"] as? [Any])?.count == 1)
+    // The validator sees a drift: an undocumented key, a missing one, a value outside an enum.
+    let resultSchema = try schema(document, "ExecuteResult")
+    var drifted = hello.json
+    drifted["extra"] = 1
+    var run = (drifted["run"] as? [String: Any]) ?? [:]
+    run["status"] = "exploded"
+    run.removeValue(forKey: "memory_kb")
+    drifted["run"] = run
+    #expect(validate(drifted, resultSchema, document).count == 3)
+
+    let unknownLanguage = try execute(daemon, ["language": "cobol", "source": "x"])
+    #expect(unknownLanguage.status == 400)
+    try check(unknownLanguage, document, path: "/v1/execute", method: "post")
+    #expect(errorCode(unknownLanguage) == "unknown_language")
+
+    let unknownField = try execute(daemon, ["language": "python", "source": "1", "limts": [:] as [String: Any]])
+    #expect(unknownField.status == 400)
+    try check(unknownField, document, path: "/v1/execute", method: "post")
+    #expect(errorCode(unknownField) == "unknown_field")
+
+    let wrongType = try curl(
+      daemon.baseURL + "/v1/execute", ["-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "{}"])
+    #expect(wrongType.status == 415)
+    try check(wrongType, document, path: "/v1/execute", method: "post")
+    #expect(errorCode(wrongType) == "unsupported_media_type")
+
+    let wrongMethod = try curl(daemon.baseURL + "/v1/execute")
+    #expect(wrongMethod.status == 405)
+    try check(wrongMethod, document, path: "/v1/execute", method: "post")
+
+    let notFound = try curl(daemon.baseURL + "/v2/nothing")
+    #expect(notFound.status == 404)
+    try check(notFound, response: resolve(component(document, "responses", "NotFound"), document), document)
+    #expect(errorCode(notFound) == "not_found")
+
+    for path in ["/v1/runtimes", "/healthz", "/metrics"] {
+      let answer = try curl(daemon.baseURL + path)
+      #expect(answer.status == 200, "\(path)")
+      try check(answer, document, path: path, method: "get")
+    }
+    #expect(try daemon.stop() == 0)
+  }
+
+  @Test(.enabled(if: schemathesisAvailable, "schemathesis is not importable by /usr/bin/python3"))
+  func schemathesisFindsNoServerErrorsOrSchemaViolations() throws {
+    let daemon = try DaemonProcess(arguments: ["--slots", "2"])
+    defer { daemon.cleanUp() }
+    let finished = try runProcess(
+      "/usr/bin/python3",
+      [
+        "-m", "schemathesis", "run", repositoryRoot + "/docs/openapi.json", "--base-url", daemon.baseURL,
+        "--hypothesis-max-examples", "20", "--checks", "not_a_server_error,response_schema_conformance",
+      ],
+      timeout: .seconds(150))
+    #expect(finished.status == 0, "schemathesis: \(finished.stdout)\n\(finished.stderr)")
+    #expect(try daemon.stop() == 0)
+  }
+}
+
+private let httpMethods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+private let schemathesisAvailable: Bool = {
+  (try? runProcess("/usr/bin/python3", ["-m", "schemathesis", "--version"], timeout: .seconds(30)))?.status == 0
+}()
+
+private func openAPIDocument() throws -> [String: Any] {
+  let data = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/docs/openapi.json"))
+  guard let document = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+    throw TestFailure("docs/openapi.json is not a JSON object")
+  }
+  return document
+}
+
+private func component(_ document: [String: Any], _ kind: String, _ name: String) throws -> [String: Any] {
+  guard let components = document["components"] as? [String: Any], let group = components[kind] as? [String: Any],
+    let object = group[name] as? [String: Any]
+  else { throw TestFailure("no components.\(kind).\(name)") }
+  return object
+}
+
+private func schema(_ document: [String: Any], _ name: String) throws -> [String: Any] {
+  try component(document, "schemas", name)
+}
+
+/// The object a local `$ref` ("#/components/...") names, or `object` itself.
+private func resolve(_ object: [String: Any], _ document: [String: Any]) throws -> [String: Any] {
+  guard let reference = object["$ref"] as? String else { return object }
+  guard reference.hasPrefix("#/") else { throw TestFailure("non-local $ref \(reference)") }
+  var current: Any = document
+  for part in reference.dropFirst(2).split(separator: "/") {
+    guard let next = (current as? [String: Any])?[String(part)] else { throw TestFailure("dangling $ref \(reference)") }
+    current = next
+  }
+  guard let target = current as? [String: Any] else { throw TestFailure("$ref \(reference) is not an object") }
+  return try resolve(target, document)
+}
+
+/// Checks an answer against the documented response for its status on `method path`.
+private func check(_ answer: CurlResponse, _ document: [String: Any], path: String, method: String) throws {
+  guard let item = (document["paths"] as? [String: Any])?[path] as? [String: Any],
+    let operation = item[method] as? [String: Any], let responses = operation["responses"] as? [String: Any]
+  else { throw TestFailure("\(method) \(path) is not documented") }
+  guard let response = responses[String(answer.status)] as? [String: Any] else {
+    Issue.record("\(method) \(path) answered \(answer.status), which is not documented")
+    return
+  }
+  try check(answer, response: resolve(response, document), document, context: "\(method) \(path)")
+}
+
+/// Checks status-independent parts: the documented headers are sent, the media type is documented, and
+/// a JSON body is valid against its schema.
+private func check(
+  _ answer: CurlResponse, response: [String: Any], _ document: [String: Any], context: String = ""
+) throws {
+  for name in ((response["headers"] as? [String: Any]) ?? [:]).keys {
+    #expect(answer.headers[name.lowercased()] != nil, "\(context) \(answer.status) lacks the header \(name)")
+  }
+  let content = (response["content"] as? [String: Any]) ?? [:]
+  let mediaType = answer.headers["content-type"]?.split(separator: ";").first.map {
+    $0.trimmingCharacters(in: .whitespaces)
+  }
+  guard let mediaType, let entry = content[mediaType] as? [String: Any] else {
+    Issue.record(
+      "\(context) \(answer.status) has Content-Type \(answer.headers["content-type"] ?? "none"), not one of \(content.keys.sorted())"
+    )
+    return
+  }
+  let bodySchema = try resolve((entry["schema"] as? [String: Any]) ?? [:], document)
+  guard mediaType == "application/json" else {
+    #expect(validate(answer.body, bodySchema, document).isEmpty)
+    return
+  }
+  guard let body = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8), options: .fragmentsAllowed) else {
+    Issue.record("\(context) \(answer.status) body is not JSON: \(answer.body)")
+    return
+  }
+  let problems = validate(body, bodySchema, document)
+  #expect(problems.isEmpty, "\(context) \(answer.status): \(problems.joined(separator: "; ")) in \(answer.body)")
+}
+
+private func errorCode(_ answer: CurlResponse) -> String? {
+  (answer.json["error"] as? [String: Any])?["code"] as? String
+}
+
+/// Whether the server's decoder takes `body` (the unknown-field and type checks; not the files/source rule).
+private func decodes(_ body: [String: Any]) throws -> Bool {
+  (try? ExecuteBody.decode(try JSONSerialization.data(withJSONObject: body))) != nil
+}
+
+/// The JSON type of a value from JSONSerialization: "null", "boolean", "integer", "number", "string",
+/// "array" or "object". Booleans are NSNumbers of objCType "c", so they are told apart by that.
+private func jsonType(_ value: Any) -> String {
+  switch value {
+  case is NSNull: return "null"
+  case is String: return "string"
+  case is [Any]: return "array"
+  case is [String: Any]: return "object"
+  case let number as NSNumber:
+    if String(cString: number.objCType) == "c" { return "boolean" }
+    let double = number.doubleValue
+    return double.rounded() == double ? "integer" : "number"
+  default: return "unknown \(type(of: value))"
+  }
+}
+
+private func jsonEqual(_ left: Any, _ right: Any) -> Bool {
+  let kind = jsonType(left)
+  guard kind == jsonType(right) else { return false }
+  switch kind {
+  case "null": return true
+  case "string": return left as? String == right as? String
+  case "boolean", "integer", "number": return (left as? NSNumber)?.isEqual(right as? NSNumber) == true
+  default: return false
+  }
+}
+
+/// The problems of `value` against an OpenAPI 3.0 schema: `$ref`, `allOf`, `oneOf`, `type`, `nullable`,
+/// `enum`, `required`, `properties`, `additionalProperties` (false or a schema), `items`, `minItems` and
+/// `minimum`; empty when it is valid.
+private func validate(_ value: Any, _ given: [String: Any], _ document: [String: Any], at path: String = "$")
+  -> [String]
+{
+  let schema: [String: Any]
+  do {
+    schema = try resolve(given, document)
+  } catch {
+    return ["\(path): \(error)"]
+  }
+  let kind = jsonType(value)
+  if kind == "null" {
+    return schema["nullable"] as? Bool == true ? [] : ["\(path): null where the schema is not nullable"]
+  }
+  var problems: [String] = []
+  for part in (schema["allOf"] as? [[String: Any]]) ?? [] {
+    problems += validate(value, part, document, at: path)
+  }
+  if let choices = schema["oneOf"] as? [[String: Any]] {
+    let matching = choices.filter { validate(value, $0, document, at: path).isEmpty }.count
+    if matching != 1 { problems.append("\(path): matches \(matching) of the oneOf choices, not exactly one") }
+  }
+  if let type = schema["type"] as? String, type != kind, !(type == "number" && kind == "integer") {
+    return problems + ["\(path): \(kind) where the schema wants \(type)"]
+  }
+  if let choices = schema["enum"] as? [Any], !choices.contains(where: { jsonEqual($0, value) }) {
+    problems.append("\(path): \(value) is not one of \(choices)")
+  }
+  if let minimum = (schema["minimum"] as? NSNumber)?.doubleValue, let number = (value as? NSNumber)?.doubleValue,
+    number < minimum
+  {
+    problems.append("\(path): \(number) is below the minimum \(minimum)")
+  }
+  if let array = value as? [Any] {
+    if let minimum = schema["minItems"] as? Int, array.count < minimum {
+      problems.append("\(path): \(array.count) items, fewer than \(minimum)")
+    }
+    if let items = schema["items"] as? [String: Any] {
+      for (index, element) in array.enumerated() {
+        problems += validate(element, items, document, at: "\(path)[\(index)]")
+      }
+    }
+  }
+  if let object = value as? [String: Any] {
+    let properties = (schema["properties"] as? [String: Any]) ?? [:]
+    for name in (schema["required"] as? [String]) ?? [] where object[name] == nil {
+      problems.append("\(path): missing required \"\(name)\"")
+    }
+    for (name, member) in object.sorted(by: { $0.key < $1.key }) {
+      if let property = properties[name] as? [String: Any] {
+        problems += validate(member, property, document, at: "\(path).\(name)")
+      } else if schema["additionalProperties"] as? Bool == false {
+        problems.append("\(path): \"\(name)\" is not a documented property")
+      } else if let additional = schema["additionalProperties"] as? [String: Any] {
+        problems += validate(member, additional, document, at: "\(path).\(name)")
+      }
+    }
+  }
+  return problems
+}
