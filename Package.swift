@@ -51,6 +51,12 @@ let package = Package(
       path: "Benchmarks/LanguageBench",
       swiftSettings: strictSwift
     ),
+    .executableTarget(
+      name: "dsa-run-loadbench",
+      dependencies: ["Runners", "Sandbox"],
+      path: "Benchmarks/LoadBench",
+      swiftSettings: strictSwift
+    ),
     .target(name: "HTTP", swiftSettings: strictSwift),
     .target(name: "API", dependencies: ["Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .executableTarget(

@@ -17,6 +17,8 @@ struct RunOptions {
   var arguments: [String] = []
   var configuration = SandboxConfiguration()
   var cacheDirectory = "/var/cache/dsa-run/compile"
+  /// `--remote URL`: run through a dsa-rund instead of a local box.
+  var remote: String?
 }
 
 func parseRun(_ arguments: [String]) throws -> RunOptions {
@@ -45,7 +47,8 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--cache-dir": options.cacheDirectory = try value(argument)
     case "--work-root": options.configuration.workRoot = try value(argument)
     case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(value(argument))
-    case "--challenge", "--remote":
+    case "--remote": options.remote = try value(argument)
+    case "--challenge":
       throw UsageError(message: "\(argument) is not available in this build yet")
     default:
       if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)") }
@@ -100,6 +103,7 @@ func runProgram(_ arguments: [String]) -> Never {
   let executor: Executor
   do {
     options = try parseRun(arguments)
+    if let remote = options.remote { runRemote(options, url: remote) }
     executor = try makeExecutor(
       configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json)
     // The language first: a typo in --lang is the first thing to hear about.
