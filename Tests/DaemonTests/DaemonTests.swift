@@ -135,11 +135,11 @@ struct DaemonTests {
     #expect(try daemon.stop() == 0)
   }
 
-  @Test func twentyConcurrentClientsAllGetTheirOwnAnswers() throws {
-    let daemon = try DaemonProcess(arguments: ["--queue-length", "40"])
+  @Test func fiftyConcurrentClientsAllGetTheirOwnAnswers() throws {
+    let daemon = try DaemonProcess(arguments: ["--queue-length", "64"])
     defer { daemon.cleanUp() }
     var children: [(Int, Child)] = []
-    for index in 0..<20 {
+    for index in 0..<50 {
       let body: [String: Any] = [
         "language": "python", "source": "import sys\nprint(int(sys.argv[1]) * 3)", "args": ["\(index)"],
       ]
@@ -168,6 +168,68 @@ struct DaemonTests {
         #expect(finished.stdout == "200 \(index * 3)\n", "client \(index): \(finished.stdout) \(finished.stderr)")
       }
     }
+    #expect(try daemon.stop() == 0)
+  }
+
+  @Test func aHeaderFloodAndATricklingClientGetTheirErrorsWhileOthersAreServed() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = directory + "/tight.json"
+    _ = FileManager.default.createFile(atPath: config, contents: Data(#"{"read_timeout_s": 1}"#.utf8))
+    let daemon = try DaemonProcess(arguments: ["--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    // A client that sends one header byte every 200 ms: 408 after the read timeout.
+    let trickle = try startProcess(
+      "/usr/bin/python3",
+      [
+        "-c",
+        """
+        import socket, sys, time
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+        s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
+        reply = b""
+        try:
+            for byte in b"X-Slow: " + b"a" * 100:
+                s.sendall(bytes([byte]))
+                time.sleep(0.2)
+        except OSError:
+            pass
+        try:
+            reply = s.recv(200)
+        except OSError:
+            pass
+        print(reply.split(b"\\r\\n")[0].decode())
+        """,
+        "\(daemon.port)",
+      ])
+    // Meanwhile others are served.
+    let served = try execute(daemon, ["language": "python", "source": "print('still here')"])
+    #expect(served.status == 200)
+    #expect((served.json["run"] as? [String: Any])?["stdout"] as? String == "still here\n")
+    // A header flood: 10,000 headers.
+    let flood = try runProcess(
+      "/usr/bin/python3",
+      [
+        "-c",
+        """
+        import http.client, sys
+        c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+        c.putrequest("GET", "/healthz")
+        try:
+            for i in range(10000):
+                c.putheader("X-Flood-%d" % i, "x" * 20)
+            c.endheaders()
+            print(c.getresponse().status)
+        except (ConnectionError, http.client.HTTPException) as error:
+            print("closed", type(error).__name__)
+        """,
+        "\(daemon.port)",
+      ])
+    #expect(flood.stdout.hasPrefix("431") || flood.stdout.hasPrefix("closed"), "\(flood.stdout) \(flood.stderr)")
+    let trickled = try trickle.finish(timeout: .seconds(30))
+    #expect(trickled.stdout.hasPrefix("HTTP/1.1 408"), "\(trickled.stdout) \(trickled.stderr)")
+    // And the daemon still serves.
+    let after = try curl("http://127.0.0.1:\(daemon.port)/healthz")
+    #expect(after.status == 200)
     #expect(try daemon.stop() == 0)
   }
 
