@@ -175,7 +175,8 @@ func listLanguages(_ arguments: [String]) -> Never {
       let aliases = (row["aliases"] as? [String] ?? []).joined(separator: ", ")
       let state = (row["available"] as? Bool) == true ? "available" : "not installed: \(row["reason"] ?? "")"
       let language = (row["language"] as? String ?? "").padding(toLength: 12, withPad: " ", startingAt: 0)
-      let version = (row["version"] as? String ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
+      let versionWidth = rows.map { ($0["version"] as? String ?? "").count }.max() ?? 0
+      let version = (row["version"] as? String ?? "").padding(toLength: versionWidth + 2, withPad: " ", startingAt: 0)
       print("\(language)\(version)\(state)  (aliases: \(aliases))")
     }
   }
