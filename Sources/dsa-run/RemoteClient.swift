@@ -244,42 +244,6 @@ func remoteBody(_ options: RunOptions) throws -> Data {
   return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
 }
 
-/// A step of the server's result, as far as printing and the exit code need it.
-private struct RemoteOutcome {
-  var status: String
-  var message: String
-  var exitCode: Int32?
-  var signal: Int32?
-  var stdout: Data
-  var stderr: Data
-  var truncated: Bool
-
-  init?(_ value: Any?) {
-    guard let object = value as? [String: Any], let status = object["status"] as? String else { return nil }
-    self.status = status
-    message = object["message"] as? String ?? ""
-    exitCode = (object["exit_code"] as? NSNumber).map { $0.int32Value }
-    signal = (object["signal"] as? String).flatMap { name in (1..<65).first { signalName($0) == name } }
-    stdout = Data((object["stdout"] as? String ?? "").utf8)
-    stderr = Data((object["stderr"] as? String ?? "").utf8)
-    truncated = object["stdout_truncated"] as? Bool == true || object["stderr_truncated"] as? Bool == true
-  }
-
-  /// The CLI's exit code for this step (as `exitCode(for:)` gives it for a local outcome).
-  var cliExitCode: Int32 {
-    switch Status(rawValue: status) {
-    case .ok, .runtimeError, .compileError:
-      if let signal { return 128 + signal }
-      return exitCode ?? 0
-    case .forbidden: return 122
-    case .outputLimit: return 123
-    case .timeLimit: return 124
-    case .memoryLimit: return 125
-    case .internalError, nil: return 3
-    }
-  }
-}
-
 /// `--remote`: posts the run and prints what a local run prints.
 func runRemote(_ options: RunOptions, url: String) -> Never {
   let endpoint: RemoteEndpoint
@@ -316,21 +280,5 @@ func runRemote(_ options: RunOptions, url: String) -> Never {
     if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
     FileHandle.standardOutput.write(output)
   }
-  if let compile = RemoteOutcome(object["compile"]), compile.status != Status.ok.rawValue {
-    if !options.json {
-      FileHandle.standardError.write(compile.stdout)
-      FileHandle.standardError.write(compile.stderr)
-      FileHandle.standardError.write(Data("dsa-run: \(compile.status): \(compile.message)\n".utf8))
-    }
-    exit(compile.status == Status.compileError.rawValue ? 121 : compile.cliExitCode)
-  }
-  guard let run = RemoteOutcome(object["run"]) else { exit(3) }
-  if !options.json {
-    FileHandle.standardOutput.write(run.stdout)
-    FileHandle.standardError.write(run.stderr)
-    if run.truncated || ![Status.ok.rawValue, Status.runtimeError.rawValue].contains(run.status) {
-      FileHandle.standardError.write(Data("dsa-run: \(run.status): \(run.message)\n".utf8))
-    }
-  }
-  exit(run.cliExitCode)
+  finishRun(compile: PrintedStep(json: object["compile"]), run: PrintedStep(json: object["run"]), json: options.json)
 }

@@ -130,23 +130,7 @@ func runProgram(_ arguments: [String]) -> Never {
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.executeObject(result)) + Data("\n".utf8))
   }
-  if let compile = result.compile, compile.status != .ok {
-    if !options.json {
-      FileHandle.standardError.write(compile.stdout)
-      FileHandle.standardError.write(compile.stderr)
-      FileHandle.standardError.write(Data("dsa-run: \(compile.status.rawValue): \(compile.message)\n".utf8))
-    }
-    exit(compile.status == .compileError ? 121 : exitCode(for: compile))
-  }
-  guard let run = result.run else { exit(3) }
-  if !options.json {
-    FileHandle.standardOutput.write(run.stdout)
-    FileHandle.standardError.write(run.stderr)
-    if run.stdoutTruncated || run.stderrTruncated || ![.ok, .runtimeError].contains(run.status) {
-      FileHandle.standardError.write(Data("dsa-run: \(run.status.rawValue): \(run.message)\n".utf8))
-    }
-  }
-  exit(exitCode(for: run))
+  finishRun(compile: result.compile.map(PrintedStep.init), run: result.run.map(PrintedStep.init), json: options.json)
 }
 
 func listLanguages(_ arguments: [String]) -> Never {

@@ -174,19 +174,6 @@ func loadPolicies() throws -> [String: SeccompPolicy] {
   return try SeccompCompiler.loadDirectory(directory)
 }
 
-func exitCode(for outcome: Outcome) -> Int32 {
-  switch outcome.status {
-  case .ok, .runtimeError, .compileError:
-    if let signal = outcome.signal { return 128 + signal }
-    return outcome.exitCode ?? 0
-  case .forbidden: return 122
-  case .outputLimit: return 123
-  case .timeLimit: return 124
-  case .memoryLimit: return 125
-  case .internalError: return 3
-  }
-}
-
 func runExec(_ arguments: [String]) -> Never {
   let options: ExecOptions
   let input: Data
@@ -223,14 +210,8 @@ func runExec(_ arguments: [String]) -> Never {
     box.destroy()
     if options.json {
       FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.outcomeObject(outcome)) + Data("\n".utf8))
-    } else {
-      FileHandle.standardOutput.write(outcome.stdout)
-      FileHandle.standardError.write(outcome.stderr)
-      if outcome.stdoutTruncated || outcome.stderrTruncated || ![.ok, .runtimeError].contains(outcome.status) {
-        FileHandle.standardError.write(Data("dsa-run: \(outcome.status.rawValue): \(outcome.message)\n".utf8))
-      }
     }
-    exit(exitCode(for: outcome))
+    finishRun(compile: nil, run: PrintedStep(outcome), json: options.json)
   } catch {
     if options.json {
       let object: [String: Any] = ["status": "internal_error", "message": "The sandbox failed: \(error)"]

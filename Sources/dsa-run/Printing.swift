@@ -1,0 +1,87 @@
+import Foundation
+import Sandbox
+
+// How the CLI shows a result and which exit code it gives: one place for
+// local runs, `exec` and `--remote`, so they print exactly the same.
+
+/// One step (compile or run) as the CLI prints it: from a local `Outcome`
+/// or from the daemon's JSON.
+struct PrintedStep {
+  /// nil for a status word this build does not know (treated as internal).
+  var status: Status?
+  var statusWord: String
+  var message: String
+  var exitCode: Int32?
+  var signal: Int32?
+  var stdout: Data
+  var stderr: Data
+  var truncated: Bool
+
+  init(_ outcome: Outcome) {
+    status = outcome.status
+    statusWord = outcome.status.rawValue
+    message = outcome.message
+    exitCode = outcome.exitCode
+    signal = outcome.signal
+    stdout = outcome.stdout
+    stderr = outcome.stderr
+    truncated = outcome.stdoutTruncated || outcome.stderrTruncated
+  }
+
+  /// An outcome object of the execute result (DESIGN §5), or nil.
+  init?(json value: Any?) {
+    guard let object = value as? [String: Any], let word = object["status"] as? String else { return nil }
+    status = Status(rawValue: word)
+    statusWord = word
+    message = object["message"] as? String ?? ""
+    exitCode = (object["exit_code"] as? NSNumber).map { $0.int32Value }
+    signal = (object["signal"] as? String).flatMap { name in (1..<65).first { signalName($0) == name } }
+    stdout = Data((object["stdout"] as? String ?? "").utf8)
+    stderr = Data((object["stderr"] as? String ?? "").utf8)
+    truncated = object["stdout_truncated"] as? Bool == true || object["stderr_truncated"] as? Bool == true
+  }
+
+  /// The documented exit code for this step.
+  var cliExitCode: Int32 {
+    switch status {
+    case .ok, .runtimeError, .compileError:
+      if let signal { return 128 + signal }
+      return exitCode ?? 0
+    case .forbidden: return 122
+    case .outputLimit: return 123
+    case .timeLimit: return 124
+    case .memoryLimit: return 125
+    case .internalError, nil: return 3
+    }
+  }
+
+  /// Passes the program's output through, plus one line when a limit or the
+  /// sandbox ended it.
+  func printPlain() {
+    FileHandle.standardOutput.write(stdout)
+    FileHandle.standardError.write(stderr)
+    if truncated || ![Status.ok, .runtimeError].contains(status) {
+      FileHandle.standardError.write(Data("dsa-run: \(statusWord): \(message)\n".utf8))
+    }
+  }
+}
+
+/// The documented exit code for a local outcome.
+func exitCode(for outcome: Outcome) -> Int32 { PrintedStep(outcome).cliExitCode }
+
+/// Prints a compile-and-run result (unless `json`, whose object the caller
+/// printed) and exits with its code: a failed compile shows the compiler's
+/// messages on stderr and exits 121.
+func finishRun(compile: PrintedStep?, run: PrintedStep?, json: Bool) -> Never {
+  if let compile, compile.status != .ok {
+    if !json {
+      FileHandle.standardError.write(compile.stdout)
+      FileHandle.standardError.write(compile.stderr)
+      FileHandle.standardError.write(Data("dsa-run: \(compile.statusWord): \(compile.message)\n".utf8))
+    }
+    exit(compile.status == .compileError ? 121 : compile.cliExitCode)
+  }
+  guard let run else { exit(3) }
+  if !json { run.printPlain() }
+  exit(run.cliExitCode)
+}
