@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sandbox
 import Synchronization
 
 /// Content-addressed compile artifacts: key -> the files a compile left.
@@ -47,23 +48,11 @@ public final class CompileCache: Sendable {
       return nil
     }
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size < 1 << 30 else {
+    guard let data = try? readRegularFile(fd, name: path, limit: 1 << 30) else {
       missCount.add(1, ordering: .relaxed)
       return nil
     }
-    var data = Data(count: Int(info.st_size))
-    let read = data.withUnsafeMutableBytes { buffer -> Int in
-      var offset = 0
-      while offset < buffer.count {
-        let count = Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 && errno == EINTR { continue }
-        if count <= 0 { break }
-        offset += count
-      }
-      return offset
-    }
-    guard read == data.count, let files = Self.decode(data) else {
+    guard let files = Self.decode(data) else {
       unlink(path)
       missCount.add(1, ordering: .relaxed)
       return nil

@@ -84,26 +84,7 @@ public struct BoxDirectory: Sendable {
     let fd = dsa_open_beneath(root, name, O_RDONLY | O_NONBLOCK, 0)
     if fd < 0 { throw SandboxError(step: "open \(name) in the box directory", errorNumber: -fd) }
     defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw SandboxError(step: "fstat \(name)", errorNumber: errno) }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-      throw SandboxError(step: "\(name) in the box directory is not a regular file", errorNumber: EINVAL)
-    }
-    guard info.st_size <= limit else {
-      throw SandboxError(step: "\(name) in the box directory is larger than \(limit) bytes", errorNumber: EFBIG)
-    }
-    var data = Data(count: Int(info.st_size))
-    let total = data.withUnsafeMutableBytes { buffer -> Int in
-      var offset = 0
-      while offset < buffer.count {
-        let count = Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 && errno == EINTR { continue }
-        if count <= 0 { break }
-        offset += count
-      }
-      return offset
-    }
-    return data.prefix(total)
+    return try readRegularFile(fd, name: name + " in the box directory", limit: limit)
   }
 
   /// Reads every regular file under a directory the box left (at most
@@ -198,4 +179,31 @@ public struct BoxDirectory: Sendable {
       }
     }
   }
+}
+
+/// Reads a whole regular file from an open descriptor: anything else (fifo,
+/// device, directory) is refused before any read, as is a file larger than
+/// `limit`, so a planted file can neither block nor flood the reader. A
+/// file that shrinks while read gives what was there.
+public func readRegularFile(_ fd: Int32, name: String, limit: Int) throws(SandboxError) -> Data {
+  var info = stat()
+  guard fstat(fd, &info) == 0 else { throw SandboxError(step: "fstat \(name)", errorNumber: errno) }
+  guard info.st_mode & S_IFMT == S_IFREG else {
+    throw SandboxError(step: "\(name) is not a regular file", errorNumber: EINVAL)
+  }
+  guard info.st_size <= limit else {
+    throw SandboxError(step: "\(name) is larger than \(limit) bytes", errorNumber: EFBIG)
+  }
+  var data = Data(count: Int(info.st_size))
+  let total = data.withUnsafeMutableBytes { buffer -> Int in
+    var offset = 0
+    while offset < buffer.count {
+      let count = Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      offset += count
+    }
+    return offset
+  }
+  return data.prefix(total)
 }
