@@ -23,38 +23,28 @@ struct RunOptions {
 
 func parseRun(_ arguments: [String]) throws -> RunOptions {
   var options = RunOptions()
-  var index = 0
-  func value(_ flag: String) throws -> String {
-    index += 1
-    guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
-    return arguments[index]
-  }
-  while index < arguments.count {
-    let argument = arguments[index]
+  var cursor = ArgumentCursor(arguments)
+  while let argument = cursor.next() {
     switch argument {
-    case "--":
-      options.arguments = Array(arguments[(index + 1)...])
-      index = arguments.count
-      continue
-    case "--lang": options.language = try value(argument)
-    case "--version": options.version = try value(argument)
-    case "--stdin": options.stdinPath = try value(argument)
-    case "--time-limit": options.limits.cpuMilliseconds = try parseSeconds(value(argument), flag: argument)
-    case "--wall-limit": options.limits.wallMilliseconds = try parseSeconds(value(argument), flag: argument)
-    case "--memory-limit": options.limits.memoryMegabytes = try parseCount(value(argument), flag: argument)
-    case "--output-limit": options.limits.outputKilobytes = try parseCount(value(argument), flag: argument)
+    case "--": options.arguments = cursor.rest()
+    case "--lang": options.language = try cursor.value(for: argument)
+    case "--version": options.version = try cursor.value(for: argument)
+    case "--stdin": options.stdinPath = try cursor.value(for: argument)
+    case "--time-limit": options.limits.cpuMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
+    case "--wall-limit": options.limits.wallMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
+    case "--memory-limit": options.limits.memoryMegabytes = try parseCount(cursor.value(for: argument), flag: argument)
+    case "--output-limit": options.limits.outputKilobytes = try parseCount(cursor.value(for: argument), flag: argument)
     case "--json": options.json = true
-    case "--cache-dir": options.cacheDirectory = try value(argument)
-    case "--work-root": options.configuration.workRoot = try value(argument)
-    case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(value(argument))
-    case "--remote": options.remote = try value(argument)
+    case "--cache-dir": options.cacheDirectory = try cursor.value(for: argument)
+    case "--work-root": options.configuration.workRoot = try cursor.value(for: argument)
+    case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(cursor.value(for: argument))
+    case "--remote": options.remote = try cursor.value(for: argument)
     case "--challenge":
       throw UsageError(message: "\(argument) is not available in this build yet")
     default:
       if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)") }
       options.files.append(argument)
     }
-    index += 1
   }
   if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
   if options.files.isEmpty {

@@ -76,6 +76,33 @@ func parseCount(_ text: String, flag: String) throws -> UInt64 {
   return value
 }
 
+/// Walks the command line: flags, their values, and everything after "--".
+struct ArgumentCursor {
+  private let arguments: [String]
+  private var index = 0
+
+  init(_ arguments: [String]) { self.arguments = arguments }
+
+  /// The next argument, or nil at the end.
+  mutating func next() -> String? {
+    guard index < arguments.count else { return nil }
+    defer { index += 1 }
+    return arguments[index]
+  }
+
+  /// The value that must follow `flag`.
+  mutating func value(for flag: String) throws -> String {
+    guard let value = next() else { throw UsageError(message: "\(flag) needs a value") }
+    return value
+  }
+
+  /// Everything left (the arguments after "--").
+  mutating func rest() -> [String] {
+    defer { index = arguments.count }
+    return Array(arguments[index...])
+  }
+}
+
 func parseCgroupMode(_ text: String) throws -> CgroupMode {
   guard let mode = CgroupMode(rawValue: text) else {
     throw UsageError(message: "--cgroup-mode must be cgroup-v2, cgroup-v1 or rlimit, got \"\(text)\"")
@@ -97,53 +124,47 @@ struct ExecOptions {
 
 func parseExec(_ arguments: [String]) throws -> ExecOptions {
   var options = ExecOptions()
-  var index = 0
-  func value(_ flag: String) throws -> String {
-    index += 1
-    guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
-    return arguments[index]
-  }
-  while index < arguments.count {
-    let argument = arguments[index]
+  var cursor = ArgumentCursor(arguments)
+  while let argument = cursor.next() {
     switch argument {
-    case "--":
-      options.command = Array(arguments[(index + 1)...])
-      index = arguments.count
-      continue
-    case "--time-limit": options.limits.cpuTimeMilliseconds = try parseSeconds(value(argument), flag: argument)
-    case "--wall-limit": options.limits.wallTimeMilliseconds = try parseSeconds(value(argument), flag: argument)
-    case "--memory-limit": options.limits.memoryBytes = try parseCount(value(argument), flag: argument) << 20
-    case "--output-limit": options.limits.outputBytesPerStream = try parseCount(value(argument), flag: argument) << 10
-    case "--processes": options.limits.processes = try parseCount(value(argument), flag: argument)
+    case "--": options.command = cursor.rest()
+    case "--time-limit":
+      options.limits.cpuTimeMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
+    case "--wall-limit":
+      options.limits.wallTimeMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
+    case "--memory-limit":
+      options.limits.memoryBytes = try parseCount(cursor.value(for: argument), flag: argument) << 20
+    case "--output-limit":
+      options.limits.outputBytesPerStream = try parseCount(cursor.value(for: argument), flag: argument) << 10
+    case "--processes": options.limits.processes = try parseCount(cursor.value(for: argument), flag: argument)
     case "--tmp-limit":
-      let bytes = try parseCount(value(argument), flag: argument) << 20
+      let bytes = try parseCount(cursor.value(for: argument), flag: argument) << 20
       options.limits.tmpBytes = bytes
       options.limits.workDirectoryBytes = bytes
-    case "--stdin": options.stdinPath = try value(argument)
+    case "--stdin": options.stdinPath = try cursor.value(for: argument)
     case "--env":
-      let pair = try value(argument)
+      let pair = try cursor.value(for: argument)
       guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
         throw UsageError(message: "--env needs NAME=VALUE, got \"\(pair)\"")
       }
       options.environment.append(pair)
     case "--mount":
-      let text = try value(argument)
+      let text = try cursor.value(for: argument)
       let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
       options.mounts.append(ReadOnlyMount(hostPath: parts[0], boxPath: parts.count > 1 ? parts[1] : nil))
     case "--file":
-      let pair = try value(argument)
+      let pair = try cursor.value(for: argument)
       guard let equals = pair.firstIndex(of: "=") else {
         throw UsageError(message: "--file needs NAME=HOSTPATH, got \"\(pair)\"")
       }
       options.files.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
-    case "--policy": options.policy = try value(argument)
-    case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(value(argument))
-    case "--work-root": options.configuration.workRoot = try value(argument)
+    case "--policy": options.policy = try cursor.value(for: argument)
+    case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(cursor.value(for: argument))
+    case "--work-root": options.configuration.workRoot = try cursor.value(for: argument)
     case "--json": options.json = true
     default:
       throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)")
     }
-    index += 1
   }
   if options.command.isEmpty { throw UsageError(message: "exec needs a command after --") }
   if let problem = options.limits.violation() { throw UsageError(message: "limit out of range: \(problem)") }
