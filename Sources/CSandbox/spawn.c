@@ -160,7 +160,7 @@ static void apply_mount(int report_fd, int index, const struct dsa_mount *entry)
 }
 
 static void build_file_system(const struct dsa_spawn_plan *plan) {
-  int report_fd = plan->report_fd;
+  int report_fd = plan->program.report_fd;
   // Nothing done below may propagate back to the host.
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail(report_fd, DSA_STEP_MAKE_PRIVATE, -1);
   if (mount("tmpfs", plan->root_path, "tmpfs", MS_NOSUID | MS_NODEV, plan->root_tmpfs_options) != 0)
@@ -307,10 +307,10 @@ static void send_report(int report_fd, const struct dsa_report *record) {
 // cgroups, waits for the parent's maps, becomes the box's root, builds the
 // file system.
 static void prepare_init(const struct dsa_spawn_plan *plan) {
-  int report_fd = plan->report_fd;
+  int report_fd = plan->program.report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   reset_signals();
-  int32_t keep[8] = {plan->stdin_fd, plan->stdout_fd, plan->stderr_fd, plan->report_fd, plan->go_fd, -1, -1, -1};
+  int32_t keep[8] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, -1, -1, -1};
   for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[5 + i] = plan->cgroup_join_fds[i];
   if (close_all_except(keep, 8) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
@@ -406,36 +406,21 @@ static void reap_box(long program, int control_fd, int signal_fd, struct dsa_rep
 }
 
 __attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan) {
-  struct dsa_program program = {
-      .argv = plan->argv,
-      .envp = plan->envp,
-      .working_directory = plan->working_directory,
-      .seccomp_filter = plan->seccomp_filter,
-      .seccomp_filter_length = plan->seccomp_filter_length,
-      .rlimits = plan->rlimits,
-      .rlimit_count = plan->rlimit_count,
-      .uid = plan->uid,
-      .gid = plan->gid,
-      .stdin_fd = plan->stdin_fd,
-      .stdout_fd = plan->stdout_fd,
-      .stderr_fd = plan->stderr_fd,
-      .report_fd = plan->report_fd,
-  };
-  long pid = start_program(&program);
-  if (pid < 0) fail(plan->report_fd, DSA_STEP_FORK_PROGRAM, -1);
+  long pid = start_program(&plan->program);
+  if (pid < 0) fail(plan->program.report_fd, DSA_STEP_FORK_PROGRAM, -1);
 
   // The init keeps none of the program's stdio open, so EOF on the parent's
   // pipes means every box process that held them is gone.
-  close(plan->stdin_fd);
-  close(plan->stdout_fd);
-  close(plan->stderr_fd);
+  close(plan->program.stdin_fd);
+  close(plan->program.stdout_fd);
+  close(plan->program.stderr_fd);
 
   struct dsa_report record;
   memset(&record, 0, sizeof record);
   record.kind = DSA_REPORT_PROGRAM_ENDED;
   record.index = -1;
   reap_box(pid, -1, -1, &record);
-  send_report(plan->report_fd, &record);
+  send_report(plan->program.report_fd, &record);
   _exit(0);
 }
 
@@ -526,7 +511,7 @@ static ssize_t receive_command(int control_fd, int fds[3], int *fd_count) {
 }
 
 __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
-  int control_fd = plan->report_fd;
+  int control_fd = plan->program.report_fd;
   sigset_t child_signal;
   sigemptyset(&child_signal);
   sigaddset(&child_signal, SIGCHLD);

@@ -222,24 +222,24 @@ func spawnInit(
     rlimits.withUnsafeBufferPointer { rlimitBuffer in
       filter.withUnsafeBytes { filterBytes in
         var plan = dsa_spawn_plan()
-        plan.argv = UnsafePointer(argv)
-        plan.envp = UnsafePointer(envp)
+        plan.program.argv = UnsafePointer(argv)
+        plan.program.envp = UnsafePointer(envp)
         plan.root_path = rootPath
         plan.root_tmpfs_options = rootOptions
         plan.mounts = mounts.baseAddress
         plan.mount_count = Int32(mounts.count)
-        plan.working_directory = workingDirectory
+        plan.program.working_directory = workingDirectory
         plan.hostname = hostname
-        plan.seccomp_filter = filter.isEmpty ? nil : filterBytes.baseAddress
-        plan.seccomp_filter_length = UInt16(filter.count)
-        plan.rlimits = rlimitBuffer.baseAddress
-        plan.rlimit_count = Int32(rlimitBuffer.count)
-        plan.uid = boxProgramID
-        plan.gid = boxProgramID
-        plan.stdin_fd = pipes.stdin.read
-        plan.stdout_fd = pipes.stdout.write
-        plan.stderr_fd = pipes.stderr.write
-        plan.report_fd = pipes.report.write
+        plan.program.seccomp_filter = filter.isEmpty ? nil : filterBytes.baseAddress
+        plan.program.seccomp_filter_length = UInt16(filter.count)
+        plan.program.rlimits = rlimitBuffer.baseAddress
+        plan.program.rlimit_count = Int32(rlimitBuffer.count)
+        plan.program.uid = boxProgramID
+        plan.program.gid = boxProgramID
+        plan.program.stdin_fd = pipes.stdin.read
+        plan.program.stdout_fd = pipes.stdout.write
+        plan.program.stderr_fd = pipes.stderr.write
+        plan.program.report_fd = pipes.report.write
         plan.go_fd = pipes.go.read
         plan.cgroup_fd = cgroup?.directoryFD ?? -1
         let joinFDs = cgroup?.joinFDs ?? []

@@ -123,20 +123,15 @@ struct dsa_report {
   int64_t max_rss_kb;
 };
 
-struct dsa_spawn_plan {
+/// What the program's last steps need: from a one-shot plan, or from a
+/// warm box's run command.
+struct dsa_program {
   /// NULL-terminated; argv[0] is an absolute path inside the box.
   const char *const *argv;
   /// NULL-terminated; exactly the declared variables.
   const char *const *envp;
-  /// Existing empty host directory on which the box's root tmpfs is mounted
-  /// inside the box's own mount namespace.
-  const char *root_path;
-  const char *root_tmpfs_options;
-  const struct dsa_mount *mounts;
-  int32_t mount_count;
   /// Working directory inside the box.
   const char *working_directory;
-  const char *hostname;
   /// Classic BPF program (struct sock_filter array); NULL disables seccomp,
   /// which only tests of the sandbox itself may ask for.
   const void *seccomp_filter;
@@ -149,8 +144,22 @@ struct dsa_spawn_plan {
   int32_t stdin_fd;
   int32_t stdout_fd;
   int32_t stderr_fd;
-  /// Write end of the report pipe (O_CLOEXEC).
+  /// Write end of the report pipe (O_CLOEXEC), or a warm box's control
+  /// socket.
   int32_t report_fd;
+};
+
+struct dsa_spawn_plan {
+  /// The program of a one-shot box; for a warm box only `report_fd` (its
+  /// control socket) is used.
+  struct dsa_program program;
+  /// Existing empty host directory on which the box's root tmpfs is mounted
+  /// inside the box's own mount namespace.
+  const char *root_path;
+  const char *root_tmpfs_options;
+  const struct dsa_mount *mounts;
+  int32_t mount_count;
+  const char *hostname;
   /// Read end of the go pipe (O_CLOEXEC): one byte means "maps written,
   /// cgroup joined, go on"; EOF means "the parent gave up or died".
   int32_t go_fd;
@@ -167,27 +176,11 @@ struct dsa_spawn_plan {
   /// Extra clone flags chosen by the parent (the namespaces).
   uint64_t namespace_flags;
   /// Non-zero for a warm box: the init builds the box once, then serves run
-  /// commands from `report_fd` (a SOCK_SEQPACKET socket) one at a time;
-  /// argv/envp/stdio/rlimits/filter of the plan are then unused.
+  /// commands from `program.report_fd` (a SOCK_SEQPACKET socket) one at a
+  /// time; the rest of `program` is then unused.
   int32_t serve;
 };
 
-/// What the program's last steps need (from a plan, or from a command).
-struct dsa_program {
-  const char *const *argv;
-  const char *const *envp;
-  const char *working_directory;
-  const void *seccomp_filter;
-  uint16_t seccomp_filter_length;
-  const struct dsa_rlimit *rlimits;
-  int32_t rlimit_count;
-  uint32_t uid;
-  uint32_t gid;
-  int32_t stdin_fd;
-  int32_t stdout_fd;
-  int32_t stderr_fd;
-  int32_t report_fd;
-};
 
 #define DSA_RUN_COMMAND_MAGIC 0x52415344u
 #define DSA_COMMAND_MAXIMUM_BYTES (256 * 1024)
