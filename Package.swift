@@ -39,21 +39,22 @@ let package = Package(
       dependencies: ["Sandbox", "Runners", "API"],
       swiftSettings: strictSwift
     ),
+    .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-run-bench",
-      dependencies: ["Sandbox"],
+      dependencies: ["BenchSupport", "Sandbox"],
       path: "Benchmarks/BoxBench",
       swiftSettings: strictSwift
     ),
     .executableTarget(
       name: "dsa-run-langbench",
-      dependencies: ["Runners", "Sandbox"],
+      dependencies: ["BenchSupport", "Runners", "Sandbox"],
       path: "Benchmarks/LanguageBench",
       swiftSettings: strictSwift
     ),
     .executableTarget(
       name: "dsa-run-loadbench",
-      dependencies: ["Runners", "Sandbox"],
+      dependencies: ["BenchSupport", "Runners", "Sandbox"],
       path: "Benchmarks/LoadBench",
       swiftSettings: strictSwift
     ),

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Glibc
 import Sandbox
@@ -22,6 +23,8 @@ import Synchronization
 //     both workers share one pool (at most 2 idle boxes), so each reuses a
 //     warm box of its own.
 
+BenchSupport.programName = "dsa-run-bench"
+
 let usageText = """
   Usage: dsa-run-bench [--runs N] [--seconds S] [--json] [--policies DIR]
 
@@ -44,42 +47,30 @@ struct BenchOptions {
   var policiesDirectory: String?
 }
 
-func failSetup(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("dsa-run-bench: \(message)\n".utf8))
-  exit(2)
-}
-
 func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
   var options = BenchOptions()
-  var index = 0
-  func value(_ flag: String) -> String {
-    index += 1
-    guard index < arguments.count else { failSetup("\(flag) needs a value") }
-    return arguments[index]
-  }
-  while index < arguments.count {
-    let argument = arguments[index]
+  var cursor = OptionCursor(arguments)
+  while let argument = cursor.next() {
     switch argument {
     case "--runs":
-      let text = value(argument)
+      let text = cursor.value(argument)
       guard let rounds = Int(text), rounds >= 20 else {
         failSetup("--runs needs a whole number of at least 20, got \"\(text)\"")
       }
       options.rounds = rounds
     case "--seconds":
-      let text = value(argument)
+      let text = cursor.value(argument)
       guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
         failSetup("--seconds needs a number of seconds in (0, 3600], got \"\(text)\"")
       }
       options.seconds = seconds
     case "--json": options.json = true
-    case "--policies": options.policiesDirectory = value(argument)
+    case "--policies": options.policiesDirectory = cursor.value(argument)
     case "--help", "-h":
       print(usageText)
       exit(0)
     default: failSetup("unknown option \"\(argument)\"\n\(usageText)")
     }
-    index += 1
   }
   return options
 }
@@ -117,12 +108,6 @@ enum Bench {
     "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
     "--clearenv", "--uid", "1000", "--gid", "1000",
   ]
-}
-
-func nowNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
 // MARK: - Running one command
@@ -177,30 +162,6 @@ func outcomeFailure(_ outcome: Outcome, method: Method) -> String? {
       + (stderr.isEmpty ? "" : " stderr: \(stderr)")
   }
   return nil
-}
-
-/// A NULL-terminated C string array (argv or envp), made once and reused by
-/// every spawn so the bare figure holds no Swift-to-C conversions.
-final class CStringList: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-  private let count: Int
-
-  init(_ words: [String]) {
-    count = words.count
-    pointer = .allocate(capacity: words.count + 1)
-    for (index, word) in words.enumerated() { pointer[index] = strdup(word) }
-    pointer[words.count] = nil
-  }
-
-  deinit {
-    for index in 0..<count { free(pointer[index]) }
-    pointer.deallocate()
-  }
-}
-
-func describeWaitStatus(_ status: Int32) -> String {
-  if status & 0x7f == 0 { return "exited with code \((status >> 8) & 0xff)" }
-  return "ended by signal \(status & 0x7f)"
 }
 
 /// posix_spawn + waitpid, stdin and stdout on /dev/null; stderr is inherited
@@ -325,30 +286,6 @@ final class FailureLog: Sendable {
   var samples: [String] { state.withLock { $0.samples } }
 }
 
-// MARK: - Statistics
-
-/// Nanosecond samples in, milliseconds out.
-struct Summary {
-  let count: Int
-  let median: Double
-  let p95: Double
-  let minimum: Double
-  let maximum: Double
-
-  init?(_ samples: [UInt64]) {
-    guard !samples.isEmpty else { return nil }
-    let sorted = samples.sorted().map { Double($0) / 1_000_000 }
-    count = sorted.count
-    let middle = sorted.count / 2
-    median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    // Nearest rank: the smallest sample with at least 95% at or below it.
-    let rank = Int((0.95 * Double(sorted.count)).rounded(.up))
-    p95 = sorted[max(0, min(sorted.count - 1, rank - 1))]
-    minimum = sorted[0]
-    maximum = sorted[sorted.count - 1]
-  }
-}
-
 // MARK: - Report (JSON and table)
 
 struct HostFacts: Codable {
@@ -424,14 +361,6 @@ struct BenchReport: Codable {
 
 // MARK: - Host facts
 
-func kernelRelease() -> String {
-  var name = utsname()
-  uname(&name)
-  return withUnsafePointer(to: name.release) {
-    $0.withMemoryRebound(to: CChar.self, capacity: 65) { String(cString: $0) }
-  }
-}
-
 /// First line of a command's combined output; for version strings only.
 func firstLine(of argv: [String]) -> String {
   let process = Process()
@@ -448,10 +377,6 @@ func firstLine(of argv: [String]) -> String {
   let data = pipe.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "unknown"
-}
-
-func progress(_ text: String) {
-  FileHandle.standardError.write(Data("dsa-run-bench: \(text)\n".utf8))
 }
 
 // MARK: - Phases
@@ -557,12 +482,6 @@ func ratio(_ numerator: Double?, _ denominator: Double?) -> Double? {
 func formatNumber(_ value: Double?, _ format: String = "%.3f") -> String {
   guard let value else { return "-" }
   return String(format: format, value)
-}
-
-func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-  if text.count >= width { return text }
-  let padding = String(repeating: " ", count: width - text.count)
-  return right ? padding + text : text + padding
 }
 
 func printTable(_ report: BenchReport) {
@@ -690,15 +609,15 @@ func runBenchmark() -> Int32 {
   var latency: [LatencyRow] = []
   var overhead: [OverheadRatio] = []
   for (index, command) in Bench.commands.enumerated() {
-    let bare = Summary(samples[index][.bare] ?? [])
+    let bare = Summary(nanoseconds: samples[index][.bare] ?? [])
     var medians: [Method: Double] = [:]
     for method in Method.allCases {
       let values = samples[index][method] ?? []
-      let summary = Summary(values)
+      let summary = Summary(nanoseconds: values)
       medians[method] = summary?.median
       var row = LatencyRow(
         command: command.label, method: method, samples: values.count, failures: options.rounds - values.count,
-        medianMs: summary?.median, p95Ms: summary?.p95, minMs: summary?.minimum, maxMs: summary?.maximum)
+        medianMs: summary?.median, p95Ms: summary?.p95, minMs: summary?.min, maxMs: summary?.max)
       if let summary, let bare { row.overheadMs = summary.median - bare.median }
       latency.append(row)
     }
@@ -748,14 +667,7 @@ func runBenchmark() -> Int32 {
     failureSamples: failures.samples)
 
   if options.json {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.sortedKeys]
-    do {
-      FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
-    } catch {
-      failSetup("cannot encode the report: \(error)")
-    }
+    printJSONReport(report)
   } else {
     printTable(report)
   }

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Glibc
 import Runners
@@ -24,6 +25,8 @@ import Synchronization
 // and interleaving spreads drift (other load, page cache, CPU frequency)
 // over all of them alike.
 
+BenchSupport.programName = "dsa-run-langbench"
+
 let usageText = """
   Usage: dsa-run-langbench [--runs N] [--warm-up N] [--languages L,L,...] [--dsa-run PATH] [--json]
 
@@ -48,50 +51,40 @@ struct BenchOptions {
   var dsaRunPath: String?
 }
 
-func failSetup(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("dsa-run-langbench: \(message)\n".utf8))
-  exit(2)
-}
-
 func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
   var options = BenchOptions()
-  var index = 0
-  func value(_ flag: String) -> String {
-    index += 1
-    guard index < arguments.count else { failSetup("\(flag) needs a value") }
-    return arguments[index]
-  }
-  while index < arguments.count {
-    let argument = arguments[index]
+  var cursor = OptionCursor(arguments)
+  while let argument = cursor.next() {
     switch argument {
     case "--runs":
-      let text = value(argument)
+      let text = cursor.value(argument)
       guard let rounds = Int(text), rounds >= 3, rounds <= 10_000 else {
         failSetup("--runs needs a whole number from 3 to 10000, got \"\(text)\"")
       }
       options.rounds = rounds
     case "--warm-up":
-      let text = value(argument)
+      let text = cursor.value(argument)
       guard let rounds = Int(text), rounds >= 0, rounds <= 100 else {
         failSetup("--warm-up needs a whole number from 0 to 100, got \"\(text)\"")
       }
       options.warmUpRounds = rounds
     case "--languages":
-      let names = value(argument).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      let names = cursor.value(argument).split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
       let known = Bench.programs.map(\.language)
       if let unknown = names.first(where: { !known.contains($0) }) {
         failSetup("--languages: unknown language \"\(unknown)\"; known: \(known.joined(separator: ", "))")
       }
       guard !names.isEmpty else { failSetup("--languages needs at least one language") }
       options.languages = known.filter { names.contains($0) }
-    case "--dsa-run": options.dsaRunPath = value(argument)
+    case "--dsa-run": options.dsaRunPath = cursor.value(argument)
     case "--json": options.json = true
     case "--help", "-h":
       print(usageText)
       exit(0)
     default: failSetup("unknown option \"\(argument)\"\n\(usageText)")
     }
-    index += 1
   }
   return options
 }
@@ -169,12 +162,6 @@ enum Bench {
   /// Where the bare lane makes its run directories (a tmpfs of its own).
   static let bareRoot = "/tmp/dsa-run-langbench-bare"
   static let outputCapture = 1 << 20
-}
-
-func nowNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
 func milliseconds(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1_000_000 }
@@ -265,25 +252,6 @@ func uniqueSource(_ program: HelloProgram, nonce: String, tag: String) -> Data {
 
 // MARK: - Spawning
 
-/// A NULL-terminated C string array (argv or envp), made before the clock
-/// starts so the figures hold no Swift-to-C conversions.
-final class CStringList: @unchecked Sendable {
-  let pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-  private let count: Int
-
-  init(_ words: [String]) {
-    count = words.count
-    pointer = .allocate(capacity: words.count + 1)
-    for (index, word) in words.enumerated() { pointer[index] = strdup(word) }
-    pointer[words.count] = nil
-  }
-
-  deinit {
-    for index in 0..<count { free(pointer[index]) }
-    pointer.deallocate()
-  }
-}
-
 /// A glibc function that its headers declare only with _GNU_SOURCE, which
 /// Swift's Glibc module is not built with; nil if libc lacks it.
 func gnuFunction<Function>(_ name: String, as type: Function.Type) -> Function? {
@@ -297,11 +265,6 @@ typealias AddChdirFunction =
 
 /// CLONE_NEWNS from <sched.h>.
 let cloneNewMountNamespace: Int32 = 0x0002_0000
-
-func describeWaitStatus(_ status: Int32) -> String {
-  if status & 0x7f == 0 { return "exited with code \((status >> 8) & 0xff)" }
-  return "ended by signal \(status & 0x7f)"
-}
 
 struct SpawnResult {
   var waitStatus: Int32
@@ -618,28 +581,6 @@ enum Metric: String, CaseIterable, Codable {
   case cliTotal = "cli_total"
 }
 
-/// Millisecond samples in, milliseconds out.
-struct Summary: Codable {
-  let count: Int
-  let median: Double
-  let p95: Double
-  let min: Double
-  let max: Double
-
-  init?(_ samples: [Double]) {
-    guard !samples.isEmpty else { return nil }
-    let sorted = samples.sorted()
-    count = sorted.count
-    let middle = sorted.count / 2
-    median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    // Nearest rank: the smallest sample with at least 95% at or below it.
-    let rank = Int((0.95 * Double(sorted.count)).rounded(.up))
-    p95 = sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
-    min = sorted[0]
-    max = sorted[sorted.count - 1]
-  }
-}
-
 /// Failures: a count per language and the first few messages.
 struct FailureLog {
   var count = 0
@@ -708,32 +649,14 @@ struct BenchReport: Codable {
   var failureSamples: [String]
 }
 
-func kernelRelease() -> String {
-  var name = utsname()
-  uname(&name)
-  return withUnsafePointer(to: name.release) {
-    $0.withMemoryRebound(to: CChar.self, capacity: 65) { String(cString: $0) }
-  }
-}
-
 func loadAverage() -> [Double] {
   var values = [Double](repeating: 0, count: 3)
   return getloadavg(&values, 3) == 3 ? values : []
 }
 
-func progress(_ text: String) {
-  FileHandle.standardError.write(Data("dsa-run-langbench: \(text)\n".utf8))
-}
-
 func formatNumber(_ value: Double?, _ format: String = "%.1f") -> String {
   guard let value else { return "-" }
   return String(format: format, value)
-}
-
-func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-  if text.count >= width { return text }
-  let padding = String(repeating: " ", count: width - text.count)
-  return right ? padding + text : text + padding
 }
 
 /// The targets of the "seven languages" issue, for one language.
@@ -1088,14 +1011,7 @@ func runBenchmark() -> Int32 {
     failureSamples: failures.samples)
 
   if options.json {
-    let encoder = JSONEncoder()
-    encoder.keyEncodingStrategy = .convertToSnakeCase
-    encoder.outputFormatting = [.sortedKeys]
-    do {
-      FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
-    } catch {
-      failSetup("cannot encode the report: \(error)")
-    }
+    printJSONReport(report)
   } else {
     printTables(report)
   }

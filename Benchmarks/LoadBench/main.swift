@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Glibc
 import Runners
@@ -10,6 +11,8 @@ import Synchronization
 // Benchmarks/run-daemon-bench, which starts and stops the daemon. A benchmark, not a test: it prints
 // figures; it exits 1 when a response was lost or malformed (a 503 with Retry-After is counted, not
 // an error: it is the daemon refusing what it cannot take).
+
+BenchSupport.programName = "dsa-run-loadbench"
 
 let usageText = """
   Usage: dsa-run-loadbench --port PORT --pid PID [--seconds S] [--clients N,N,...] [--dsa-run PATH]
@@ -37,47 +40,35 @@ func output(_ text: String) {
   FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
-func failSetup(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("dsa-run-loadbench: \(message)\n".utf8))
-  exit(2)
-}
-
 func parseOptions(_ arguments: [String]) -> Options {
   var options = Options()
-  var index = 0
-  func value(_ flag: String) -> String {
-    index += 1
-    guard index < arguments.count else { failSetup("\(flag) needs a value") }
-    return arguments[index]
-  }
-  while index < arguments.count {
-    let argument = arguments[index]
+  var cursor = OptionCursor(arguments)
+  while let argument = cursor.next() {
     switch argument {
     case "--port":
-      guard let port = UInt16(value(argument)), port > 0 else { failSetup("--port needs a port number") }
+      guard let port = UInt16(cursor.value(argument)), port > 0 else { failSetup("--port needs a port number") }
       options.port = port
     case "--pid":
-      guard let pid = Int32(value(argument)), pid > 0 else { failSetup("--pid needs a process id") }
+      guard let pid = Int32(cursor.value(argument)), pid > 0 else { failSetup("--pid needs a process id") }
       options.pid = pid
     case "--seconds":
-      guard let seconds = Double(value(argument)), seconds >= 1, seconds <= 600 else {
+      guard let seconds = Double(cursor.value(argument)), seconds >= 1, seconds <= 600 else {
         failSetup("--seconds needs a number from 1 to 600")
       }
       options.seconds = seconds
     case "--clients":
-      let list = value(argument).split(separator: ",").compactMap { Int($0) }
+      let list = cursor.value(argument).split(separator: ",").compactMap { Int($0) }
       guard !list.isEmpty, list.allSatisfy({ (1...256).contains($0) }) else {
         failSetup("--clients needs whole numbers from 1 to 256, comma-separated")
       }
       options.clients = list
-    case "--dsa-run": options.dsaRun = value(argument)
-    case "--work-root": options.workRoot = value(argument)
+    case "--dsa-run": options.dsaRun = cursor.value(argument)
+    case "--work-root": options.workRoot = cursor.value(argument)
     case "--help", "-h":
       output(usageText)
       exit(0)
     default: failSetup("unknown option \"\(argument)\"\n\(usageText)")
     }
-    index += 1
   }
   if options.port == 0 || options.pid == 0 { failSetup("--port and --pid are required\n\(usageText)") }
   return options
@@ -85,12 +76,6 @@ func parseOptions(_ arguments: [String]) -> Options {
 
 let helloSource = "print(\"Hello, World!\")\n"
 let expectedStdout = "Hello, World!\n"
-
-func nowNanoseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
 
 /// VmRSS of a process, KiB.
 func residentKilobytes(_ pid: Int32) -> Int? {
@@ -245,8 +230,7 @@ struct LevelResult {
 
 func percentile(_ sorted: [UInt64], _ fraction: Double) -> Double {
   guard !sorted.isEmpty else { return .nan }
-  let index = min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)
-  return Double(sorted[max(0, index)]) / 1e6
+  return Double(nearestRank(sorted, fraction)) / 1e6
 }
 
 /// Whether a 200 body is the expected result.
