@@ -59,7 +59,7 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .target(name: "HTTP", swiftSettings: strictSwift),
-    .target(name: "API", dependencies: ["Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+    .target(name: "API", dependencies: ["Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
       dependencies: ["API", "HTTP", "Runners", "Sandbox"],
@@ -71,7 +71,8 @@ let package = Package(
       dependencies: ["API", "HTTP", "Runners", "Sandbox", "dsa-rund"],
       swiftSettings: strictSwift
     ),
-    .testTarget(name: "APITests", dependencies: ["API", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .target(name: "Grading", swiftSettings: strictSwift),
     .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),

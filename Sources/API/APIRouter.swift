@@ -1,4 +1,5 @@
 import Foundation
+import Grading
 import HTTP
 import Runners
 import Sandbox
@@ -75,7 +76,7 @@ public final class APIRouter: Sendable {
     if let sink = configuration.logSink {
       sink(
         RequestLogEntry(
-          id: trace.id, time: Date().formatted(.iso8601), method: request.method, route: route,
+          id: trace.id, time: LogTime.now(), method: request.method, route: route,
           status: response.status.code, error: errorCode, language: trace.language, runStatus: trace.runStatus,
           queueMilliseconds: trace.queueMilliseconds, runMilliseconds: trace.runMilliseconds,
           totalMilliseconds: Self.milliseconds(ContinuousClock.now - start), detail: trace.detail))
@@ -133,35 +134,40 @@ public final class APIRouter: Sendable {
       maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
 
     let waitStart = ContinuousClock.now
-    let admission = queue.acquire(timeout: configuration.queueTimeout)
-    trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
+    let perform = self.perform
+    let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout) {
+      () -> (started: ContinuousClock.Instant, ended: ContinuousClock.Instant, Result<ExecuteResult, ExecuteError>) in
+      let started = ContinuousClock.now
+      do throws(ExecuteError) {
+        let result = try perform(executeRequest)
+        return (started, ContinuousClock.now, .success(result))
+      } catch {
+        return (started, ContinuousClock.now, .failure(error))
+      }
+    }
     switch admission {
     case .admitted: break
     case .full:
+      trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
       throw .busy(
         "all \(queue.slots) box slots are busy and \(queue.maximumWaiting) requests are waiting; try again shortly",
         retryAfterSeconds: configuration.retryAfterSeconds)
     case .timedOut:
+      trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
       throw .busy(
         "no box slot became free within \(configuration.queueTimeout); try again shortly",
         retryAfterSeconds: configuration.retryAfterSeconds)
     }
-    let runStart = ContinuousClock.now
-    let outcome: Result<ExecuteResult, ExecuteError>
-    do throws(ExecuteError) {
-      outcome = .success(try perform(executeRequest))
-    } catch {
-      outcome = .failure(error)
-    }
-    queue.release()
-    let elapsed = ContinuousClock.now - runStart
+    guard let (runStart, runEnd, outcome) = ran else { throw .internalError("the work queue lost a run") }
+    trace.queueMilliseconds = Self.milliseconds(runStart - waitStart)
+    let elapsed = runEnd - runStart
     trace.runMilliseconds = Self.milliseconds(elapsed)
     switch outcome {
     case .success(let result):
       let status = Self.statusWord(result)
       trace.runStatus = status
       metrics.recordRun(language: runner.language, status: status, seconds: Self.seconds(elapsed))
-      return Self.json(ResultEncoder.executeObject(result))
+      return Self.json(ResultEncoder.executeValue(result))
     case .failure(let error):
       if case .sandbox(let failure) = error {
         trace.runStatus = Status.internalError.rawValue
@@ -209,6 +215,10 @@ public final class APIRouter: Sendable {
     }
     let number = requestCounter.add(1, ordering: .relaxed).newValue
     return "\(idPrefix)-\(number)"
+  }
+
+  private static func json(_ value: JSONValue) -> HTTPResponse {
+    HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: ResultEncoder.data(value))
   }
 
   private static func json(_ object: Any) -> HTTPResponse {

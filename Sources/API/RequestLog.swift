@@ -1,10 +1,12 @@
 import Foundation
+import Glibc
+import Grading
 
 /// One line of the request log (JSON lines, DESIGN §7): who asked for what and how it went.
 ///
 /// It never holds source code, stdin, arguments or output: those are the learner's, and a log is
 /// kept longer and read by more people than a result.
-public struct RequestLogEntry: Encodable, Sendable, Equatable {
+public struct RequestLogEntry: Sendable, Equatable {
   /// The request id (the client's `X-Request-Id` when it sent a usable one).
   public var id: String
   /// When the request was answered, RFC 3339 UTC.
@@ -30,20 +32,38 @@ public struct RequestLogEntry: Encodable, Sendable, Equatable {
   /// For `internal_error`: the whole sandbox error for the operator, hint included.
   public var detail: String?
 
-  enum CodingKeys: String, CodingKey {
-    case id, time, method, route, status, error, language, detail
-    case runStatus = "run_status"
-    case queueMilliseconds = "queue_ms"
-    case runMilliseconds = "run_ms"
-    case totalMilliseconds = "total_ms"
-  }
-
-  /// One JSON object on one line, without the newline.
+  /// One JSON object on one line, without the newline. Absent optional fields are left out.
   public var line: String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
+    var fields: [String: JSONValue] = [
+      "id": .string(id), "time": .string(time), "method": .string(method), "route": .string(route),
+      "status": .number(Double(status)), "total_ms": .number(totalMilliseconds),
+    ]
+    fields["error"] = error.map(JSONValue.string)
+    fields["language"] = language.map(JSONValue.string)
+    fields["run_status"] = runStatus.map(JSONValue.string)
+    fields["queue_ms"] = queueMilliseconds.map(JSONValue.number)
+    fields["run_ms"] = runMilliseconds.map(JSONValue.number)
+    fields["detail"] = detail.map(JSONValue.string)
+    return String(decoding: JSONValue.object(fields).compactJSONBytes, as: UTF8.self)
+  }
+}
+
+/// RFC 3339 UTC timestamps with milliseconds for log lines ("2026-11-29T17:43:33.120Z"), formatted by
+/// hand: Foundation's ISO 8601 style builds a formatter per call.
+public enum LogTime {
+  public static func now() -> String {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    var seconds = spec.tv_sec
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func padded(_ value: Int32, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return padded(parts.tm_year + 1900, 4) + "-" + padded(parts.tm_mon + 1, 2) + "-" + padded(parts.tm_mday, 2)
+      + "T" + padded(parts.tm_hour, 2) + ":" + padded(parts.tm_min, 2) + ":" + padded(parts.tm_sec, 2) + "."
+      + padded(Int32(spec.tv_nsec / 1_000_000), 3) + "Z"
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Grading
 import Runners
 import Sandbox
 
@@ -14,40 +15,76 @@ public enum ResultEncoder {
   ]
 
   /// One step's outcome (compile or run).
-  public static func outcomeObject(_ outcome: Outcome) -> [String: Any] {
-    var object: [String: Any] = [
-      "status": outcome.status.rawValue,
-      "message": outcome.message,
-      "exit_code": outcome.exitCode.map { $0 as Any } ?? NSNull(),
-      "signal": outcome.signal.map { signalName($0) as Any } ?? NSNull(),
-      "stdout": String(decoding: outcome.stdout, as: UTF8.self),
-      "stderr": String(decoding: outcome.stderr, as: UTF8.self),
-      "stdout_truncated": outcome.stdoutTruncated,
-      "stderr_truncated": outcome.stderrTruncated,
-      "cpu_ms": outcome.cpuMilliseconds,
-      "wall_ms": outcome.wallMilliseconds,
-      "memory_kb": outcome.memoryKilobytes,
-      "accounting": outcome.accounting,
+  public static func outcomeValue(_ outcome: Outcome) -> JSONValue {
+    var object: [String: JSONValue] = [
+      "status": .string(outcome.status.rawValue),
+      "message": .string(outcome.message),
+      "exit_code": JSONValue(outcome.exitCode.map(Int.init)),
+      "signal": outcome.signal.map { .string(signalName($0)) } ?? .null,
+      "stdout": .string(String(decoding: outcome.stdout, as: UTF8.self)),
+      "stderr": .string(String(decoding: outcome.stderr, as: UTF8.self)),
+      "stdout_truncated": .bool(outcome.stdoutTruncated),
+      "stderr_truncated": .bool(outcome.stderrTruncated),
+      "cpu_ms": .number(Double(outcome.cpuMilliseconds)),
+      "wall_ms": .number(Double(outcome.wallMilliseconds)),
+      "memory_kb": .number(Double(outcome.memoryKilobytes)),
+      "accounting": .string(outcome.accounting),
     ]
-    if let kind = outcome.timeLimitKind { object["time_limit_kind"] = kind.rawValue }
-    return object
+    if let kind = outcome.timeLimitKind { object["time_limit_kind"] = .string(kind.rawValue) }
+    return .object(object)
   }
 
-  /// The whole result, with the parsed step lines of the run's stdout.
-  public static func executeObject(_ result: ExecuteResult) -> [String: Any] {
-    [
-      "language": result.language,
-      "version": result.version,
-      "compile": result.compile.map { outcomeObject($0) as Any } ?? NSNull(),
-      "compile_cache": result.compileCacheHit ? "hit" : (result.compile == nil ? "none" : "miss"),
-      "run": result.run.map { outcomeObject($0) as Any } ?? NSNull(),
-      "steps": result.run.map { StepLines.parse($0.stdout).steps } ?? [],
+  /// The whole result, with the well-formed step lines of the run's stdout (for the app's step player).
+  public static func executeValue(_ result: ExecuteResult) -> JSONValue {
+    let steps = result.run.map { StepParser().replayableSteps(String(decoding: $0.stdout, as: UTF8.self)) } ?? []
+    return [
+      "language": .string(result.language),
+      "version": .string(result.version),
+      "compile": result.compile.map(outcomeValue) ?? .null,
+      "compile_cache": .string(result.compileCacheHit ? "hit" : (result.compile == nil ? "none" : "miss")),
+      "run": result.run.map(outcomeValue) ?? .null,
+      "steps": .array(steps.map(\.object)),
     ]
   }
 
-  /// Serialized as the CLI does: sorted keys, slashes unescaped.
+  /// Serialized as the CLI prints and the daemon sends: compact, sorted keys, slashes unescaped.
+  public static func data(_ value: JSONValue) -> Data {
+    Data(value.compactJSONBytes)
+  }
+
+  /// Serializes a Foundation-style tree (dictionaries, arrays, strings, numbers, booleans, NSNull)
+  /// the same way, for the cold paths (lists, reports) that build one; nil for anything else.
   public static func data(_ object: Any) -> Data {
-    (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-      ?? Data("{}".utf8)
+    Data((value(object) ?? .null).compactJSONBytes)
+  }
+
+  /// A Foundation-style tree as a `JSONValue`; nil when it holds something JSON cannot.
+  public static func value(_ object: Any) -> JSONValue? {
+    switch object {
+    case let value as JSONValue: return value
+    case is NSNull: return .null
+    case let value as Bool: return .bool(value)
+    case let value as Int: return .number(Double(value))
+    case let value as Int32: return .number(Double(value))
+    case let value as Int64: return .number(Double(value))
+    case let value as UInt64: return .number(Double(value))
+    case let value as Double: return value.isFinite ? .number(value) : nil
+    case let value as String: return .string(value)
+    case let value as [Any]:
+      var items: [JSONValue] = []
+      for item in value {
+        guard let converted = self.value(item) else { return nil }
+        items.append(converted)
+      }
+      return .array(items)
+    case let value as [String: Any]:
+      var fields: [String: JSONValue] = [:]
+      for (key, item) in value {
+        guard let converted = self.value(item) else { return nil }
+        fields[key] = converted
+      }
+      return .object(fields)
+    default: return nil
+    }
   }
 }

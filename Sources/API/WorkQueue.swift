@@ -1,14 +1,24 @@
+import Dispatch
+import Foundation
 import Glibc
 
-/// A fixed number of slots for box work and a bounded, first-come-first-served line for them.
+/// A fixed number of box slots, each a long-lived worker thread, and a bounded,
+/// first-come-first-served line of work for them.
 ///
 /// A request that finds every slot busy and the line full is refused at once (503 with
 /// Retry-After), and one that waits longer than its deadline leaves the line: a daemon that queues
 /// without bound only turns overload into timeouts for everybody.
-public final class WorkQueue: @unchecked Sendable {
-  /// How an attempt to get a slot ended.
+///
+/// Why workers that pull, rather than callers that take a slot and run on their own thread: a
+/// worker that finishes a run takes the next job at once, so no thread has to be woken between one
+/// box run and the next (with callers holding slots, a release had to wake a waiter, which on a busy
+/// 2-core host cost a scheduling delay per run). And boxes are made on threads that live as long as
+/// the daemon: Linux ties `PR_SET_PDEATHSIG` to the *thread* that created a process, and an HTTP
+/// connection's thread ends with its connection.
+public final class WorkQueue: Sendable {
+  /// How an attempt to run work ended.
   public enum Admission: Sendable, Equatable {
-    /// A slot is held; call `release()` when done.
+    /// The work ran in a slot.
     case admitted
     /// Every slot was busy and the line was full.
     case full
@@ -16,32 +26,127 @@ public final class WorkQueue: @unchecked Sendable {
     case timedOut
   }
 
-  /// Work that may run at once.
+  /// Work that may run at once (the number of worker threads).
   public let slots: Int
-  /// Requests that may wait for a slot.
+  /// Jobs that may wait for a slot.
   public let maximumWaiting: Int
 
-  // pthread primitives rather than Synchronization.Mutex, which has no condition variable to sleep
-  // on until a slot frees up. Both are heap-allocated so their addresses never move.
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-  // Guarded by `mutex`.
-  private var running = 0
-  private var line: [UInt64] = []
-  private var nextTicket: UInt64 = 0
+  private let shared: Shared
 
   /// A queue with `slots` slots (at least 1) and room for `maximumWaiting` waiters (default twice
-  /// the slots).
+  /// the slots). Its worker threads end when the queue is released.
   public init(slots: Int, maximumWaiting: Int? = nil) {
     self.slots = max(1, slots)
     self.maximumWaiting = max(0, maximumWaiting ?? 2 * max(1, slots))
+    shared = Shared(slots: self.slots, maximumWaiting: self.maximumWaiting)
+    for index in 0..<self.slots {
+      let shared = self.shared
+      let thread = Thread { shared.serve() }
+      thread.name = "dsa-run-slot-\(index)"
+      thread.start()
+    }
+  }
+
+  deinit {
+    shared.close()
+  }
+
+  /// Work running in a slot now.
+  public var inFlight: Int { shared.locked { shared.running } }
+  /// Jobs waiting for a slot now (not counting those a free worker is about to take).
+  public var depth: Int { shared.locked { shared.waiting } }
+
+  /// Runs `work` on a slot's thread, waiting in line up to `timeout` when every slot is busy, and
+  /// returns its value; `(.full, nil)` or `(.timedOut, nil)`, with `work` never run, otherwise.
+  public func withSlot<Value: Sendable>(timeout: Duration, _ work: @escaping @Sendable () -> Value) -> (
+    Admission, Value?
+  ) {
+    let job = Job<Value>(work)
+    guard shared.enqueue(job) else { return (.full, nil) }
+    if job.finished.wait(timeout: .now() + Self.dispatchInterval(timeout)) == .timedOut {
+      guard shared.started(job) else { return (.timedOut, nil) }
+      // Already running: its own time limits bound it.
+      job.finished.wait()
+    }
+    return (.admitted, job.value)
+  }
+
+  // Test support: holding slots the way a long run would.
+  private let holds = HoldStack()
+
+  /// Takes a slot and keeps it until `release()` (the oldest hold is released first).
+  func acquire(timeout: Duration) -> Admission {
+    let started = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    let job = Job<Void> {
+      started.signal()
+      gate.wait()
+    }
+    guard shared.enqueue(job) else { return .full }
+    if started.wait(timeout: .now() + Self.dispatchInterval(timeout)) == .timedOut {
+      if !shared.started(job) { return .timedOut }
+      started.wait()
+    }
+    holds.push(gate)
+    return .admitted
+  }
+
+  /// Ends the oldest hold taken by `acquire`.
+  func release() {
+    holds.popOldest().signal()
+    // The worker lowers `running` after the gate opens; wait for it so counts read at once are right.
+    while shared.locked({ shared.running }) > holds.count { usleep(100) }
+  }
+
+  private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    let (seconds, attoseconds) = max(duration, .zero).components
+    let nanoseconds = min(Int64(Int32.max) * 1_000_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    return .nanoseconds(Int(nanoseconds))
+  }
+}
+
+/// One unit of work in the line.
+private class AnyJob: @unchecked Sendable {
+  /// Guarded by the queue's mutex: whether a worker took it.
+  var taken = false
+  let finished = DispatchSemaphore(value: 0)
+  func run() {}
+}
+
+private final class Job<Value: Sendable>: AnyJob, @unchecked Sendable {
+  private let work: @Sendable () -> Value
+  // Written by the worker before `finished` is signalled, read by the caller after.
+  var value: Value?
+
+  init(_ work: @escaping @Sendable () -> Value) {
+    self.work = work
+  }
+
+  override func run() {
+    value = work()
+  }
+}
+
+/// The line and the counters, shared by the queue and its workers (which must not keep the queue
+/// itself alive).
+private final class Shared: @unchecked Sendable {
+  let slots: Int
+  let maximumWaiting: Int
+  // pthread primitives rather than Synchronization.Mutex, which has no condition variable to sleep
+  // on. Both are heap-allocated so their addresses never move.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  // Guarded by `mutex`.
+  private var line: [AnyJob] = []
+  private var head = 0
+  var running = 0
+  private var closed = false
+
+  init(slots: Int, maximumWaiting: Int) {
+    self.slots = slots
+    self.maximumWaiting = maximumWaiting
     pthread_mutex_init(mutex, nil)
-    var attributes = pthread_condattr_t()
-    pthread_condattr_init(&attributes)
-    // Deadlines on the monotonic clock, so a wall-clock step cannot stretch or cut a wait.
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-    pthread_cond_init(condition, &attributes)
-    pthread_condattr_destroy(&attributes)
+    pthread_cond_init(condition, nil)
   }
 
   deinit {
@@ -51,75 +156,84 @@ public final class WorkQueue: @unchecked Sendable {
     condition.deallocate()
   }
 
-  /// Work holding a slot now.
-  public var inFlight: Int { locked { running } }
-  /// Requests waiting for a slot now.
-  public var depth: Int { locked { line.count } }
+  /// Jobs in line beyond those the free slots are about to take. Call with the mutex held.
+  var waiting: Int { max(0, (line.count - head) - (slots - running)) }
 
-  /// Takes a slot, waiting in line up to `timeout` when all are busy.
-  public func acquire(timeout: Duration) -> Admission {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    // Nobody may overtake those already waiting.
-    if running < slots && line.isEmpty {
-      running += 1
-      return .admitted
-    }
-    guard line.count < maximumWaiting else { return .full }
-    let ticket = nextTicket
-    nextTicket += 1
-    line.append(ticket)
-    let deadline = Self.monotonicDeadline(after: timeout)
-    while true {
-      if line.first == ticket && running < slots {
-        line.removeFirst()
-        running += 1
-        // The next in line may also fit (several slots freed at once).
-        pthread_cond_broadcast(condition)
-        return .admitted
-      }
-      var until = deadline
-      if pthread_cond_timedwait(condition, mutex, &until) == ETIMEDOUT {
-        if line.first == ticket && running < slots { continue }
-        line.removeAll { $0 == ticket }
-        // Leaving may make someone else the head of the line.
-        pthread_cond_broadcast(condition)
-        return .timedOut
-      }
-    }
-  }
-
-  /// Gives back a slot taken by `acquire`.
-  public func release() {
-    locked {
-      precondition(running > 0, "WorkQueue.release without a slot")
-      running -= 1
-    }
-    pthread_cond_broadcast(condition)
-  }
-
-  /// Runs `work` in a slot; nil (and `work` not run) when no slot could be had.
-  public func withSlot<Result>(timeout: Duration, _ work: () throws -> Result) rethrows -> (Admission, Result?) {
-    let admission = acquire(timeout: timeout)
-    guard admission == .admitted else { return (admission, nil) }
-    defer { release() }
-    return (admission, try work())
-  }
-
-  private func locked<Result>(_ body: () -> Result) -> Result {
+  func locked<Result>(_ body: () -> Result) -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return body()
   }
 
-  private static func monotonicDeadline(after timeout: Duration) -> timespec {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let (seconds, attoseconds) = max(timeout, .zero).components
-    var nanoseconds = Int(now.tv_nsec) + Int(attoseconds / 1_000_000_000)
-    var wholeSeconds = Int(now.tv_sec) + Int(seconds)
-    wholeSeconds += nanoseconds / 1_000_000_000
-    nanoseconds %= 1_000_000_000
-    return timespec(tv_sec: wholeSeconds, tv_nsec: nanoseconds)
+  /// Puts a job in line; false when the line is full.
+  func enqueue(_ job: AnyJob) -> Bool {
+    let accepted = locked { () -> Bool in
+      guard (line.count - head) < maximumWaiting + (slots - running) else { return false }
+      line.append(job)
+      return true
+    }
+    if accepted { pthread_cond_signal(condition) }
+    return accepted
+  }
+
+  /// Whether a worker took `job`; if not, it leaves the line for good.
+  /// A job a free worker is about to take counts as started: the deadline is for waiting behind
+  /// busy slots, not for a thread's wake-up.
+  func started(_ job: AnyJob) -> Bool {
+    locked {
+      if job.taken { return true }
+      guard let index = line[head...].firstIndex(where: { $0 === job }) else { return true }
+      if index - head < slots - running { return true }
+      line.remove(at: index)
+      return false
+    }
+  }
+
+  func close() {
+    locked { closed = true }
+    pthread_cond_broadcast(condition)
+  }
+
+  /// A worker's life: take the oldest job, run it, repeat, until the queue is gone.
+  func serve() {
+    pthread_mutex_lock(mutex)
+    while true {
+      while head == line.count && !closed { pthread_cond_wait(condition, mutex) }
+      if head == line.count {
+        pthread_mutex_unlock(mutex)
+        return
+      }
+      let job = line[head]
+      head += 1
+      // Compact now and then instead of removing from the front each time.
+      if head > 64 && head * 2 > line.count {
+        line.removeFirst(head)
+        head = 0
+      }
+      job.taken = true
+      running += 1
+      pthread_mutex_unlock(mutex)
+      job.run()
+      pthread_mutex_lock(mutex)
+      running -= 1
+      job.finished.signal()
+    }
+  }
+}
+
+/// Gates of slots held by `acquire`, oldest first.
+private final class HoldStack: @unchecked Sendable {
+  private let lock = NSLock()
+  private var gates: [DispatchSemaphore] = []
+
+  var count: Int { lock.withLock { gates.count } }
+
+  func push(_ gate: DispatchSemaphore) { lock.withLock { gates.append(gate) } }
+
+  func popOldest() -> DispatchSemaphore {
+    lock.withLock {
+      precondition(!gates.isEmpty, "WorkQueue.release without a slot")
+      return gates.removeFirst()
+    }
   }
 }

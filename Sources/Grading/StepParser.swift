@@ -45,39 +45,66 @@ public struct StepParser: Sendable {
     var steps: [Step] = []
     var ordinary: [Substring] = []
     let decoder = JSONDecoder()
-    let prefixBytes = Array(Self.prefix.utf8)
     var lineNumber = 0
-    for rawLine in output.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+    for rawLine in Self.lines(output) {
       lineNumber += 1
-      guard rawLine.utf8.starts(with: prefixBytes) else {
+      guard Self.isStepLine(rawLine) else {
         ordinary.append(rawLine)
         continue
       }
       guard steps.count < maximumSteps else {
         return .failure(StepLineError(line: lineNumber, problem: "more than \(maximumSteps) steps"))
       }
-      guard rawLine.utf8.count <= maximumLineBytes else {
-        return .failure(
-          StepLineError(line: lineNumber, problem: "the step line is longer than \(maximumLineBytes) bytes"))
+      switch step(rawLine, decoder: decoder) {
+      case .success(let step): steps.append(step)
+      case .failure(let problem): return .failure(StepLineError(line: lineNumber, problem: problem.text))
       }
-      let body = Data(rawLine.utf8.dropFirst(prefixBytes.count))
-      guard Self.depth(of: body) <= maximumDepth else {
-        return .failure(
-          StepLineError(line: lineNumber, problem: "the step is nested deeper than \(maximumDepth) levels"))
-      }
-      guard let value = try? decoder.decode(JSONValue.self, from: body), case .object(var fields) = value else {
-        return .failure(
-          StepLineError(
-            line: lineNumber, problem: "\"@step \" must be followed by one JSON object, like @step {\"i\": 1}"))
-      }
-      var caption: String?
-      if case .string(let text) = fields["caption"] {
-        caption = text
-        fields["caption"] = nil
-      }
-      steps.append(Step(fields, caption: caption))
     }
     return .success(ParsedSteps(steps: steps, ordinaryOutput: ordinary.joined(separator: "\n")))
+  }
+
+  /// The steps a run printed, for the app's step player (`POST /v1/execute`): the well-formed step
+  /// lines, up to `maximumSteps`. A malformed line is left out instead of failing the result: an
+  /// execution reports what happened; only grading judges it.
+  public func replayableSteps(_ output: String) -> [Step] {
+    var steps: [Step] = []
+    let decoder = JSONDecoder()
+    for rawLine in Self.lines(output) where Self.isStepLine(rawLine) {
+      guard steps.count < maximumSteps else { break }
+      if case .success(let step) = step(rawLine, decoder: decoder) { steps.append(step) }
+    }
+    return steps
+  }
+
+  private struct Problem: Error {
+    var text: String
+  }
+
+  private static func lines(_ output: String) -> [Substring] {
+    output.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+  }
+
+  private static func isStepLine(_ line: Substring) -> Bool {
+    line.utf8.starts(with: prefix.utf8)
+  }
+
+  private func step(_ rawLine: Substring, decoder: JSONDecoder) -> Result<Step, Problem> {
+    guard rawLine.utf8.count <= maximumLineBytes else {
+      return .failure(Problem(text: "the step line is longer than \(maximumLineBytes) bytes"))
+    }
+    let body = Data(rawLine.utf8.dropFirst(Self.prefix.utf8.count))
+    guard Self.depth(of: body) <= maximumDepth else {
+      return .failure(Problem(text: "the step is nested deeper than \(maximumDepth) levels"))
+    }
+    guard let value = try? decoder.decode(JSONValue.self, from: body), case .object(var fields) = value else {
+      return .failure(Problem(text: "\"@step \" must be followed by one JSON object, like @step {\"i\": 1}"))
+    }
+    var caption: String?
+    if case .string(let text) = fields["caption"] {
+      caption = text
+      fields["caption"] = nil
+    }
+    return .success(Step(fields, caption: caption))
   }
 
   /// The deepest bracket nesting outside strings; cheap, and keeps the decoder's recursion shallow.

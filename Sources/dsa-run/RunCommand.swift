@@ -118,7 +118,7 @@ func runProgram(_ arguments: [String]) -> Never {
     fail("\(error)", code: 2)
   }
   if options.json {
-    FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.executeObject(result)) + Data("\n".utf8))
+    FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.executeValue(result)) + Data("\n".utf8))
   }
   finishRun(compile: result.compile.map(PrintedStep.init), run: result.run.map(PrintedStep.init), json: options.json)
 }

@@ -230,7 +230,7 @@ func runExec(_ arguments: [String]) -> Never {
     let outcome = try box.run(stdin: input)
     box.destroy()
     if options.json {
-      FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.outcomeObject(outcome)) + Data("\n".utf8))
+      FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.outcomeValue(outcome)) + Data("\n".utf8))
     }
     finishRun(compile: nil, run: PrintedStep(outcome), json: options.json)
   } catch {

@@ -10,10 +10,8 @@ import Sandbox
 func logLine(_ event: String, _ fields: [String: Any] = [:]) {
   var object = fields
   object["event"] = event
-  object["time"] = Date().formatted(.iso8601)
-  let data =
-    (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-    ?? Data("{}".utf8)
+  object["time"] = LogTime.now()
+  let data = ResultEncoder.data(object)
   let bytes = Array(data) + [0x0A]
   bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
 }
@@ -104,11 +102,10 @@ func runDaemon(_ configuration: DaemonConfiguration) -> Never {
       executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError))
     let fromSystemd = systemdPassedSockets()
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
-    // Every admitted or waiting request can hold a thread, and a few more are being decoded.
-    let threads = ExecutionThreads(count: configuration.resolvedSlots + configuration.resolvedQueueLength + 4)
+    // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
+    // connection threads only parse, decode, wait and encode.
     server = HTTPServer(
-      configuration: configuration.serverConfiguration(listeners: listeners),
-      handler: daemonHandler(router: router, threads: threads))
+      configuration: configuration.serverConfiguration(listeners: listeners), handler: router.handle)
     try server.start()
     logLine(
       "started",

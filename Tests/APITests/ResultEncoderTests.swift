@@ -1,4 +1,5 @@
 import Foundation
+import Grading
 import Testing
 
 @testable import API
@@ -24,7 +25,8 @@ import Testing
     let result = ExecuteResult(
       language: "python", version: "3.11.2", compile: nil, run: outcome(.ok, stdout: "@step {\"mid\": 3}\nx\n"),
       compileCacheHit: false, fileNames: ["main.py"])
-    let object = ResultEncoder.executeObject(result)
+    let bytes = ResultEncoder.data(ResultEncoder.executeValue(result))
+    let object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
     #expect(designResult.isSubset(of: Set(object.keys)))
     #expect(Set(object.keys) == ResultEncoder.executeKeys)
     // The CLI prints this same object (it uses ResultEncoder too).
@@ -32,10 +34,34 @@ import Testing
     #expect(ResultEncoder.outcomeKeys == designOutcome.union(["accounting"]))
     let run = try #require(object["run"] as? [String: Any])
     #expect(Set(run.keys) == ResultEncoder.outcomeKeys)
-    #expect(run["wall_ms"] as? UInt64 == 20)
+    #expect(run["wall_ms"] as? Int == 20)
     #expect(object["compile"] is NSNull)
     #expect(object["compile_cache"] as? String == "none")
     #expect((object["steps"] as? [[String: Any]])?.first?["mid"] as? Int == 3)
+  }
+
+  /// Malformed step lines are left out of an execute result (grading judges them, replay skips them),
+  /// and a printed caption comes back as a field.
+  @Test func onlyWellFormedStepsAreReplayed() throws {
+    let stdout = "@step {\"i\": 1}\n@step nonsense\n@step [1]\n@step {\"i\": 2, \"caption\": \"two\"}\n"
+    let result = ExecuteResult(
+      language: "python", version: "3", compile: nil, run: outcome(.ok, stdout: stdout), compileCacheHit: false,
+      fileNames: ["main.py"])
+    let text = String(decoding: ResultEncoder.data(ResultEncoder.executeValue(result)), as: UTF8.self)
+    #expect(text.contains(#""steps":[{"i":1},{"caption":"two","i":2}],"#))
+  }
+
+  /// The hand-written writer escapes what JSON requires and round-trips through Foundation's parser.
+  @Test func writerEscapesAndRoundTrips() throws {
+    let awkward = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} slash / é 🦀"
+    let bytes = ResultEncoder.data(
+      ["text": .string(awkward), "n": 1.5, "big": 1e300, "list": [true, nil]] as JSONValue)
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(text.contains(#"\u0007"#) && text.contains(#"\u0000"#) && text.contains("/ é 🦀"))
+    let decoded = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+    #expect(decoded["text"] as? String == awkward)
+    #expect(decoded["n"] as? Double == 1.5)
+    #expect(text.hasPrefix(#"{"big":1e+300,"list":[true,null],"n":1.5,"#))
   }
 
   @Test func compileOnlyResult() throws {
@@ -45,7 +71,7 @@ import Testing
     failed.timeLimitKind = .wall
     let result = ExecuteResult(
       language: "cpp", version: "12", compile: failed, run: nil, compileCacheHit: false, fileNames: ["main.cpp"])
-    let text = String(decoding: ResultEncoder.data(ResultEncoder.executeObject(result)), as: UTF8.self)
+    let text = String(decoding: ResultEncoder.data(ResultEncoder.executeValue(result)), as: UTF8.self)
     #expect(text.contains(#""run":null"#))
     #expect(text.contains(#""steps":[]"#))
     #expect(text.contains(#""compile_cache":"miss""#))

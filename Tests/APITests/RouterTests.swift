@@ -241,7 +241,9 @@ import Testing
     #expect(entries[1].status == 200)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(entries[0].line.utf8)) as? [String: Any])
-    #expect(object["id"] is String && object["total_ms"] is Double && object["time"] is String)
+    #expect(object["id"] is String && object["total_ms"] is Double)
+    let time = try #require(object["time"] as? String)
+    #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
     #expect(!entries[0].line.contains("\n"))
   }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
@@ -16,8 +17,7 @@ import Testing
 
   @Test func boundsConcurrencyAndRefusesPastTheLine() {
     let queue = WorkQueue(slots: 2, maximumWaiting: 2)
-    let running = Atomic<Int>(0)
-    let peak = Atomic<Int>(0)
+    let counts = Counts()
     let admissions = Mutex<[WorkQueue.Admission]>([])
     // Six arrive together: two run, two wait, two are turned away at once. Threads of their own,
     // because concurrentPerform runs only as many at once as there are cores.
@@ -25,12 +25,15 @@ import Testing
     for _ in 0..<6 {
       group.enter()
       Thread.detachNewThread {
-        let (admission, _) = queue.withSlot(timeout: .seconds(10)) {
-          let now = running.add(1, ordering: .relaxed).newValue
-          peak.max(now, ordering: .relaxed)
+        let caller = pthread_self()
+        let (admission, worker) = queue.withSlot(timeout: .seconds(10)) { () -> pthread_t in
+          counts.enter()
           usleep(500_000)
-          running.subtract(1, ordering: .relaxed)
+          counts.leave()
+          return pthread_self()
         }
+        // The work ran on one of the queue's own long-lived threads, not the caller's.
+        if admission == .admitted { #expect(worker != nil && worker != caller) }
         admissions.withLock { $0.append(admission) }
         group.leave()
       }
@@ -39,9 +42,29 @@ import Testing
     let all = admissions.withLock { $0 }
     #expect(all.filter { $0 == .admitted }.count == 4)
     #expect(all.filter { $0 == .full }.count == 2)
-    #expect(peak.load(ordering: .relaxed) == 2)
+    #expect(counts.peak == 2)
     #expect(queue.inFlight == 0)
     #expect(queue.depth == 0)
+  }
+
+  /// A slot that finishes takes the next job in line itself, in arrival order.
+  @Test func workRunsInArrivalOrder() {
+    let queue = WorkQueue(slots: 1, maximumWaiting: 8)
+    #expect(queue.acquire(timeout: .zero) == .admitted)
+    let order = Mutex<[Int]>([])
+    let group = DispatchGroup()
+    for index in 0..<5 {
+      group.enter()
+      Thread.detachNewThread {
+        _ = queue.withSlot(timeout: .seconds(10)) { order.withLock { $0.append(index) } }
+        group.leave()
+      }
+      // Arrive one after another.
+      while queue.depth < index + 1 { usleep(1000) }
+    }
+    queue.release()
+    group.wait()
+    #expect(order.withLock { $0 } == [0, 1, 2, 3, 4])
   }
 
   @Test func aWaiterLeavesAtItsDeadline() {
@@ -76,4 +99,20 @@ import Testing
     #expect(queue.inFlight == 1)
     queue.release()
   }
+}
+
+/// Concurrency counters shared with work closures.
+private final class Counts: Sendable {
+  private let state = Mutex<(now: Int, peak: Int)>((0, 0))
+
+  func enter() {
+    state.withLock {
+      $0.now += 1
+      $0.peak = max($0.peak, $0.now)
+    }
+  }
+
+  func leave() { state.withLock { $0.now -= 1 } }
+
+  var peak: Int { state.withLock { $0.peak } }
 }
