@@ -355,6 +355,43 @@ struct ConfigurationTests {
     #expect(try runProcess(daemonBinary, ["--bogus"], environment: environment).status == 2)
   }
 
+  /// Socket activation as systemd does it, by systemd's own `systemd-socket-activate`: it listens on a
+  /// TCP port and a Unix socket, starts the daemon at the first connection with LISTEN_FDS=2, and the
+  /// daemon serves both sockets it was given (and ignores its own --listen).
+  @Test func servesTheSocketsSystemdPasses() throws {
+    let activate = "/usr/bin/systemd-socket-activate"
+    try #require(FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate (Debian systemd)")
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = FileManager.default.createFile(atPath: directory + "/none.json", contents: Data("{}".utf8))
+    let socketPath = directory + "/rund.sock"
+    let port = try freeLoopbackPort()
+    // One shell runs the scenario, so the only child this test waits for is bash.
+    let script = """
+      systemd-socket-activate -l 127.0.0.1:\(port) -l '\(socketPath)' -E DSA_RUN_DATA='\(repositoryRoot)' \\
+        '\(daemonBinary)' --config '\(directory)/none.json' --listen 127.0.0.1:1 --work-root \(testWorkRoot) \\
+        --cache-dir '\(directory)/cache' 2>'\(directory)/daemon.log' </dev/null >/dev/null &
+      activated=$!
+      for _ in $(seq 100); do [ -S '\(socketPath)' ] && break; sleep 0.1; done
+      curl -sS -m 20 http://127.0.0.1:\(port)/healthz; echo
+      curl -sS -m 20 --unix-socket '\(socketPath)' http://localhost/v1/runtimes | head -c 40; echo
+      kill -TERM $activated
+      wait $activated
+      echo "exit $?"
+      """
+    let finished = try runProcess("/bin/bash", ["-c", script], timeout: .seconds(90))
+    let lines = finished.stdout.split(separator: "\n").map(String.init)
+    // The first connection started the daemon (curl waited in the listen backlog meanwhile).
+    #expect(lines.first == #"{"status":"ok"}"#, "\(finished.stdout)\(finished.stderr)")
+    #expect(lines.dropFirst().first?.hasPrefix(#"{"runtimes":[{"#) == true, "\(finished.stdout)")
+    // systemd-socket-activate execs the daemon in its own process, so SIGTERM reached dsa-rund.
+    #expect(lines.last == "exit 0", "\(finished.stdout)")
+    let log = (try? String(contentsOfFile: directory + "/daemon.log", encoding: .utf8)) ?? ""
+    let started = log.split(separator: "\n").first { $0.contains(#""event":"started""#) } ?? ""
+    #expect(started.contains(#""systemd_sockets":true"#), "\(log)")
+    #expect(started.contains("127.0.0.1:\(port)") && started.contains("unix:\(socketPath)"), "\(started)")
+  }
+
   @Test func systemdUnitsVerify() throws {
     let analyze = "/usr/bin/systemd-analyze"
     try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is not installed")

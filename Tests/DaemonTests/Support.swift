@@ -261,3 +261,21 @@ func sleeper(seconds: Double, marker: String) -> [String: Any] {
 }
 
 func uniqueMarker() -> String { "dsa-rund-marker-\(UUID().uuidString.prefix(8).lowercased())" }
+
+/// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, read, closed).
+func freeLoopbackPort() throws -> UInt16 {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw TestFailure("socket: errno \(errno)") }
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+      bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+    }
+  }
+  guard bound else { throw TestFailure("bind 127.0.0.1:0: errno \(errno)") }
+  return UInt16(bigEndian: address.sin_port)
+}

@@ -202,61 +202,6 @@ import Testing
     #expect(throws: HTTPServerError.self) { try passed(["LISTEN_PID": "4242", "LISTEN_FDS": "-1"]) }
   }
 
-  @Test(
-    .enabled(if: curlIsInstalled, "needs Debian's curl"),
-    .disabled(
-      "flaky in the full parallel suite (1 of 4 CI runs: the adopted descriptors were not the test's sockets); the daemon's systemd adoption needs a serialized test, to be settled with the daemon issue"
-    ))
-  func adoptsSocketsPassedBySystemd() throws {
-    // Two listening sockets made here, passed as systemd would: on consecutive descriptors.
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.path + "/activated.sock"
-    let tcpSocket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    #expect(withSocketAddress(&address) { bind(tcpSocket, $0, $1) } == 0)
-    #expect(listen(tcpSocket, 16) == 0)
-    var (unixAddress, length) = try unixSocketAddress(path, step: "test")
-    let unixSocket = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    #expect(withSocketAddress(&unixAddress) { pointer, _ in bind(unixSocket, pointer, length) } == 0)
-    #expect(listen(unixSocket, 16) == 0)
-    let (first, _) = try #require(consecutiveCopies(tcpSocket, unixSocket))
-    close(tcpSocket)
-    close(unixSocket)
-
-    let listener = HTTPServer.Listener.systemd(
-      environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "2"], processID: getpid(), firstDescriptor: first)
-    let server = HTTPServer(configuration: .init(listeners: [listener]), handler: echoHandler)
-    try server.start()
-    let port = try #require(server.tcpPorts.first)
-    #expect(server.addresses == ["127.0.0.1:\(port)", "unix:\(path)"])
-    let overTCP = try curl(["http://127.0.0.1:\(port)/activated"])
-    #expect(overTCP.standardOutput == "GET /activated 0\n")
-    let overUnix = try curl(["--unix-socket", path, "http://localhost/activated"])
-    #expect(overUnix.standardOutput == "GET /activated 0\n")
-    server.stop(drainingFor: .seconds(1))
-    // The server closed its descriptors (the only ones left); the socket file belongs to the
-    // unit, so it stays.
-    #expect(throws: HTTPServerError.self) { try RawClient(port: port) }
-    #expect(access(path, F_OK) == 0)
-  }
-
-  /// Copies of `one` and `two` on consecutive descriptors, found with F_DUPFD, which never replaces
-  /// an open descriptor (dup2 would close one that a test running alongside uses).
-  private func consecutiveCopies(_ one: Int32, _ two: Int32) -> (Int32, Int32)? {
-    for base: Int32 in stride(from: 300, to: 900, by: 20) {
-      let first = fcntl(one, F_DUPFD_CLOEXEC, base)
-      guard first >= 0 else { return nil }
-      let second = fcntl(two, F_DUPFD_CLOEXEC, first + 1)
-      if second == first + 1 { return (first, second) }
-      close(first)
-      if second >= 0 { close(second) }
-    }
-    return nil
-  }
-
   @Test func refusesADescriptorThatIsNotAListeningSocket() throws {
     var descriptors: [Int32] = [-1, -1]
     #expect(pipe(&descriptors) == 0)
