@@ -104,13 +104,13 @@ func printGrade(_ result: GradeResult, challenge: Challenge) {
   }
   let nameWidth = max(4, result.tests.map(\.name.count).max() ?? 0)
   func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-  print(column("test", nameWidth) + "  " + column("verdict", 14) + column("time", 10) + column("memory", 11) + "score")
+  print(column("test", nameWidth) + "  " + column("verdict", 16) + column("time", 10) + column("memory", 11) + "score")
   for test in result.tests {
     let ran = test.verdict != .skipped
     let time = ran ? "\(test.cpuMilliseconds) ms" : "-"
     let memory = ran ? String(format: "%.1f MiB", Double(test.memoryKilobytes) / 1024) : "-"
     print(
-      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 14) + column(time, 10) + column(memory, 11)
+      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 16) + column(time, 10) + column(memory, 11)
         + "\(points(test.points * test.score))/\(points(test.points))")
   }
   if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
