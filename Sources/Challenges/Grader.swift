@@ -17,13 +17,17 @@ public struct GradeOptions: Sendable {
   /// grade's verdict is `time_limit` unless a test failed first. Running tests are bounded by their
   /// own limits.
   public var timeBoundMilliseconds: UInt64
+  /// Limits of each run of a custom checker program.
+  public var checkerLimits: StepLimits
 
   public static let defaultTimeBoundMilliseconds: UInt64 = 120_000
 
   public init(
     version: String? = nil, parallelism: Int? = nil, stopAtFirstFailure: Bool = false,
-    timeBoundMilliseconds: UInt64 = GradeOptions.defaultTimeBoundMilliseconds
+    timeBoundMilliseconds: UInt64 = GradeOptions.defaultTimeBoundMilliseconds,
+    checkerLimits: StepLimits = CheckerProgramRunner.defaultLimits
   ) {
+    self.checkerLimits = checkerLimits
     self.version = version
     self.parallelism = parallelism
     self.stopAtFirstFailure = stopAtFirstFailure
@@ -80,7 +84,7 @@ public final class Grader: Sendable {
     var checkerProgram: CheckerProgramRunner?
     if case .program(let source) = challenge.checker {
       do {
-        checkerProgram = try CheckerProgramRunner(source, executor: executor)
+        checkerProgram = try CheckerProgramRunner(source, executor: executor, limits: options.checkerLimits)
       } catch {
         result.tests = challenge.tests.map {
           TestGrade(name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
@@ -257,5 +261,47 @@ private struct TestWork: Sendable {
       result.message += " The output (without step lines) is wrong too: " + outputResult.message
     }
     return .success(result)
+  }
+}
+
+/// A reference solution graded, and whether it did what the challenge says it must.
+public struct SolutionVerification: Sendable {
+  public var solution: ChallengeSolution
+  public var result: GradeResult
+  /// nil when the solution behaved as required; else what went differently, in words.
+  public var problem: String?
+}
+
+extension Grader {
+  /// Grades a challenge's reference solution: a correct one must be accepted; a wrong one must get
+  /// `wrong_solution`'s verdict on its test (and, when given, its first difference at `step`).
+  public func verify(_ solution: ChallengeSolution, of challenge: Challenge, options: GradeOptions = GradeOptions())
+    throws(ExecuteError) -> SolutionVerification
+  {
+    let result = try grade(challenge, language: solution.language, files: [solution.file], options: options)
+    var verification = SolutionVerification(solution: solution, result: result, problem: nil)
+    switch solution.kind {
+    case .correct:
+      if result.verdict != .accepted {
+        verification.problem = "expected accepted, got \(result.verdict.rawValue): \(result.message)"
+      }
+    case .wrong:
+      guard let expected = challenge.wrongSolution else {
+        verification.problem = "the challenge has no wrong_solution to compare with"
+        return verification
+      }
+      guard let test = result.tests.first(where: { $0.name == expected.test }) else {
+        verification.problem = "no test is named \(expected.test)"
+        return verification
+      }
+      var wanted = "\(expected.verdict.rawValue) on test \(expected.test)"
+      var got = "\(test.verdict.rawValue) on test \(test.name)"
+      if let step = expected.step {
+        wanted += " at step \(step)"
+        got += test.firstDifference.map { " at step \($0.step)" } ?? " with no step difference"
+      }
+      if wanted != got { verification.problem = "expected \(wanted), got \(got)" }
+    }
+    return verification
   }
 }
