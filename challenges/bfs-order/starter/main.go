@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var out = bufio.NewWriter(os.Stdout)
+
+// jsonInts writes a JSON array of integers: "[1, 2, 3]".
+func jsonInts(values []int) string {
+	parts := make([]string, len(values))
+	for k, value := range values {
+		parts[k] = strconv.Itoa(value)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// step prints one step line: "@step " and a JSON object with the step's fields (a nil current prints as null).
+func step(current *int, visited []int, frontier []int) {
+	currentText := "null"
+	if current != nil {
+		currentText = strconv.Itoa(*current)
+	}
+	fmt.Fprintf(out, "@step {\"current\": %s, \"visited\": %s, \"frontier\": %s}\n", currentText, jsonInts(visited), jsonInts(frontier))
+}
+
+func main() {
+	defer out.Flush()
+	reader := bufio.NewReader(os.Stdin)
+	var n, m, source int
+	fmt.Fscan(reader, &n, &m, &source)
+	neighbours := make([][]int, n)
+	for k := 0; k < m; k++ {
+		var u, v int
+		fmt.Fscan(reader, &u, &v)
+		neighbours[u] = append(neighbours[u], v)
+		neighbours[v] = append(neighbours[v], u)
+	}
+	for _, adjacent := range neighbours {
+		sort.Ints(adjacent)
+	}
+
+	order := []int{}
+	// TODO: breadth-first search from source. Report the start, then each node taken from the queue:
+	//   step(nil, []int{source}, []int{source})
+	//   step(&node, visited, queue)   (the queue, front first)
+	fmt.Fprintln(out, strings.Trim(fmt.Sprint(order), "[]"))
+}

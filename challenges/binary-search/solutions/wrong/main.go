@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+var out = bufio.NewWriter(os.Stdout)
+
+// step prints one step line: "@step " and a JSON object with the step's fields (a nil mid prints as null).
+func step(low, high int, mid *int, found bool) {
+	midText := "null"
+	if mid != nil {
+		midText = strconv.Itoa(*mid)
+	}
+	fmt.Fprintf(out, "@step {\"low\": %d, \"high\": %d, \"mid\": %s, \"found\": %t}\n", low, high, midText, found)
+}
+
+func search(array []int, target int) int {
+	low, high := 0, len(array)-1
+	// Wrong on purpose: stops when low == high, before probing the last candidate.
+	for low < high {
+		mid := low + (high-low)/2
+		found := array[mid] == target
+		step(low, high, &mid, found)
+		if found {
+			return mid
+		}
+		if array[mid] < target {
+			low = mid + 1
+		} else {
+			high = mid - 1
+		}
+	}
+	step(low, high, nil, false)
+	return -1
+}
+
+func main() {
+	defer out.Flush()
+	reader := bufio.NewReader(os.Stdin)
+	var n int
+	fmt.Fscan(reader, &n)
+	array := make([]int, n)
+	for k := range array {
+		fmt.Fscan(reader, &array[k])
+	}
+	var target int
+	fmt.Fscan(reader, &target)
+	fmt.Fprintln(out, search(array, target))
+}

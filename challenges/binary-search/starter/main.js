@@ -1,0 +1,23 @@
+const fs = require("fs");
+
+// Prints one step line: "@step " and the fields as one JSON object (null prints as null).
+function step(fields) {
+  console.log("@step " + JSON.stringify(fields));
+}
+
+function search(array, target) {
+  // TODO: binary search for target in array. Report each probe, and the end of a failed search:
+  //   step({ low: low, high: high, mid: mid, found: array[mid] === target });
+  //   step({ low: low, high: high, mid: null, found: false });
+  return -1;
+}
+
+const numbers = fs
+  .readFileSync(0, "utf8")
+  .split(/\s+/)
+  .filter((token) => token.length > 0)
+  .map(Number);
+const n = numbers[0];
+const array = numbers.slice(1, 1 + n);
+const target = numbers[1 + n];
+console.log(search(array, target));

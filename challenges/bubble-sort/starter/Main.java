@@ -1,0 +1,30 @@
+import java.io.IOException;
+import java.util.StringJoiner;
+
+public class Main {
+  // Prints one step line: "@step " and a JSON object with the step's fields.
+  static void step(String action, int[] active, int[] array) {
+    System.out.println(
+        "@step {\"action\": \"" + action + "\", \"active\": " + json(active) + ", \"array\": " + json(array) + "}");
+  }
+
+  static String json(int[] values) {
+    StringJoiner text = new StringJoiner(", ", "[", "]");
+    for (int value : values) text.add(Integer.toString(value));
+    return text.toString();
+  }
+
+  public static void main(String[] args) throws IOException {
+    String[] tokens = new String(System.in.readAllBytes()).trim().split("\\s+");
+    int n = Integer.parseInt(tokens[0]);
+    int[] array = new int[n];
+    for (int k = 0; k < n; k++) array[k] = Integer.parseInt(tokens[1 + k]);
+    // TODO: bubble sort, stopping after a pass without swaps. Report each comparison and swap, then the end:
+    //   step("compare", new int[] {j, j + 1}, array);
+    //   step("swap", new int[] {j, j + 1}, array);
+    //   step("done", new int[] {}, array);
+    StringJoiner line = new StringJoiner(" ");
+    for (int value : array) line.add(Integer.toString(value));
+    System.out.println(line);
+  }
+}

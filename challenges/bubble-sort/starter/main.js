@@ -1,0 +1,19 @@
+const fs = require("fs");
+
+// Prints one step line: "@step " and the fields as one JSON object.
+function step(fields) {
+  console.log("@step " + JSON.stringify(fields));
+}
+
+const numbers = fs
+  .readFileSync(0, "utf8")
+  .split(/\s+/)
+  .filter((token) => token.length > 0)
+  .map(Number);
+const n = numbers[0];
+const array = numbers.slice(1, 1 + n);
+// TODO: bubble sort, stopping after a pass without swaps. Report each comparison and swap, then the end:
+//   step({ action: "compare", active: [j, j + 1], array: array });
+//   step({ action: "swap", active: [j, j + 1], array: array });
+//   step({ action: "done", active: [], array: array });
+console.log(array.join(" "));

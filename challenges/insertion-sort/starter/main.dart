@@ -1,0 +1,19 @@
+import 'dart:convert';
+import 'dart:io';
+
+// Prints one step line: "@step " and the fields as one JSON object.
+void step(Map<String, Object?> fields) {
+  print('@step ' + jsonEncode(fields));
+}
+
+Future<void> main() async {
+  final text = await stdin.transform(utf8.decoder).join();
+  final numbers = text.split(RegExp(r'\s+')).where((token) => token.isNotEmpty).map(int.parse).toList();
+  final n = numbers[0];
+  final array = numbers.sublist(1, 1 + n);
+  // TODO: insertion sort by adjacent swaps. Report each comparison and swap, then the end:
+  //   step({'action': 'compare', 'active': [j - 1, j], 'array': array});
+  //   step({'action': 'swap', 'active': [j - 1, j], 'array': array});
+  //   step({'action': 'done', 'active': [], 'array': array});
+  print(array.join(' '));
+}

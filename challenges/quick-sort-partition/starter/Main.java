@@ -1,0 +1,42 @@
+import java.io.IOException;
+import java.util.StringJoiner;
+
+public class Main {
+  // Prints one step line: "@step " and a JSON object with the step's fields.
+  static void step(String action, int[] active, int[] array) {
+    System.out.println(
+        "@step {\"action\": \"" + action + "\", \"active\": " + json(active) + ", \"array\": " + json(array) + "}");
+  }
+
+  static String json(int[] values) {
+    StringJoiner text = new StringJoiner(", ", "[", "]");
+    for (int value : values) text.add(Integer.toString(value));
+    return text.toString();
+  }
+
+  static void swap(int[] array, int a, int b) {
+    int kept = array[a];
+    array[a] = array[b];
+    array[b] = kept;
+  }
+
+  static void quickSort(int[] array, int lo, int hi) {
+    // TODO: if lo < hi, Lomuto-partition array[lo..hi] around array[hi], then sort both parts. Report:
+    //   step("pivot", new int[] {hi}, array);
+    //   step("compare", new int[] {j, hi}, array);
+    //   step("swap", new int[] {i, j}, array);
+    //   step("place", new int[] {i}, array);
+  }
+
+  public static void main(String[] args) throws IOException {
+    String[] tokens = new String(System.in.readAllBytes()).trim().split("\\s+");
+    int n = Integer.parseInt(tokens[0]);
+    int[] array = new int[n];
+    for (int k = 0; k < n; k++) array[k] = Integer.parseInt(tokens[1 + k]);
+    quickSort(array, 0, n - 1);
+    step("done", new int[] {}, array);
+    StringJoiner line = new StringJoiner(" ");
+    for (int value : array) line.add(Integer.toString(value));
+    System.out.println(line);
+  }
+}

@@ -1,0 +1,40 @@
+#include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+// "[1, 2, 3]"
+std::string json(const std::vector<int>& values) {
+  std::string text = "[";
+  for (size_t k = 0; k < values.size(); k++) {
+    if (k > 0) text += ", ";
+    text += std::to_string(values[k]);
+  }
+  return text + "]";
+}
+
+// Prints one step line: "@step " and a JSON object with the step's fields.
+void step(const std::string& action, const std::vector<int>& active, const std::vector<int>& array) {
+  std::cout << "@step {\"action\": \"" << action << "\", \"active\": " << json(active)
+            << ", \"array\": " << json(array) << "}\n";
+}
+
+void quickSort(std::vector<int>& array, int lo, int hi) {
+  // TODO: if lo < hi, Lomuto-partition array[lo..hi] around array[hi], then sort both parts. Report:
+  //   step("pivot", {hi}, array);
+  //   step("compare", {j, hi}, array);
+  //   step("swap", {i, j}, array);
+  //   step("place", {i}, array);
+}
+
+int main() {
+  int n = 0;
+  std::cin >> n;
+  std::vector<int> array(n);
+  for (int& value : array) std::cin >> value;
+  quickSort(array, 0, n - 1);
+  step("done", {}, array);
+  for (int k = 0; k < n; k++) std::cout << (k > 0 ? " " : "") << array[k];
+  std::cout << "\n";
+  return 0;
+}

@@ -1,0 +1,31 @@
+import 'dart:convert';
+import 'dart:io';
+
+// Prints one step line: "@step " and the fields as one JSON object.
+void step(Map<String, Object?> fields) {
+  print('@step ' + jsonEncode(fields));
+}
+
+void swap(List<int> array, int a, int b) {
+  final kept = array[a];
+  array[a] = array[b];
+  array[b] = kept;
+}
+
+void quickSort(List<int> array, int lo, int hi) {
+  // TODO: if lo < hi, Lomuto-partition array[lo..hi] around array[hi], then sort both parts. Report:
+  //   step({'action': 'pivot', 'active': [hi], 'array': array});
+  //   step({'action': 'compare', 'active': [j, hi], 'array': array});
+  //   step({'action': 'swap', 'active': [i, j], 'array': array});
+  //   step({'action': 'place', 'active': [i], 'array': array});
+}
+
+Future<void> main() async {
+  final text = await stdin.transform(utf8.decoder).join();
+  final numbers = text.split(RegExp(r'\s+')).where((token) => token.isNotEmpty).map(int.parse).toList();
+  final n = numbers[0];
+  final array = numbers.sublist(1, 1 + n);
+  quickSort(array, 0, n - 1);
+  step({'action': 'done', 'active': [], 'array': array});
+  print(array.join(' '));
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+var out = bufio.NewWriter(os.Stdout)
+
+// jsonInts writes a JSON array of integers: "[1, 2, 3]".
+func jsonInts(values []int) string {
+	parts := make([]string, len(values))
+	for k, value := range values {
+		parts[k] = strconv.Itoa(value)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// step prints one step line: "@step " and a JSON object with the step's fields.
+func step(action string, active []int, array []int) {
+	fmt.Fprintf(out, "@step {\"action\": \"%s\", \"active\": %s, \"array\": %s}\n", action, jsonInts(active), jsonInts(array))
+}
+
+func quickSort(array []int, lo, hi int) {
+	// TODO: if lo < hi, Lomuto-partition array[lo..hi] around array[hi], then sort both parts. Report:
+	//   step("pivot", []int{hi}, array)
+	//   step("compare", []int{j, hi}, array)
+	//   step("swap", []int{i, j}, array)
+	//   step("place", []int{i}, array)
+}
+
+func main() {
+	defer out.Flush()
+	reader := bufio.NewReader(os.Stdin)
+	var n int
+	fmt.Fscan(reader, &n)
+	array := make([]int, n)
+	for k := range array {
+		fmt.Fscan(reader, &array[k])
+	}
+	quickSort(array, 0, n-1)
+	step("done", []int{}, array)
+	fmt.Fprintln(out, strings.Trim(fmt.Sprint(array), "[]"))
+}
