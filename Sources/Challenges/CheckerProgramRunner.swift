@@ -25,8 +25,8 @@ public struct CheckerFailure: Error, Sendable, CustomStringConvertible {
 /// never a wrong answer: a broken checker must not fail a learner. The message is the checker's
 /// stderr (testlib writes its verdict line there), else its stdout, at most `maximumMessageBytes`.
 public struct CheckerProgramRunner: Sendable {
-  /// Limits of one checker run.
-  public static let limits: StepLimits = {
+  /// Limits of one checker run, unless the grade's options say otherwise.
+  public static let defaultLimits: StepLimits = {
     var limits = StepLimits()
     limits.cpuMilliseconds = 5_000
     limits.wallMilliseconds = 10_000
@@ -39,10 +39,14 @@ public struct CheckerProgramRunner: Sendable {
 
   public let executor: Executor
   public let program: PreparedProgram
+  public let limits: StepLimits
 
   /// Compiles the checker through the executor's compile cache.
-  public init(_ checker: CheckerProgram, executor: Executor) throws(CheckerFailure) {
+  public init(_ checker: CheckerProgram, executor: Executor, limits: StepLimits = defaultLimits)
+    throws(CheckerFailure)
+  {
     self.executor = executor
+    self.limits = limits
     do {
       program = try executor.prepare(language: checker.language, version: nil, files: [checker.source])
     } catch {
@@ -63,7 +67,7 @@ public struct CheckerProgramRunner: Sendable {
     let outcome: Outcome
     do {
       outcome = try executor.run(
-        program, stdin: Data(), arguments: Self.fileNames, limits: Self.limits, extraFiles: files)
+        program, stdin: Data(), arguments: Self.fileNames, limits: limits, extraFiles: files)
     } catch {
       return .failure(CheckerFailure("the checker could not run: \(error)"))
     }

@@ -17,13 +17,17 @@ public struct GradeOptions: Sendable {
   /// grade's verdict is `time_limit` unless a test failed first. Running tests are bounded by their
   /// own limits.
   public var timeBoundMilliseconds: UInt64
+  /// Limits of each run of a custom checker program.
+  public var checkerLimits: StepLimits
 
   public static let defaultTimeBoundMilliseconds: UInt64 = 120_000
 
   public init(
     version: String? = nil, parallelism: Int? = nil, stopAtFirstFailure: Bool = false,
-    timeBoundMilliseconds: UInt64 = GradeOptions.defaultTimeBoundMilliseconds
+    timeBoundMilliseconds: UInt64 = GradeOptions.defaultTimeBoundMilliseconds,
+    checkerLimits: StepLimits = CheckerProgramRunner.defaultLimits
   ) {
+    self.checkerLimits = checkerLimits
     self.version = version
     self.parallelism = parallelism
     self.stopAtFirstFailure = stopAtFirstFailure
@@ -80,7 +84,7 @@ public final class Grader: Sendable {
     var checkerProgram: CheckerProgramRunner?
     if case .program(let source) = challenge.checker {
       do {
-        checkerProgram = try CheckerProgramRunner(source, executor: executor)
+        checkerProgram = try CheckerProgramRunner(source, executor: executor, limits: options.checkerLimits)
       } catch {
         result.tests = challenge.tests.map {
           TestGrade(name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
