@@ -82,6 +82,27 @@ public enum GradeEncoder {
     ]
   }
 
+  /// A challenge in full, as `GET /v1/challenges/ID` shows it to a learner: the statement, the
+  /// limits (null where the runner's apply), the tests' names and points (not their data), and the
+  /// starter code by language.
+  public static func challengeObject(_ challenge: Challenge) -> [String: Any] {
+    func limit(_ value: UInt64?) -> Any { value.map { $0 as Any } ?? NSNull() }
+    return [
+      "id": challenge.id,
+      "title": challenge.title,
+      "statement": challenge.statement,
+      "tags": challenge.tags,
+      "checker": challenge.checker.name,
+      "limits": [
+        "cpu_ms": limit(challenge.limits.cpuMilliseconds), "wall_ms": limit(challenge.limits.wallMilliseconds),
+        "memory_mb": limit(challenge.limits.memoryMegabytes), "output_kb": limit(challenge.limits.outputKilobytes),
+        "processes": limit(challenge.limits.processes),
+      ],
+      "tests": challenge.tests.map { ["name": $0.name, "points": number($0.points)] },
+      "starters": challenge.starters.mapValues { String(decoding: $0.contents, as: UTF8.self) },
+    ]
+  }
+
   /// A JSON value as JSONSerialization writes it (integral numbers without a fraction).
   public static func foundationValue(_ value: JSONValue) -> Any {
     switch value {

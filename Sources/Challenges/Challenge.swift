@@ -114,6 +114,12 @@ public struct ChallengeSolution: Sendable {
   public var language: String
   /// Named as in the directory ("Main.java").
   public var file: SourceFile
+
+  public init(kind: Kind, language: String, file: SourceFile) {
+    self.kind = kind
+    self.language = language
+    self.file = file
+  }
 }
 
 /// `wrong_solution`: the verdict every wrong solution gets on `test`, and for steps challenges the
@@ -122,6 +128,12 @@ public struct WrongSolutionExpectation: Sendable, Hashable {
   public var verdict: GradeVerdict
   public var test: String
   public var step: Int?
+
+  public init(verdict: GradeVerdict, test: String, step: Int? = nil) {
+    self.verdict = verdict
+    self.test = test
+    self.step = step
+  }
 }
 
 /// The source languages a challenge's files may be in, by file extension (docs/challenges.md).

@@ -263,3 +263,45 @@ private struct TestWork: Sendable {
     return .success(result)
   }
 }
+
+/// A reference solution graded, and whether it did what the challenge says it must.
+public struct SolutionVerification: Sendable {
+  public var solution: ChallengeSolution
+  public var result: GradeResult
+  /// nil when the solution behaved as required; else what went differently, in words.
+  public var problem: String?
+}
+
+extension Grader {
+  /// Grades a challenge's reference solution: a correct one must be accepted; a wrong one must get
+  /// `wrong_solution`'s verdict on its test (and, when given, its first difference at `step`).
+  public func verify(_ solution: ChallengeSolution, of challenge: Challenge, options: GradeOptions = GradeOptions())
+    throws(ExecuteError) -> SolutionVerification
+  {
+    let result = try grade(challenge, language: solution.language, files: [solution.file], options: options)
+    var verification = SolutionVerification(solution: solution, result: result, problem: nil)
+    switch solution.kind {
+    case .correct:
+      if result.verdict != .accepted {
+        verification.problem = "expected accepted, got \(result.verdict.rawValue): \(result.message)"
+      }
+    case .wrong:
+      guard let expected = challenge.wrongSolution else {
+        verification.problem = "the challenge has no wrong_solution to compare with"
+        return verification
+      }
+      guard let test = result.tests.first(where: { $0.name == expected.test }) else {
+        verification.problem = "no test is named \(expected.test)"
+        return verification
+      }
+      var wanted = "\(expected.verdict.rawValue) on test \(expected.test)"
+      var got = "\(test.verdict.rawValue) on test \(test.name)"
+      if let step = expected.step {
+        wanted += " at step \(step)"
+        got += test.firstDifference.map { " at step \($0.step)" } ?? " with no step difference"
+      }
+      if wanted != got { verification.problem = "expected \(wanted), got \(got)" }
+    }
+    return verification
+  }
+}

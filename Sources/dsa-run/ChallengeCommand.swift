@@ -104,13 +104,13 @@ func printGrade(_ result: GradeResult, challenge: Challenge) {
   }
   let nameWidth = max(4, result.tests.map(\.name.count).max() ?? 0)
   func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-  print(column("test", nameWidth) + "  " + column("verdict", 14) + column("time", 10) + column("memory", 11) + "score")
+  print(column("test", nameWidth) + "  " + column("verdict", 16) + column("time", 10) + column("memory", 11) + "score")
   for test in result.tests {
     let ran = test.verdict != .skipped
     let time = ran ? "\(test.cpuMilliseconds) ms" : "-"
     let memory = ran ? String(format: "%.1f MiB", Double(test.memoryKilobytes) / 1024) : "-"
     print(
-      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 14) + column(time, 10) + column(memory, 11)
+      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 16) + column(time, 10) + column(memory, 11)
         + "\(points(test.points * test.score))/\(points(test.points))")
   }
   if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
@@ -171,17 +171,20 @@ func points(_ value: Double) -> String {
 func runChallengesCommand(_ arguments: [String]) -> Never {
   var asJSON = false
   var check = false
+  var solutions = false
   var paths: [String] = []
   for argument in arguments {
     switch argument {
     case "--json": asJSON = true
     case "--check": check = true
+    case "--solutions": solutions = true
     default:
       if argument.hasPrefix("-") { fail("unknown option \"\(argument)\" (see dsa-run --help)", code: 2) }
       paths.append(argument)
     }
   }
   if !paths.isEmpty && !check { fail("give directories only with --check", code: 2) }
+  if solutions && !check { fail("--solutions goes with --check", code: 2) }
   if paths.isEmpty {
     guard let root = ChallengeCatalog.locateRoot() else {
       fail("cannot find the challenges/ folder (set DSA_RUN_DATA to the folder that holds it)", code: 2)
@@ -205,11 +208,16 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
   if check {
     for problem in problems { print(problem.description) }
     let broken = Set(problems.map(\.challenge)).count
+    let mismatches = solutions ? verifySolutions(challenges) : 0
+    if solutions {
+      print(
+        mismatches == 0 ? "every solution behaved as expected" : "\(mismatches) solution(s) did not behave as expected")
+    }
     print(
       problems.isEmpty
         ? "\(challenges.count) challenge(s), all valid"
         : "\(challenges.count) valid challenge(s), \(broken) broken (\(problems.count) problem(s))")
-    exit(problems.isEmpty ? 0 : 1)
+    exit(problems.isEmpty && mismatches == 0 ? 0 : 1)
   }
   if asJSON {
     FileHandle.standardOutput.write(ResultEncoder.data(challenges.map(GradeEncoder.summaryObject)) + Data("\n".utf8))
@@ -228,4 +236,44 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
       Data("dsa-run: broken challenges not listed: \(broken) (see dsa-run challenges --check)\n".utf8))
   }
   exit(0)
+}
+
+/// Grades every reference solution (`--check --solutions`), one line each; returns how many did not
+/// behave as their challenge says. A language whose toolchain is not installed is reported, not counted.
+func verifySolutions(_ challenges: [Challenge]) -> Int {
+  let executor: Executor
+  do {
+    executor = try makeExecutor(
+      configuration: SandboxConfiguration(), cacheDirectory: "/var/cache/dsa-run/compile", warmBoxes: true)
+  } catch {
+    fail("\(error)", code: 2)
+  }
+  defer { executor.pool?.drain() }
+  let grader = Grader(executor: executor)
+  var mismatches = 0
+  for challenge in challenges {
+    for solution in challenge.solutions {
+      let label = "\(challenge.id) \(solution.kind.rawValue)/\(solution.file.name)"
+      do {
+        _ = try executor.runner(language: solution.language, version: nil)
+        let verification = try grader.verify(solution, of: challenge)
+        let summary =
+          "\(verification.result.verdict.rawValue), score \(String(format: "%.2f", verification.result.score))"
+        if let problem = verification.problem {
+          mismatches += 1
+          print("\(label): MISMATCH: \(problem)")
+        } else {
+          print("\(label): ok (\(summary))")
+        }
+      } catch {
+        if case .toolchainMissing = error {
+          print("\(label): not checked: \(error)")
+        } else {
+          mismatches += 1
+          print("\(label): MISMATCH: \(error)")
+        }
+      }
+    }
+  }
+  return mismatches
 }

@@ -29,7 +29,9 @@ let usage = """
                                                   grade a program on a challenge's tests
     dsa-run languages [--json]                    languages, versions, and whether they are installed
     dsa-run challenges [--json]                   the challenges: id, title, tests, tags
-    dsa-run challenges --check [DIR...]           validate challenges (a challenge or a challenges/ folder)
+    dsa-run challenges --check [--solutions] [DIR...]
+                                                  validate challenges (a challenge or a challenges/ folder);
+                                                  --solutions also grades every reference solution
     dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box
     dsa-run doctor [--json]                       report this host's sandbox support
     dsa-run --help

@@ -170,4 +170,28 @@ func grade(
     #expect(result.tests.map(\.verdict) == [.accepted, .wrongAnswer])
     #expect(result.score == 0.25)
   }
+
+  @Test func referenceSolutionsAreVerified() throws {
+    var fixture = stepsOnly()
+    fixture.files["solutions/correct/main.py"] = Data(insertionSortPython.utf8)
+    fixture.files["solutions/wrong/main.py"] = Data(wrongInsertionSortPython.utf8)
+    fixture["wrong_solution"] = ["verdict": "wrong_answer", "test": "reversed", "step": 6]
+    let challenge = try fixture.load().get()
+    for solution in challenge.solutions {
+      let verification = try GradingFixture.grader.verify(solution, of: challenge)
+      #expect(verification.problem == nil, "\(solution.kind): \(verification.problem ?? "")")
+    }
+    fixture["wrong_solution"] = ["verdict": "wrong_answer", "test": "reversed", "step": 5]
+    let expectingStep5 = try fixture.load().get()
+    let wrong = try #require(expectingStep5.solutions.first { $0.kind == .wrong })
+    #expect(
+      try GradingFixture.grader.verify(wrong, of: expectingStep5).problem
+        == "expected wrong_answer on test reversed at step 5, got wrong_answer on test reversed at step 6")
+    let correctAsWrong = ChallengeSolution(kind: .wrong, language: "python", file: wrong.file)
+    var swapped = correctAsWrong
+    swapped.file = SourceFile(name: "main.py", contents: Data(insertionSortPython.utf8))
+    #expect(
+      try GradingFixture.grader.verify(swapped, of: expectingStep5).problem
+        == "expected wrong_answer on test reversed at step 5, got accepted on test reversed with no step difference")
+  }
 }
