@@ -1,0 +1,27 @@
+import sys
+from collections import deque
+
+
+def main():
+    data = sys.stdin.read().split()
+    n, m = int(data[0]), int(data[1])
+    successors = [[] for _ in range(n + 1)]
+    in_degree = [0] * (n + 1)
+    for k in range(m):
+        u, v = int(data[2 + 2 * k]), int(data[3 + 2 * k])
+        successors[u].append(v)
+        in_degree[v] += 1
+    ready = deque(node for node in range(1, n + 1) if in_degree[node] == 0)
+    order = []
+    while ready:
+        node = ready.popleft()
+        order.append(node)
+        for successor in successors[node]:
+            in_degree[successor] -= 1
+            if in_degree[successor] == 0:
+                ready.append(successor)
+    # Tasks on or behind a cycle never reach in-degree 0.
+    print(" ".join(map(str, order)) if len(order) == n else "IMPOSSIBLE")
+
+
+main()

@@ -1,0 +1,37 @@
+import java.io.IOException;
+import java.util.Arrays;
+
+public class Main {
+  /**
+   * Optional: prints one step for the app's step player, e.g. {@code step("action", "look", "j", 3)}
+   * prints {@code @step {"action": "look", "j": 3}}. Values: numbers, booleans, strings, int[] or long[].
+   */
+  static void step(Object... keysAndValues) {
+    StringBuilder line = new StringBuilder("@step {");
+    for (int k = 0; k + 1 < keysAndValues.length; k += 2) {
+      if (k > 0) line.append(", ");
+      line.append(toJson(keysAndValues[k])).append(": ").append(toJson(keysAndValues[k + 1]));
+    }
+    System.out.println(line.append('}'));
+  }
+
+  static String toJson(Object value) {
+    if (value instanceof String) {
+      return '"' + ((String) value).replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+    if (value instanceof int[]) return Arrays.toString((int[]) value);
+    if (value instanceof long[]) return Arrays.toString((long[]) value);
+    return String.valueOf(value);
+  }
+
+  public static void main(String[] args) throws IOException {
+    String[] data = new String(System.in.readAllBytes()).trim().split("\\s+");
+    int n = Integer.parseInt(data[0]);
+    int m = Integer.parseInt(data[1]);
+    int[][] rules = new int[m][];
+    for (int k = 0; k < m; k++) {
+      rules[k] = new int[] {Integer.parseInt(data[2 + 2 * k]), Integer.parseInt(data[3 + 2 * k])};
+    }
+    // TODO: print an order of tasks 1..n that obeys every rule, or "IMPOSSIBLE".
+  }
+}

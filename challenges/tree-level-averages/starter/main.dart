@@ -1,0 +1,16 @@
+import 'dart:convert';
+import 'dart:io';
+
+/// Optional: prints one step for the app's step player, e.g. step({'action': 'look', 'j': 3}).
+void step(Map<String, Object?> fields) {
+  print('@step ' + jsonEncode(fields));
+}
+
+Future<void> main() async {
+  final text = await stdin.transform(utf8.decoder).join();
+  final data = text.split(RegExp(r'\s+')).where((token) => token.isNotEmpty).map(int.parse).toList();
+  final n = data[0];
+  final values = data.sublist(1, 1 + n);
+  final parents = data.sublist(1 + n, 1 + 2 * n);
+  // TODO: print the average value of each level, from the root's level down, one per line.
+}
