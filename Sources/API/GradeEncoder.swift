@@ -37,7 +37,7 @@ public enum GradeEncoder {
       "verdict": result.verdict.rawValue,
       "score": number(result.score),
       "message": result.message,
-      "compile": result.compile.map { ResultEncoder.outcomeValue($0) as Any } ?? NSNull(),
+      "compile": result.compile.map { foundationValue(ResultEncoder.outcomeValue($0)) } ?? NSNull(),
       "compile_cache": result.compileCacheHit ? "hit" : (result.compile == nil ? "none" : "miss"),
       "wall_ms": result.wallMilliseconds,
       "tests": result.tests.map(testObject),

@@ -130,6 +130,9 @@ private struct ChallengeParser {
   let directory: ChallengeDirectory?
   var problems: [ChallengeProblem] = []
   private var testBytes = 0
+  /// Step fields some expected step of some test has, and where those steps came from.
+  private var stepFieldsSeen: Set<String> = []
+  private var stepSources: Set<String> = []
 
   init(id: String, directory: ChallengeDirectory?) {
     self.id = id
@@ -414,6 +417,15 @@ private struct ChallengeParser {
             name: name, stdin: stdin, expectedStdout: expectedStdout, expectedSteps: expectedSteps, points: points))
       }
     }
+    // A field no expected step of any test has is a misspelling that would silently compare nothing;
+    // one test may lack a field legitimately (Dijkstra from a node with no edges never relaxes).
+    if let stepChecker, !stepSources.isEmpty {
+      for name in stepChecker.fields where !stepFieldsSeen.contains(name) {
+        problem(
+          "checker.options.fields",
+          "the checker compares field \"\(name)\", which no step from \(stepSources.sorted().joined(separator: " or ")) has")
+      }
+    }
     return problems.count == before ? tests : nil
   }
 
@@ -442,8 +454,8 @@ private struct ChallengeParser {
     return parsed.steps
   }
 
-  /// Expected steps the learner can match at all: some, within the checker's bound, and using
-  /// every declared field (a misspelt field would silently compare nothing).
+  /// Expected steps the learner can match at all: some, within the checker's bound; their fields are
+  /// collected to check every declared field against all tests at the end.
   private mutating func checkSteps(_ steps: [Step], field: String, source: String, checker: StepChecker) {
     if steps.isEmpty { problem(field, "\(source) gives no steps") }
     if steps.count > checker.parser.maximumSteps {
@@ -452,9 +464,8 @@ private struct ChallengeParser {
         "\(source) gives \(steps.count) steps, more than the steps checker's max_steps (\(checker.parser.maximumSteps))"
       )
     }
-    for name in checker.fields where !steps.contains(where: { $0.fields[name] != nil }) {
-      problem(field, "the checker compares field \"\(name)\", which no step from \(source) has")
-    }
+    for step in steps { stepFieldsSeen.formUnion(step.fields.keys) }
+    stepSources.insert(source)
   }
 
   private mutating func parseWrongSolution(_ value: JSONValue?, tests: [ChallengeTest]?, checkerIsSteps: Bool?)

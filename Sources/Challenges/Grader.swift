@@ -209,11 +209,15 @@ private struct TestWork: Sendable {
     switch challenge.checker {
     case .program:
       guard let checkerProgram else { return .failure(CheckerFailure("the checker was not prepared")) }
-      return checkerProgram.check(input: test.stdin, output: outputData, answer: Data((test.expectedStdout ?? "").utf8))
+      // Step lines are for the step player, never part of an answer (DESIGN §6).
+      let answer = Data(StepParser.ordinaryOutput(output).utf8)
+      return checkerProgram.check(input: test.stdin, output: answer, answer: Data((test.expectedStdout ?? "").utf8))
     case .builtIn(let checker):
       guard let stepChecker = checker as? StepChecker else {
         do {
-          return .success(try checker.check(input: input, expected: test.expectedStdout ?? "", output: output))
+          return .success(
+            try checker.check(
+              input: input, expected: test.expectedStdout ?? "", output: StepParser.ordinaryOutput(output)))
         } catch {
           return .failure(CheckerFailure(error.description))
         }

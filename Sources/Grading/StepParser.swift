@@ -76,6 +76,12 @@ public struct StepParser: Sendable {
     return steps
   }
 
+  /// The output without its step lines (valid or not), lines joined by "\n": what output checkers
+  /// compare, so a learner may keep printing steps for the step player on any challenge.
+  public static func ordinaryOutput(_ output: String) -> String {
+    lines(output).filter { !isStepLine($0) }.joined(separator: "\n")
+  }
+
   private struct Problem: Error {
     var text: String
   }

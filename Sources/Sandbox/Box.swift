@@ -249,7 +249,7 @@ func spawnInit(
         )
         plan.namespace_flags = SandboxHost.namespaceFlags
         plan.serve = serve ? 1 : 0
-        return dsa_spawn(&plan, &pid, &pidfd)
+        return SpawnLock.whileCloning { dsa_spawn(&plan, &pid, &pidfd) }
       }
     }
   }

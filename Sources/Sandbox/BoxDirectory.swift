@@ -54,24 +54,27 @@ public struct BoxDirectory: Sendable {
       opened.append(next)
       directory = next
     }
-    let fd = dsa_open_beneath(
-      directory, parts.last!, O_WRONLY | O_CREAT | O_EXCL, executable ? 0o755 : 0o644)
-    if fd < 0 { throw SandboxError(step: "create \(name) in the box directory", errorNumber: -fd) }
-    defer { close(fd) }
-    _ = fchown(fd, owner, owner)
-    let failure: Int32 = contents.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
-      var offset = 0
-      while offset < buffer.count {
-        let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return errno
+    // The write descriptor must not leak into a box cloned meanwhile (see SpawnLock).
+    try SpawnLock.whileWritingFiles { () throws(SandboxError) in
+      let fd = dsa_open_beneath(
+        directory, parts.last!, O_WRONLY | O_CREAT | O_EXCL, executable ? 0o755 : 0o644)
+      if fd < 0 { throw SandboxError(step: "create \(name) in the box directory", errorNumber: -fd) }
+      defer { close(fd) }
+      _ = fchown(fd, owner, owner)
+      let failure: Int32 = contents.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
+        var offset = 0
+        while offset < buffer.count {
+          let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+          if count < 0 {
+            if errno == EINTR { continue }
+            return errno
+          }
+          offset += count
         }
-        offset += count
+        return 0
       }
-      return 0
+      if failure != 0 { throw SandboxError(step: "write \(name) in the box directory", errorNumber: failure) }
     }
-    if failure != 0 { throw SandboxError(step: "write \(name) in the box directory", errorNumber: failure) }
   }
 
   /// Reads a regular file the box left, never following a symlink and never

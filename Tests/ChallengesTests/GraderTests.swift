@@ -85,6 +85,18 @@ func grade(
     #expect(try grade(ChallengeFixture.insertionSort(), "python", clean).verdict == .accepted)
   }
 
+  /// Step lines, even malformed ones, are for the step player: output checkers never see them.
+  @Test func stepLinesAreLeftOutOfOutputChecks() throws {
+    let source = """
+      print('@step {"i": 1}')
+      print('@step not json')
+      print(sum(map(int, input().split())))
+
+      """
+    let result = try grade(ChallengeFixture.sum(tests: 2), "python", source)
+    #expect(result.verdict == .accepted, "\(result.message)")
+  }
+
   @Test func garbageStepLineIsAWrongAnswerNamingTheLine() throws {
     let result = try grade(stepsOnly(), "python", "print('hello')\nprint('@step {not json')\n")
     #expect(result.verdict == .wrongAnswer)

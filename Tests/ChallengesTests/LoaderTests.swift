@@ -113,7 +113,7 @@ let brokenCases: [BrokenCase] = [
     $0["checker"] = ["name": "steps", "options": ["fields": ["array"], "max_steps": 100]]
     $0.files["tests/reversed.in"] = Data(("100\n" + (1...100).reversed().map(String.init).joined(separator: " ")).utf8)
   },
-  BrokenCase("field no step has", "compares field \"arary\", which no step from the insertion-sort recorder has") {
+  BrokenCase("field no step has", "checker.options.fields: the checker compares field \"arary\", which no step from") {
     $0["checker"] = ["name": "steps", "options": ["fields": ["arary"]]]
   },
   BrokenCase(
