@@ -423,7 +423,8 @@ private struct ChallengeParser {
       for name in stepChecker.fields where !stepFieldsSeen.contains(name) {
         problem(
           "checker.options.fields",
-          "the checker compares field \"\(name)\", which no step from \(stepSources.sorted().joined(separator: " or ")) has")
+          "the checker compares field \"\(name)\", which no step from \(stepSources.sorted().joined(separator: " or ")) has"
+        )
       }
     }
     return problems.count == before ? tests : nil
