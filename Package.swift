@@ -63,7 +63,7 @@ let package = Package(
       name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
-      dependencies: ["API", "HTTP", "Runners", "Sandbox"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox"],
       swiftSettings: strictSwift
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import Challenges
 import Foundation
 import Grading
 import HTTP
@@ -19,6 +20,9 @@ public final class APIRouter: Sendable {
   public let queue: WorkQueue
   /// The `/metrics` counters.
   public let metrics = APIMetrics()
+  /// The challenges `POST /v1/grade` grades on by id and `GET /v1/challenges` lists.
+  public let challenges: ChallengeCatalog
+  private let grader: Grader
 
   typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
   private let perform: Perform
@@ -28,20 +32,32 @@ public final class APIRouter: Sendable {
 
   /// Methods per route, for routing and for 405's `Allow`.
   public static let routes: [String: String] = [
-    "/v1/execute": "POST", "/v1/runtimes": "GET", "/healthz": "GET", "/metrics": "GET",
+    "/v1/execute": "POST", "/v1/grade": "POST", "/v1/runtimes": "GET", "/v1/challenges": "GET",
+    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET",
   ]
+  /// `GET /v1/challenges/ID`: one route for every id (and one metrics label), named as OpenAPI does.
+  public static let challengeRoute = "/v1/challenges/{id}"
+  static let challengePrefix = "/v1/challenges/"
 
   /// A router that runs requests with `executor`.
-  public convenience init(executor: Executor, configuration: APIConfiguration) {
-    self.init(executor: executor, configuration: configuration) { request throws(ExecuteError) in
+  public convenience init(
+    executor: Executor, configuration: APIConfiguration, challenges: ChallengeCatalog = ChallengeCatalog()
+  ) {
+    self.init(executor: executor, configuration: configuration, challenges: challenges) {
+      request throws(ExecuteError) in
       try executor.execute(request)
     }
   }
 
   /// A router whose executions are `perform` (tests put fake work or failures here); `executor` still
   /// resolves languages and lists runtimes.
-  init(executor: Executor, configuration: APIConfiguration, perform: @escaping Perform) {
+  init(
+    executor: Executor, configuration: APIConfiguration, challenges: ChallengeCatalog = ChallengeCatalog(),
+    perform: @escaping Perform
+  ) {
     self.executor = executor
+    self.challenges = challenges
+    grader = Grader(executor: executor)
     self.configuration = configuration
     self.perform = perform
     queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
@@ -61,7 +77,7 @@ public final class APIRouter: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let start = ContinuousClock.now
     let path = String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
-    let route = Self.routes[path] == nil ? "other" : path
+    let route = Self.route(of: path) ?? "other"
     var trace = Trace(id: requestID(request))
     var errorCode: String?
     var response: HTTPResponse
@@ -87,10 +103,22 @@ public final class APIRouter: Sendable {
   private func answer(_ request: HTTPRequest, path: String, trace: inout Trace) throws(APIError) -> HTTPResponse {
     // Health checks come from load balancers and systemd that hold no token.
     if path != "/healthz" { try authorize(request) }
-    guard let method = Self.routes[path] else { throw .notFound(path) }
+    guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
     guard request.method == method else { throw .methodNotAllowed(request.method, path: path, allowed: [method]) }
-    switch path {
+    switch route {
     case "/v1/execute": return try execute(request, trace: &trace)
+    case "/v1/grade": return try grade(request, trace: &trace)
+    case "/v1/challenges":
+      return Self.json([
+        "challenges": challenges.ids.compactMap { challenges.challenges[$0] }.map(GradeEncoder.summaryObject)
+      ])
+    case Self.challengeRoute:
+      let id = String(path.dropFirst(Self.challengePrefix.count))
+      guard let challenge = challenges.challenges[id] else {
+        throw APIError(
+          code: "unknown_challenge", message: "no challenge \"\(id)\"", status: .notFound, known: challenges.ids)
+      }
+      return Self.json(GradeEncoder.challengeObject(challenge))
     case "/v1/runtimes": return Self.json(runtimesObject())
     case "/metrics":
       let text = metrics.render(
@@ -100,6 +128,15 @@ public final class APIRouter: Sendable {
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return Self.json(["status": "ok"])
     }
+  }
+
+  /// The route a path belongs to: itself, or the challenge route for `/v1/challenges/ID`.
+  static func route(of path: String) -> String? {
+    if routes[path] != nil { return path }
+    if path.hasPrefix(challengePrefix), ChallengeLoader.isValidID(String(path.dropFirst(challengePrefix.count))) {
+      return challengeRoute
+    }
+    return nil
   }
 
   private func authorize(_ request: HTTPRequest) throws(APIError) {
@@ -174,6 +211,63 @@ public final class APIRouter: Sendable {
         trace.detail = failure.description
         metrics.recordRun(
           language: runner.language, status: Status.internalError.rawValue, seconds: Self.seconds(elapsed))
+      }
+      throw .from(error)
+    }
+  }
+
+  /// `POST /v1/grade`: the whole grade holds one box slot, its tests run one after another in it, so
+  /// a grade takes no more than an execute's share of a busy daemon (the CLI grades in parallel).
+  private func grade(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
+    guard request.body.count <= configuration.maximumBodyBytes else {
+      throw .payloadTooLarge(size: request.body.count, maximum: configuration.maximumBodyBytes)
+    }
+    let contentType = request.headers["Content-Type"]
+    let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
+    let body = try GradeBody.decode(request.body)
+    trace.language = body.language
+    let runner: Runner
+    do throws(ExecuteError) {
+      runner = try executor.runner(language: body.language, version: body.version)
+    } catch {
+      throw .from(error)
+    }
+    trace.language = runner.language
+    let files = try body.sourceFiles()
+    let challenge = try body.resolveChallenge(in: challenges)
+    let options = GradeOptions(
+      version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false)
+    let grader = self.grader
+    let waitStart = ContinuousClock.now
+    let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout) {
+      () -> (ContinuousClock.Instant, ContinuousClock.Instant, Result<GradeResult, ExecuteError>) in
+      let started = ContinuousClock.now
+      do throws(ExecuteError) {
+        let result = try grader.grade(challenge, language: body.language, files: files, options: options)
+        return (started, ContinuousClock.now, .success(result))
+      } catch {
+        return (started, ContinuousClock.now, .failure(error))
+      }
+    }
+    switch admission {
+    case .admitted: break
+    case .full, .timedOut:
+      trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
+      throw .busy(
+        "all \(queue.slots) box slots are busy; try again shortly", retryAfterSeconds: configuration.retryAfterSeconds)
+    }
+    guard let (runStart, runEnd, outcome) = ran else { throw .internalError("the work queue lost a grade") }
+    trace.queueMilliseconds = Self.milliseconds(runStart - waitStart)
+    trace.runMilliseconds = Self.milliseconds(runEnd - runStart)
+    switch outcome {
+    case .success(let result):
+      trace.runStatus = result.verdict.rawValue
+      return Self.json(GradeEncoder.gradeObject(result))
+    case .failure(let error):
+      if case .sandbox(let failure) = error {
+        trace.runStatus = Status.internalError.rawValue
+        trace.detail = failure.description
       }
       throw .from(error)
     }

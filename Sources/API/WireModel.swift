@@ -125,55 +125,60 @@ public struct ExecuteBody: Decodable, Sendable, Equatable {
 
   /// Decodes a body, turning every decoding failure into a 400 that says where and what.
   public static func decode(_ data: Data) throws(APIError) -> ExecuteBody {
-    do {
-      return try JSONDecoder().decode(ExecuteBody.self, from: data)
-    } catch let error as APIError {
-      throw error
-    } catch let error as DecodingError {
-      // Foundation reports a number that does not fit the field (1.5 or 1e30 for a whole number) as
-      // corrupt data with no path; the body parsing as JSON tells the two apart.
-      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-        (try? JSONSerialization.jsonObject(with: data)) != nil
-      {
-        throw .badRequest("a number in the body is not a whole number in range (limits take whole numbers)")
-      }
-      throw .badRequest(describe(error))
-    } catch {
-      throw .badRequest("the body is not valid JSON")
-    }
+    try decodeBody(ExecuteBody.self, from: data)
   }
+}
 
-  private static func describe(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-      let text = keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
-      return text.hasPrefix(".") ? String(text.dropFirst()) : text
+/// Decodes a request body strictly, turning every decoding failure into a 400 that says where and what.
+func decodeBody<Body: Decodable>(_ type: Body.Type, from data: Data) throws(APIError) -> Body {
+  do {
+    return try JSONDecoder().decode(Body.self, from: data)
+  } catch let error as APIError {
+    throw error
+  } catch let error as DecodingError {
+    // Foundation reports a number that does not fit the field (1.5 or 1e30 for a whole number) as
+    // corrupt data with no path; the body parsing as JSON tells the two apart.
+    if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+      (try? JSONSerialization.jsonObject(with: data)) != nil
+    {
+      throw .badRequest("a number in the body is not a whole number in range (limits take whole numbers)")
     }
-    switch error {
-    case .keyNotFound(let key, let context):
-      return "missing field \"\(path(context.codingPath + [key]))\""
-    case .typeMismatch(let type, let context):
-      if context.codingPath.isEmpty { return "the body must be a JSON object" }
-      return "\"\(path(context.codingPath))\" must be \(typeName(type))"
-    case .valueNotFound(let type, let context):
-      return "\"\(path(context.codingPath))\" must be \(typeName(type)), not null"
-    case .dataCorrupted(let context):
-      return context.codingPath.isEmpty
-        ? "the body is not valid JSON" : "\"\(path(context.codingPath))\" is not valid: \(context.debugDescription)"
-    @unknown default:
-      return "the body is not a valid request"
-    }
+    throw .badRequest(describe(error))
+  } catch {
+    throw .badRequest("the body is not valid JSON")
   }
+}
 
-  private static func typeName(_ type: Any.Type) -> String {
-    switch type {
-    case is String.Type: return "a string"
-    case is Int64.Type: return "a whole number"
-    default:
-      let name = String(describing: type)
-      if name.hasPrefix("Array") { return "an array" }
-      if name.hasPrefix("Dictionary") { return "an object" }
-      return "of type \(name)"
-    }
+private func describe(_ error: DecodingError) -> String {
+  func path(_ keys: [any CodingKey]) -> String {
+    let text = keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+    return text.hasPrefix(".") ? String(text.dropFirst()) : text
+  }
+  switch error {
+  case .keyNotFound(let key, let context):
+    return "missing field \"\(path(context.codingPath + [key]))\""
+  case .typeMismatch(let type, let context):
+    if context.codingPath.isEmpty { return "the body must be a JSON object" }
+    return "\"\(path(context.codingPath))\" must be \(typeName(type))"
+  case .valueNotFound(let type, let context):
+    return "\"\(path(context.codingPath))\" must be \(typeName(type)), not null"
+  case .dataCorrupted(let context):
+    return context.codingPath.isEmpty
+      ? "the body is not valid JSON" : "\"\(path(context.codingPath))\" is not valid: \(context.debugDescription)"
+  @unknown default:
+    return "the body is not a valid request"
+  }
+}
+
+private func typeName(_ type: Any.Type) -> String {
+  switch type {
+  case is String.Type: return "a string"
+  case is Int64.Type: return "a whole number"
+  default:
+    let name = String(describing: type)
+    if name.hasPrefix("Array") { return "an array" }
+    if name.hasPrefix("Dictionary") { return "an object" }
+    return "of type \(name)"
   }
 }
 
@@ -258,7 +263,7 @@ private struct AnyKey: CodingKey {
 }
 
 /// Throws `unknown_field` (with its dotted path) for the first key not in `allowed`.
-private func rejectUnknownKeys(_ decoder: any Decoder, allowed: [String]) throws {
+func rejectUnknownKeys(_ decoder: any Decoder, allowed: [String]) throws {
   // Not an object: let the typed container report the mismatch.
   guard let container = try? decoder.container(keyedBy: AnyKey.self) else { return }
   let unknown = container.allKeys.map(\.stringValue).filter { !allowed.contains($0) }.sorted()

@@ -64,12 +64,19 @@ public final class Grader: Sendable {
     _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions = GradeOptions()
   ) throws(ExecuteError) -> GradeResult {
     let started = DispatchTime.now().uptimeNanoseconds
+    var result = try grade(challenge, language: language, files: files, options: options, started: started)
+    result.wallMilliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+    return result
+  }
+
+  private func grade(
+    _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions, started: UInt64
+  ) throws(ExecuteError) -> GradeResult {
     let deadline = started + options.timeBoundMilliseconds * 1_000_000
     let program = try executor.prepare(language: language, version: options.version, files: files)
     var result = GradeResult(
       challenge: challenge.id, language: program.language, version: program.version, verdict: .accepted, score: 0,
       message: "", compile: program.compile, compileCacheHit: program.compileCacheHit, tests: [], wallMilliseconds: 0)
-    defer { result.wallMilliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000 }
 
     guard program.isRunnable else {
       result.verdict = .compileError

@@ -1,4 +1,5 @@
 import API
+import Challenges
 import Dispatch
 import Foundation
 import Glibc
@@ -69,13 +70,21 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
   } else {
     problems.append("cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
   }
+  var challengeCount = 0
+  if let root = ChallengeCatalog.locateRoot() {
+    let challenges = ChallengeCatalog.load(root: root)
+    challengeCount = challenges.challenges.count
+    problems += challenges.problems.map { "challenges (\(root)): \($0)" }
+  }
   for problem in problems {
     FileHandle.standardError.write(Data("dsa-rund: \(problem)\n".utf8))
   }
   guard problems.isEmpty else { exit(1) }
   let source = FileManager.default.fileExists(atPath: options.configPath) ? options.configPath : "defaults"
   FileHandle.standardOutput.write(
-    Data("dsa-rund: config OK (\(source)); \(runnerCount) runners, \(policyNames.count) policies\n".utf8))
+    Data(
+      ("dsa-rund: config OK (\(source)); \(runnerCount) runners, \(policyNames.count) policies, "
+        + "\(challengeCount) challenges\n").utf8))
   exit(0)
 }
 
@@ -98,8 +107,12 @@ func runDaemon(_ configuration: DaemonConfiguration) -> Never {
     }
     pool = BoxPool(host: host, maximumIdlePerLayout: configuration.resolvedSlots)
     let executor = Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
+    // A broken challenge is logged and left out; it never stops the daemon or gets graded.
+    let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
+    for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }
     let router = APIRouter(
-      executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError))
+      executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError),
+      challenges: challenges)
     let fromSystemd = systemdPassedSockets()
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
@@ -113,7 +126,8 @@ func runDaemon(_ configuration: DaemonConfiguration) -> Never {
         "pid": Int(getpid()), "addresses": server.addresses, "systemd_sockets": fromSystemd,
         "cgroup_mode": host.cgroups.mode.rawValue, "work_root": configuration.workRoot,
         "slots": configuration.resolvedSlots, "queue_length": configuration.resolvedQueueLength,
-        "runtimes": catalog.names.count, "compile_cache": configuration.cacheDirectory ?? NSNull(),
+        "runtimes": catalog.names.count, "challenges": challenges.challenges.count,
+        "compile_cache": configuration.cacheDirectory ?? NSNull(),
         "auth": configuration.bearerTokens.isEmpty ? "none" : "bearer",
       ])
   } catch let error as UsageError {

@@ -18,7 +18,7 @@ struct DaemonOptions {
 
       --config PATH      the JSON config file (default \(DaemonConfiguration.defaultPath); a missing
                          default file means the defaults, a missing given file is an error)
-      --check-config     validate the config and every runners/ and policies/ file, print one line per
+      --check-config     validate the config and every runners/, policies/ and challenges/ file, print one line per
                          problem, exit 0 (valid) or 1; runs nothing
       --listen HOST:PORT listen on TCP (repeatable; replaces the file's "listen"; port 0 picks one,
                          shown in the startup log line)

@@ -57,6 +57,7 @@ func grade(
     #expect(result.tests.map(\.verdict) == [.accepted, .accepted])
     #expect(result.tests.allSatisfy { $0.wallMilliseconds > 0 && $0.memoryKilobytes > 0 })
     #expect(result.compile == nil && result.language == "python")
+    #expect(result.wallMilliseconds > 0)
   }
 
   @Test func wrongStepsGiveTheFirstDifferenceWithItsCaption() throws {

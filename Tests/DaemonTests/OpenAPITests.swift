@@ -30,6 +30,12 @@ struct OpenAPITests {
         == ResultEncoder.outcomeKeys.union(["time_limit_kind"]))
     #expect(Set((outcome["required"] as? [String]) ?? []) == ResultEncoder.outcomeKeys)
 
+    let grade = try schema(document, "GradeResult")
+    #expect(Set(((grade["properties"] as? [String: Any]) ?? [:]).keys) == GradeEncoder.gradeKeys)
+    #expect(Set((grade["required"] as? [String]) ?? []) == GradeEncoder.gradeKeys)
+    let test = try schema(document, "TestGrade")
+    #expect(Set(((test["properties"] as? [String: Any]) ?? [:]).keys) == GradeEncoder.testKeys)
+
     // The request schema is as strict as the decoder: a misspelt field fails both.
     let request = try schema(document, "ExecuteRequest")
     #expect(request["additionalProperties"] as? Bool == false)
@@ -101,11 +107,30 @@ struct OpenAPITests {
     try check(notFound, response: resolve(component(document, "responses", "NotFound"), document), document)
     #expect(errorCode(notFound) == "not_found")
 
-    for path in ["/v1/runtimes", "/healthz", "/metrics"] {
+    for path in ["/v1/runtimes", "/healthz", "/metrics", "/v1/challenges"] {
       let answer = try curl(daemon.baseURL + path)
       #expect(answer.status == 200, "\(path)")
       try check(answer, document, path: path, method: "get")
     }
+    let challenge = try curl(daemon.baseURL + "/v1/challenges/two-sum-indices")
+    #expect(challenge.status == 200)
+    try check(challenge, document, path: "/v1/challenges/{id}", method: "get")
+    let noChallenge = try curl(daemon.baseURL + "/v1/challenges/nothing-here")
+    #expect(noChallenge.status == 404)
+    try check(noChallenge, document, path: "/v1/challenges/{id}", method: "get")
+
+    let gradeBody: [String: Any] = [
+      "language": "python", "source": "print(1)", "challenge": "two-sum-indices", "stop_at_first_failure": true,
+    ]
+    #expect(validate(gradeBody, try schema(document, "GradeRequest"), document).isEmpty)
+    let data = try JSONSerialization.data(withJSONObject: gradeBody)
+    let grade = try curl(
+      daemon.baseURL + "/v1/grade",
+      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", String(decoding: data, as: UTF8.self)],
+      timeout: 120)
+    #expect(grade.status == 200)
+    #expect(grade.json["verdict"] as? String == "wrong_answer")
+    try check(grade, document, path: "/v1/grade", method: "post")
     #expect(try daemon.stop() == 0)
   }
 

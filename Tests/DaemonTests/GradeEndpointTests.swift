@@ -1,0 +1,89 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `POST /v1/grade` and `GET /v1/challenges[/ID]` on a live daemon, by curl, with the shipped sample
+/// challenges and their reference solutions.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct GradeEndpointTests {
+  private func post(_ daemon: DaemonProcess, _ path: String, _ body: [String: Any]) throws -> CurlResponse {
+    let data = try JSONSerialization.data(withJSONObject: body)
+    return try curl(
+      daemon.baseURL + path,
+      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", String(decoding: data, as: UTF8.self)],
+      timeout: 120)
+  }
+
+  private func solution(_ challenge: String, _ kind: String) throws -> String {
+    try String(
+      contentsOfFile: repositoryRoot + "/challenges/\(challenge)/solutions/\(kind)/main.py", encoding: .utf8)
+  }
+
+  @Test func listsShowsAndGradesTheSampleChallenges() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let list = try curl(daemon.baseURL + "/v1/challenges")
+    #expect(list.status == 200)
+    let challenges = try #require(list.json["challenges"] as? [[String: Any]])
+    let ids = challenges.compactMap { $0["id"] as? String }
+    #expect(ids.count >= 10 && ids.contains("insertion-sort") && ids.contains("dijkstra-relaxations"))
+
+    let one = try curl(daemon.baseURL + "/v1/challenges/insertion-sort")
+    #expect(one.status == 200)
+    #expect((one.json["title"] as? String)?.isEmpty == false)
+    let missing = try curl(daemon.baseURL + "/v1/challenges/no-such-challenge")
+    #expect(missing.status == 404)
+    #expect((missing.json["error"] as? [String: Any])?["code"] as? String == "unknown_challenge")
+
+    let correct = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": try solution("insertion-sort", "correct"), "challenge": "insertion-sort"])
+    #expect(correct.status == 200, "\(correct.body)")
+    #expect(correct.json["verdict"] as? String == "accepted", "\(correct.body)")
+    #expect(correct.json["score"] as? Double == 1)
+    #expect((correct.json["tests"] as? [Any])?.count == 8)
+
+    let wrong = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": try solution("insertion-sort", "wrong"), "challenge": "insertion-sort"])
+    #expect(wrong.json["verdict"] as? String == "wrong_answer", "\(wrong.body)")
+    let tests = try #require(wrong.json["tests"] as? [[String: Any]])
+    let duplicates = try #require(tests.first { $0["name"] as? String == "duplicates" })
+    let difference = try #require(duplicates["first_difference"] as? [String: Any])
+    #expect(difference["step"] as? Int == 4)
+    #expect((difference["caption"] as? String)?.isEmpty == false)
+  }
+
+  @Test func gradesAnInlineChallengeAndRefusesBadOnes() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let inline: [String: Any] = [
+      "title": "Sum", "statement": "Add two numbers.", "checker": ["name": "tokens"],
+      "tests": [
+        ["name": "a", "stdin": "1 2\n", "expected_stdout": "3\n"], ["stdin": "5 5\n", "expected_stdout": "10\n"],
+      ],
+    ]
+    let source = "print(sum(map(int, input().split())))\n"
+    let graded = try post(daemon, "/v1/grade", ["language": "py", "source": source, "challenge": inline])
+    #expect(graded.status == 200, "\(graded.body)")
+    #expect(graded.json["verdict"] as? String == "accepted", "\(graded.body)")
+
+    var broken = inline
+    broken["checker"] = ["name": "nonsense"]
+    let refused = try post(daemon, "/v1/grade", ["language": "python", "source": source, "challenge": broken])
+    #expect(refused.status == 400)
+    #expect((refused.json["error"] as? [String: Any])?["code"] as? String == "bad_challenge", "\(refused.body)")
+
+    let unknownID = try post(daemon, "/v1/grade", ["language": "python", "source": source, "challenge": "nope"])
+    #expect(unknownID.status == 404)
+    let unknownField = try post(
+      daemon, "/v1/grade", ["language": "python", "source": source, "challenge": "two-sum-indices", "tets": 1])
+    #expect(unknownField.status == 400)
+    #expect((unknownField.json["error"] as? [String: Any])?["code"] as? String == "unknown_field")
+    let unknownLanguage = try post(
+      daemon, "/v1/grade", ["language": "cobol", "source": source, "challenge": "two-sum-indices"])
+    #expect(unknownLanguage.status == 400)
+    // The daemon still serves after every refusal.
+    #expect(try curl(daemon.baseURL + "/healthz").status == 200)
+  }
+}
