@@ -53,6 +53,12 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .executableTarget(
+      name: "dsa-run-gradebench",
+      dependencies: ["BenchSupport", "Challenges", "Grading", "Runners", "Sandbox"],
+      path: "Benchmarks/GradeBench",
+      swiftSettings: strictSwift
+    ),
+    .executableTarget(
       name: "dsa-run-loadbench",
       dependencies: ["BenchSupport", "Runners", "Sandbox"],
       path: "Benchmarks/LoadBench",
