@@ -1,6 +1,7 @@
 // attack: outlive the box: double fork, setsid, ignore SIGHUP/SIGTERM, and sleep on after the program exits
 // expect: status in [ok]; stdout contains "alive in box"
 // survivors: atksv-c
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,14 +21,16 @@ int main(void) {
     _exit(0);
   }
   usleep(300000);
-  FILE *comm;
-  char name[64], path[64];
-  for (int pid = 2; pid < 64; pid++) {
-    snprintf(path, sizeof path, "/proc/%d/comm", pid);
-    if ((comm = fopen(path, "r")) != NULL) {
-      if (fgets(name, sizeof name, comm) && strncmp(name, "atksv-c", 7) == 0) printf("alive in box as pid %d\n", pid);
-      fclose(comm);
-    }
+  // A warm box's pid namespace serves many runs, so pids are not small: walk /proc.
+  DIR *proc = opendir("/proc");
+  struct dirent *entry;
+  char name[64], path[300];
+  while (proc && (entry = readdir(proc)) != NULL) {
+    snprintf(path, sizeof path, "/proc/%s/comm", entry->d_name);
+    FILE *comm = fopen(path, "r");
+    if (comm == NULL) continue;
+    if (fgets(name, sizeof name, comm) && strncmp(name, "atksv-c", 7) == 0) printf("alive in box as pid %s\n", entry->d_name);
+    fclose(comm);
   }
   return 0;
 }
