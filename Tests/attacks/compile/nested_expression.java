@@ -1,4 +1,4 @@
-// attack: crash javac with an expression nested 20,000 deep (stack overflow in the parser and attribution)
+// attack: crash the compiler with an expression nested 20,000 deep (stack overflow in the parser; here javac)
 // expect: status in [ok, compile_error, time_limit, memory_limit, output_limit]; compile in [ok, compile_error, time_limit, memory_limit, output_limit]; elapsed_s < 50
 public class NestedExpression {
   public static void main(String[] args) {

@@ -1,4 +1,4 @@
-// attack: replace the program's own artifact /box/main with a symlink to a host file and plant links where host code may look
+// attack: plant links for host-side code to follow: here /box/main (the compiled artifact) replaced by a symlink to a host canary, links in /box and /tmp, a hard link across mounts
 // expect: status in [ok]; stdout contains "replaced main"
 #include <stdio.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// attack: follow /proc/1/root, /proc/*/cwd and /proc/*/root magic links and the program's fds out of the box
+// attack: leave the box through /proc: /proc/1/root, /proc/*/cwd and /proc/*/root magic links, and the program's own descriptors
 // expect: status in [ok]; stdout contains "done"; stdout lacks "HOST"; stdout lacks "EXTRA_FD"
 package main
 

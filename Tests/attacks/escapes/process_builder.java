@@ -1,4 +1,4 @@
-// attack: use Java's ProcessBuilder to run a root shell, read /etc/shadow and host homes, nest a sandbox and call the daemon with curl
+// attack: start processes with ProcessBuilder: a root shell (su), /etc/shadow and host homes, a nested sandbox (unshare), the daemon over TCP (curl, bash /dev/tcp)
 // expect: status in [ok]; stdout contains "uid=1000"; stdout lacks "uid=0("; stdout lacks "SUCCEEDED"; stdout contains "done"
 import java.util.concurrent.TimeUnit;
 

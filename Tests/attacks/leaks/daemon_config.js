@@ -1,4 +1,4 @@
-// attack: from Node, look for the daemon's config file, its token in any process and its socket; then ask the daemon itself
+// attack: find the daemon's config, token and socket: config paths, every process's command line, a connection to its Unix socket (here from Node)
 // expect: status in [ok]; stdout lacks "bearer"; stdout lacks "FOUND"; stdout contains "done"
 const fs = require('fs');
 const net = require('net');

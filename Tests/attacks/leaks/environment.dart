@@ -1,4 +1,4 @@
-// attack: read the host's environment from Dart (Platform.environment) and its idea of the host
+// attack: read the host's environment through the runtime (here Platform.environment) and /proc/1/environ
 // expect: status in [ok]; stdout contains "LANG"; stdout lacks "DSA_ATTACK_HOST_SECRET"; stdout lacks "DSA_RUN_DATA"; stdout lacks "HOME: /root"
 import 'dart:io';
 

@@ -1,4 +1,4 @@
-// attack: find other boxes' files from Go: markers in /tmp and /dev/shm, a POSIX semaphore file, then a search for anyone else's
+// attack: find other boxes' files: leave markers in /tmp and /dev/shm, wait while other attacks run, then look for anyone else's (here from Go)
 // limits: wall_ms=8000
 // expect: status in [ok]; stdout contains "own entries only"; stdout lacks "FOREIGN"
 package main

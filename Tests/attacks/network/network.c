@@ -1,4 +1,4 @@
-// attack: TCP, UDP, raw ICMP, packet and netlink sockets from C, plus a Unix connect to the daemon's socket and an abstract one
+// attack: reach the network: TCP to a host listener, the daemon and the internet; UDP; raw, ICMP, packet and netlink sockets; the daemon's Unix socket; a host abstract Unix socket
 // expect: status in [ok]; stdout lacks "CONNECTED"; stdout lacks "SENT"; stdout lacks "OPENED"; stdout contains "done"
 #include <arpa/inet.h>
 #include <errno.h>

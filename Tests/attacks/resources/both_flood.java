@@ -1,4 +1,4 @@
-// attack: flood stdout and stderr from two JVM threads
+// attack: flood stdout and stderr at once (here from two JVM threads)
 // limits: output_kb=64
 // expect: status in [output_limit]; elapsed_s < 15
 public class BothFlood {

@@ -1,4 +1,4 @@
-// attack: exhaust file descriptors (open /dev/null, pipes, sockets, epoll, eventfd) in several processes
+// attack: exhaust file descriptors (here /dev/null, Unix sockets, pipes, epoll and eventfd, in several processes)
 // expect: status in [ok]; stdout contains "EMFILE"; stdout matches "opened [0-9]{2,3} descriptors"
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// attack: fork bomb in C: fork forever from every process, ignoring failures
+// attack: fork bomb: processes that start processes forever, ignoring failures (here fork() in C)
 // limits: cpu_ms=2000 wall_ms=4000
 // expect: status in [ok, runtime_error, time_limit, memory_limit]; elapsed_s < 20
 // survivors: atkbomb-c

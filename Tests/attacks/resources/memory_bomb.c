@@ -1,4 +1,4 @@
-// attack: malloc and touch memory forever, from several forked processes at once
+// attack: allocate and touch memory forever (here malloc in four forked processes)
 // limits: memory_mb=128
 // expect: status in [memory_limit]; elapsed_s < 15
 #include <stdlib.h>

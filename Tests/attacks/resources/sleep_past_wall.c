@@ -1,4 +1,4 @@
-// attack: block reading stdin that never closes... and if it does, pause() forever in a child the parent waits for
+// attack: sleep past the wall-clock limit without using CPU (here blocked on stdin, then pause() in a child it waits for)
 // limits: wall_ms=2000
 // expect: status in [time_limit]; elapsed_s < 8
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// attack: flood stderr with unbuffered writes, from two processes
+// attack: flood stderr without end (here unbuffered writes from two processes)
 // limits: output_kb=64
 // expect: status in [output_limit]; stderr_truncated == true; elapsed_s < 15
 #include <string.h>

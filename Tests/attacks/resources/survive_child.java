@@ -1,4 +1,4 @@
-// attack: outlive the box from the JVM: start a child that ignores signals and let main return without waiting
+// attack: outlive the box: a child that ignores signals, left running when the program returns (here from the JVM)
 // expect: status in [ok]; stdout contains "alive in box"
 // survivors: atksv-java
 import java.nio.file.*;

@@ -1,4 +1,4 @@
-// attack: outlive the box from Dart: Process.start in detached mode, then exit
+// attack: outlive the box with the runtime's own detached-process API (here Dart's ProcessStartMode.detached)
 // expect: status in [ok]; stdout contains "alive in box"
 // survivors: atksv-dart
 import 'dart:io';

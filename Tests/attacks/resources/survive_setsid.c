@@ -1,4 +1,4 @@
-// attack: outlive the box: double fork, setsid, ignore SIGHUP/SIGTERM, and sleep on after the program exits
+// attack: outlive the box: double fork, setsid, SIGHUP and SIGTERM ignored, sleeping on after the program exits
 // expect: status in [ok]; stdout contains "alive in box"
 // survivors: atksv-c
 #include <dirent.h>

@@ -1,4 +1,4 @@
-// attack: thread bomb in C++: std::thread until creation fails, every thread spinning
+// attack: thread bomb: threads until creation fails (here std::thread, every thread spinning)
 // limits: cpu_ms=2000 wall_ms=5000
 // expect: status in [ok, runtime_error, time_limit, memory_limit]; elapsed_s < 20; stdout lacks "threads 10000"
 #include <bits/stdc++.h>

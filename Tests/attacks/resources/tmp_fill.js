@@ -1,4 +1,4 @@
-// attack: fill /tmp and /box from Node with appends until the file systems refuse
+// attack: fill /tmp, /box (and /dev/shm) with one large file each until writes fail (here from Node)
 // expect: status in [ok]; stdout matches "/tmp stopped at [0-9]{1,2} MiB"; stdout matches "/box stopped at [0-9]{1,2} MiB"
 const fs = require('fs');
 const block = Buffer.alloc(1 << 20, 120);
