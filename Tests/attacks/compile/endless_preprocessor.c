@@ -1,6 +1,6 @@
 // attack: a compile that never ends: 2^40 tokens from 40 doubling macros
 // expect: status in [compile_error, time_limit, memory_limit, output_limit]; compile in [compile_error, time_limit, memory_limit, output_limit]; elapsed_s < 50
-#define A0 x,
+#define A0 0,
 #define A1 A0 A0
 #define A2 A1 A1
 #define A3 A2 A2
@@ -42,7 +42,6 @@
 #define A39 A38 A38
 #define A40 A39 A39
 
-int x;
 int values[] = {A40 0};
 
 int main(void) { return 0; }

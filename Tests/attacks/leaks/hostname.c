@@ -1,5 +1,6 @@
 // attack: learn the host's name: uname, /proc/sys/kernel/hostname, /etc/hostname, /etc/hosts, NIS domain
 // expect: status in [ok]; stdout contains "nodename=box\n"; stdout lacks "nodename=${HOSTNAME}\n"; stdout lacks "proc=${HOSTNAME}\n"
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <sys/utsname.h>
 
