@@ -13,6 +13,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <poll.h>
 #include <sys/mount.h>
@@ -271,6 +272,51 @@ static int close_all_except(const int32_t *keep, int count) {
   return (int)syscall(SYS_close_range, next, ~0U, 0U);
 }
 
+// The init never execs, so its /proc/1/cmdline and /proc/1/environ are the
+// parent's own (the CLI's arguments with host paths, the daemon's config
+// path and environment), and cmdline is readable by every box process. The
+// kernel reads those from the memory ranges it recorded at the parent's
+// execve, which it shows in /proc/self/stat (fields 48 to 51): read once at
+// start-up, they let the init overwrite its own copy of the strings.
+static uintptr_t parent_arguments[2], parent_environment[2];
+
+__attribute__((constructor)) static void record_parent_strings(void) {
+  char text[2048];
+  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t length = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (length <= 0) return;
+  text[length] = 0;
+  // The name (field 2) may hold spaces and parentheses: count from its end.
+  char *cursor = strrchr(text, ')');
+  if (cursor == NULL) return;
+  unsigned long long fields[4] = {0};
+  for (int field = 3; field <= 51 && *cursor; field++) {
+    cursor = strchr(cursor + 1, ' ');
+    if (cursor == NULL) return;
+    if (field >= 48) fields[field - 48] = strtoull(cursor + 1, NULL, 10);
+  }
+  if (fields[1] > fields[0] && fields[3] > fields[2]) {
+    parent_arguments[0] = (uintptr_t)fields[0];
+    parent_arguments[1] = (uintptr_t)fields[1];
+    parent_environment[0] = (uintptr_t)fields[2];
+    parent_environment[1] = (uintptr_t)fields[3];
+  }
+}
+
+static void forget_parent_strings(void) {
+  static const char name[] = "dsa-box-init";
+  if (parent_arguments[1] > parent_arguments[0]) {
+    size_t length = parent_arguments[1] - parent_arguments[0];
+    memset((void *)parent_arguments[0], 0, length);
+    if (length > sizeof name) memcpy((void *)parent_arguments[0], name, sizeof name);
+  }
+  if (parent_environment[1] > parent_environment[0])
+    memset((void *)parent_environment[0], 0, parent_environment[1] - parent_environment[0]);
+  prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
 // The program is started like posix_spawn does: sharing the init's memory
 // (CLONE_VM) on a stack of its own, with the init suspended until the
 // program execs or fails (CLONE_VFORK). The init is a copy of the large
@@ -309,6 +355,7 @@ static void send_report(int report_fd, const struct dsa_report *record) {
 static void prepare_init(const struct dsa_spawn_plan *plan) {
   int report_fd = plan->program.report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
+  forget_parent_strings();
   reset_signals();
   int32_t keep[8] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, -1, -1, -1};
   for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[5 + i] = plan->cgroup_join_fds[i];

@@ -284,9 +284,23 @@ public final class BoxPool: Sendable {
   public func withBox<Result>(
     layout: BoxLayout, limits: BoxLimits, _ body: (WarmBox) throws(SandboxError) -> Result
   ) throws(SandboxError) -> Result {
-    let box = try acquire(layout: layout)
+    var box = try acquire(layout: layout)
     do {
       try box.prepare(limits: limits)
+    } catch {
+      // What the last run left may be impossible to empty (a tree deeper than removeContents goes):
+      // that is not this caller's fault, so the box is discarded (prepare marked it broken) and the
+      // caller gets a fresh one, whose failure would be the sandbox's own.
+      release(box)
+      box = try WarmBox(host: host, layout: layout)
+      do {
+        try box.prepare(limits: limits)
+      } catch {
+        release(box)
+        throw error
+      }
+    }
+    do {
       let result = try body(box)
       release(box)
       return result

@@ -205,6 +205,27 @@ import Testing
     #expect(outcome.stdoutText == "LANG=C.UTF-8\nONLY=this\n")
   }
 
+  @Test(arguments: [false, true])
+  func theInitShowsNothingOfItsParent(warm: Bool) throws {
+    // The init is a copy of the process that made the box (here the test runner; in production the CLI,
+    // with host paths in its arguments, or the daemon) and never execs; any box process can read
+    // /proc/1/cmdline. The init overwrites its copy of the parent's arguments and environment.
+    let command = ["/bin/sh", "-c", "tr '\\0' '\\n' < /proc/1/cmdline | grep .; cat /proc/1/comm"]
+    let outcome: Outcome
+    if warm {
+      let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+      defer { box.destroy() }
+      let spec = BoxSpec(command: command, policy: Fixture.defaultPolicy)
+      try box.prepare(limits: spec.limits)
+      outcome = try box.run(spec)
+    } else {
+      outcome = try runInBox(command)
+    }
+    #expect(outcome.status == .ok, "\(outcome.stderrText)")
+    #expect(outcome.stdoutText == "dsa-box-init\ndsa-box-init\n")
+    #expect(!outcome.stdoutText.contains(CommandLine.arguments[0]))
+  }
+
   @Test func hostnameIsTheBoxs() throws {
     let outcome = try runInBox(["/bin/cat", "/proc/sys/kernel/hostname"])
     #expect(outcome.stdoutText == "box\n")

@@ -188,6 +188,30 @@ import Testing
     #expect(outcome.stdoutText == "alive\n")
   }
 
+  @Test func leftoversTooDeepToEmptyCostTheNextCallerNothing() throws {
+    // A run may leave a tree deeper than the host-side emptying goes; the box is then discarded, and the
+    // next request, which did nothing wrong, gets a fresh box instead of an error.
+    let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 2)
+    defer { pool.drain() }
+    let deep = spec([
+      "/bin/sh", "-c",
+      "cd /box && for i in $(seq 100); do mkdir d && cd d; done && cd /tmp && mkdir -p a/b && echo made",
+    ])
+    var firstPID: Int32?
+    let first = try pool.withBox(layout: BoxLayout(deep), limits: deep.limits) { box throws(SandboxError) in
+      firstPID = box.initPID
+      return try box.run(deep)
+    }
+    #expect(first.stdoutText == "made\n", "\(first.stderrText)")
+    let next = spec(["/bin/sh", "-c", "ls -A /box /tmp; echo next"])
+    let outcome = try pool.withBox(layout: BoxLayout(next), limits: next.limits) { box throws(SandboxError) in
+      #expect(box.initPID != firstPID)
+      return try box.run(next)
+    }
+    #expect(outcome.status == .ok)
+    #expect(outcome.stdoutText == "/box:\n\n/tmp:\nnext\n")
+  }
+
   @Test func poolDropsAnIdleBoxWhoseInitDied() throws {
     let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 2)
     defer { pool.drain() }
