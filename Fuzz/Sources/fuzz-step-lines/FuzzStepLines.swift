@@ -1,0 +1,67 @@
+// Fuzzes step-line parsing: Grading's StepParser (with JSONValue) and Runners' StepLines.
+// Input: a program's standard output.
+//
+// Every line is either ordinary output or a step, the bounds hold, and a parsed step printed back
+// as JSON (`JSONValue.json`) reads back as the same value.
+
+import Foundation
+import FuzzSupport
+import Grading
+import Runners
+
+// The default bounds, and bounds small enough that the fuzzer reaches each of them.
+private let parsers = [
+  StepParser(), StepParser(maximumSteps: 4, maximumLineBytes: 256, maximumDepth: 4),
+]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStepLines(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+  let data = Data(fuzzInput(start, count))
+  let output = String(decoding: data, as: UTF8.self)
+  for parser in parsers { check(parser, output) }
+  checkStepLines(data)
+  return 0
+}
+
+private func check(_ parser: StepParser, _ output: String) {
+  let lines = output.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+  switch parser.parse(output) {
+  case .failure(let error):
+    invariant(error.line >= 1 && error.line <= lines.count, "error on line \(error.line) of \(lines.count)")
+    invariant(isStepLine(lines[error.line - 1]), "an error on a line that is not a step line")
+  case .success(let parsed):
+    invariant(parsed.steps.count <= parser.maximumSteps, "\(parsed.steps.count) steps were accepted")
+    let stepLines = lines.filter(isStepLine)
+    invariant(stepLines.count == parsed.steps.count, "a step line was neither a step nor an error")
+    let ordinaryLines = lines.filter { !isStepLine($0) }
+    invariant(parsed.ordinaryOutput == ordinaryLines.joined(separator: "\n"), "ordinary output changed")
+    for step in parsed.steps { checkRoundTrip(.object(step.fields)) }
+  }
+}
+
+/// StepParser matches the prefix byte by byte (`hasPrefix` compares characters, and "@step " followed
+/// by a combining mark does not start with "@step " character-wise).
+private func isStepLine(_ line: Substring) -> Bool {
+  line.utf8.starts(with: StepParser.prefix.utf8)
+}
+
+/// The printed form of a value must read back as the same value.
+private func checkRoundTrip(_ value: JSONValue) {
+  let text = value.json
+  guard let back = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+    invariant(false, "JSONValue.json printed what does not read back: \(text)")
+    return
+  }
+  invariant(back == value, "JSONValue.json changed the value: \(text)")
+}
+
+private func checkStepLines(_ data: Data) {
+  let parsed = StepLines.parse(data)
+  let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+  let stepLines = lines.filter { $0.hasPrefix(StepLines.prefix) }.count
+  invariant(parsed.steps.count + parsed.malformed.count == stepLines, "a step line was lost or counted twice")
+  invariant(
+    parsed.ordinaryOutput == lines.filter { !$0.hasPrefix(StepLines.prefix) }.joined(separator: "\n"),
+    "ordinary output changed")
+  invariant(parsed.malformed.allSatisfy { $0.0 >= 1 && $0.0 <= lines.count }, "a malformed line out of range")
+}
