@@ -36,6 +36,7 @@ public func fuzzExecuteBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
   for runnerLimits in runnerLimitSets {
     do {
       let request = try body.executeRequest(maxima: maxima, runnerLimits: runnerLimits)
+      explain("accepted: \(request.language), run limits \(request.runLimits)")
       check(request, from: body, runnerLimits: runnerLimits)
     } catch {
       checkRefusal(error)
@@ -45,6 +46,7 @@ public func fuzzExecuteBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
 }
 
 private func checkRefusal(_ error: APIError) {
+  explain("refused: \(error)")
   invariant(error.status.code == 400, "a body was refused with \(error.status), not 400")
   invariant(!error.message.isEmpty, "a refusal without a message")
   invariant(["bad_request", "unknown_field"].contains(error.code), "a body was refused as \(error.code)")

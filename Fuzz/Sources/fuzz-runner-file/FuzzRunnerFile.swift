@@ -18,12 +18,14 @@ public func fuzzRunnerFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
   do {
     runners = try RunnerCatalog.parse(data, file: fileName)
   } catch let error as RunnerFileError {
+    explain("refused: \(error)")
     invariant(error.file == fileName && !error.problem.isEmpty, "an error that does not name the file: \(error)")
     return 0
   } catch {
     invariant(false, "parse threw something other than a RunnerFileError: \(error)")
     return 0
   }
+  explain("accepted: \(runners.map { "\($0.language) \($0.version), run limits \($0.run.limits)" })")
   invariant(!runners.isEmpty, "a runner file without runners was accepted")
   for runner in runners {
     invariant(runner.language == runners[0].language, "one file held two languages")
@@ -34,7 +36,21 @@ public func fuzzRunnerFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
       checkLimits(step.limits)
     }
   }
+  checkLimitsAsWritten(data)
   return 0
+}
+
+/// Every limit of an accepted file was written as a whole number (not `true`, `1.5` or `1e300`).
+private func checkLimitsAsWritten(_ data: Data) {
+  let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+  for version in root?["versions"] as? [[String: Any]] ?? [] {
+    for step in ["compile", "run"] {
+      let limits = (version[step] as? [String: Any])?["limits"] as? [String: Any] ?? [:]
+      for (key, raw) in limits where !(raw is NSNull) {
+        invariant(wholeNumberText(raw) != nil, "\(step).limits.\(key) \(raw) was accepted")
+      }
+    }
+  }
 }
 
 /// Each limit, in the unit the file gives it, within 1...ceiling: a limit that overflowed when
