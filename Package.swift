@@ -41,7 +41,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "dsa-run",
-      dependencies: ["Sandbox", "Runners", "API"],
+      dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading"],
       swiftSettings: strictSwift
     ),
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
@@ -64,7 +64,8 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .target(name: "HTTP", swiftSettings: strictSwift),
-    .target(name: "API", dependencies: ["Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+    .target(
+      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
       dependencies: ["API", "HTTP", "Runners", "Sandbox"],
@@ -80,6 +81,14 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .target(name: "Grading", swiftSettings: strictSwift),
     .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),
+    // Challenge files, the custom checker program and the grading pipeline.
+    .target(name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox"], swiftSettings: strictSwift),
+    .testTarget(
+      name: "ChallengesTests",
+      // dsa-run is built too: the tests grade through its CLI.
+      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "dsa-run"],
+      swiftSettings: strictSwift
+    ),
     .testTarget(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.

@@ -47,6 +47,42 @@ public struct ExecuteResult: Sendable {
   public var fileNames: [String]
 }
 
+/// A program ready to run: its files named, compiled when the language compiles (see
+/// `Executor.prepare`). Run it with `Executor.run` as often as needed.
+public struct PreparedProgram: Sendable {
+  public let runner: Runner
+  let policy: SeccompPolicy
+  /// The probed version ("3.11.2") when the executor probes versions, else the runner's.
+  public let version: String
+  let mainFile: String
+  let mainClass: String
+  /// The files as named in the box (the main file may have been renamed).
+  public let fileNames: [String]
+  /// The compile step's outcome; nil for interpreted languages and compile-cache hits.
+  public internal(set) var compile: Outcome?
+  public internal(set) var compileCacheHit = false
+  /// What the run box gets (name, contents, executable); nil when the compile failed.
+  var runFiles: [(String, Data, Bool)]?
+
+  init(
+    runner: Runner, policy: SeccompPolicy, version: String, mainFile: String, mainClass: String,
+    fileNames: [String], runFiles: [(String, Data, Bool)]?
+  ) {
+    self.runner = runner
+    self.policy = policy
+    self.version = version
+    self.mainFile = mainFile
+    self.mainClass = mainClass
+    self.fileNames = fileNames
+    self.runFiles = runFiles
+  }
+
+  /// The language's canonical name ("python").
+  public var language: String { runner.language }
+  /// False when the compile failed (`compile` says why).
+  public var isRunnable: Bool { runFiles != nil }
+}
+
 /// Why a request could not even start; never the program's fault, often the
 /// caller's (unknown language) or the operator's (toolchain missing).
 public enum ExecuteError: Error, CustomStringConvertible, Sendable {
@@ -144,42 +180,82 @@ public final class Executor: Sendable {
     return found
   }
 
+  /// Compiles (through the cache) and runs one program: `prepare` then `run`.
   public func execute(_ request: ExecuteRequest) throws(ExecuteError) -> ExecuteResult {
-    let runner = try runner(language: request.language, version: request.version)
-    guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
-    let (files, mainClass) = try nameFiles(request.files, runner: runner)
-    let version = probesVersions ? probedVersion(of: runner) : runner.version
+    let program = try prepare(language: request.language, version: request.version, files: request.files)
     var result = ExecuteResult(
-      language: runner.language, version: version, compile: nil, run: nil, compileCacheHit: false,
-      fileNames: files.map(\.name))
+      language: program.language, version: program.version, compile: program.compile, run: nil,
+      compileCacheHit: program.compileCacheHit, fileNames: program.fileNames)
+    guard program.isRunnable else { return result }
+    result.run = try run(program, stdin: request.stdin, arguments: request.arguments, limits: request.runLimits)
+    return result
+  }
 
-    var runFiles: [(String, Data, Bool)] = files.map { ($0.name, $0.contents, false) }
+  /// Names the files and, for a compiled language, compiles them once (through the cache), so the
+  /// result can be run many times (grading runs one program on every test). A failed compile is a
+  /// value (`compile` holds the outcome and `isRunnable` is false); only a request that cannot start
+  /// or a sandbox failure throws.
+  public func prepare(language: String, version: String?, files given: [SourceFile]) throws(ExecuteError)
+    -> PreparedProgram
+  {
+    let runner = try runner(language: language, version: version)
+    guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
+    let (files, mainClass) = try nameFiles(given, runner: runner)
+    let version = probesVersions ? probedVersion(of: runner) : runner.version
+    var program = PreparedProgram(
+      runner: runner, policy: policy, version: version, mainFile: files[0].name, mainClass: mainClass,
+      fileNames: files.map(\.name), runFiles: files.map { ($0.name, $0.contents, false) })
     if let compile = runner.compile {
       let key = cacheKey(runner: runner, step: compile, files: files)
       if let cached = cache?.lookup(key) {
-        result.compileCacheHit = true
-        runFiles = cached.map { ($0.0, $0.1, true) }
+        program.compileCacheHit = true
+        program.runFiles = cached.map { ($0.0, $0.1, true) }
       } else {
         let (outcome, artifacts) = try compileInBox(
           runner: runner, step: compile, policy: policy, files: files, mainClass: mainClass)
-        result.compile = outcome
-        guard let artifacts else { return result }
+        program.compile = outcome
+        guard let artifacts else {
+          program.runFiles = nil
+          return program
+        }
         cache?.store(key, files: artifacts)
-        runFiles = artifacts.map { ($0.0, $0.1, true) }
+        program.runFiles = artifacts.map { ($0.0, $0.1, true) }
       }
     }
+    return program
+  }
 
+  /// Runs a prepared program in a box with this stdin, arguments and limits (laid over the runner's).
+  /// `extraFiles` are written into /box beside the program (a custom checker's input, output and
+  /// answer); a name the program's own files use is refused.
+  public func run(
+    _ program: PreparedProgram, stdin: Data, arguments: [String] = [], limits stepLimits: StepLimits = StepLimits(),
+    extraFiles: [SourceFile] = []
+  ) throws(ExecuteError) -> Outcome {
+    guard let programFiles = program.runFiles else {
+      throw .badFiles("the program did not compile, so it cannot run")
+    }
+    var runFiles = programFiles
+    for file in extraFiles {
+      if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles(problem) }
+      guard !runFiles.contains(where: { $0.0 == file.name || $0.0.hasPrefix(file.name + "/") }) else {
+        throw .badFiles("the extra file \(file.name) would replace one of the program's files")
+      }
+      runFiles.append((file.name, file.contents, false))
+    }
+    let runner = program.runner
     var limits = runner.run.limits.applied(to: BoxLimits())
-    limits = request.runLimits.applied(to: limits)
+    limits = stepLimits.applied(to: limits)
     if let problem = limits.violation() { throw .badFiles("limit out of range: \(problem)") }
     var spec = BoxSpec(
-      command: expand(runner.run.argv, mainFile: files[0].name, mainClass: mainClass, limits: limits)
-        + request.arguments,
-      environment: expand(runner.run.environment, mainFile: files[0].name, mainClass: mainClass, limits: limits),
-      policy: policy)
+      command: expand(runner.run.argv, mainFile: program.mainFile, mainClass: program.mainClass, limits: limits)
+        + arguments,
+      environment: expand(
+        runner.run.environment, mainFile: program.mainFile, mainClass: program.mainClass, limits: limits),
+      policy: program.policy)
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
-    var outcome = try inBox(spec: spec, files: runFiles, stdin: request.stdin)
+    var outcome = try inBox(spec: spec, files: runFiles, stdin: stdin)
     if outcome.status == .runtimeError,
       runner.run.memoryErrorPatterns.contains(where: { outcome.stderr.range(of: Data($0.utf8)) != nil })
     {
@@ -187,8 +263,7 @@ public final class Executor: Sendable {
       outcome.message =
         "Ran out of memory: the limit is \(limits.memoryBytes >> 20) MiB and the program asked for more than its runtime could give it."
     }
-    result.run = outcome
-    return result
+    return outcome
   }
 
   /// The compile step in its own box. Returns the outcome and, when it

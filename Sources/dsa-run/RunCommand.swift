@@ -19,6 +19,9 @@ struct RunOptions {
   var cacheDirectory = "/var/cache/dsa-run/compile"
   /// `--remote URL`: run through a dsa-rund instead of a local box.
   var remote: String?
+  /// `--challenge ID|DIR`: grade the program on a challenge instead of running it once.
+  var challenge: String?
+  var stopAtFirstFailure = false
 }
 
 func parseRun(_ arguments: [String]) throws -> RunOptions {
@@ -39,8 +42,8 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--work-root": options.configuration.workRoot = try cursor.value(for: argument)
     case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(cursor.value(for: argument))
     case "--remote": options.remote = try cursor.value(for: argument)
-    case "--challenge":
-      throw UsageError(message: "\(argument) is not available in this build yet")
+    case "--challenge": options.challenge = try cursor.value(for: argument)
+    case "--stop-at-first-failure": options.stopAtFirstFailure = true
     default:
       if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)") }
       options.files.append(argument)
@@ -73,9 +76,9 @@ func readSources(_ paths: [String]) throws -> [SourceFile] {
   }
 }
 
-func makeExecutor(configuration: SandboxConfiguration, cacheDirectory: String?, probesVersions: Bool = true) throws
-  -> Executor
-{
+func makeExecutor(
+  configuration: SandboxConfiguration, cacheDirectory: String?, probesVersions: Bool = true, warmBoxes: Bool = false
+) throws -> Executor {
   guard let runnersDirectory = DataDirectories.locate("runners") else {
     throw UsageError(message: "cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
   }
@@ -83,8 +86,10 @@ func makeExecutor(configuration: SandboxConfiguration, cacheDirectory: String?, 
   let policies = try loadPolicies()
   let host = try SandboxHost(configuration: configuration)
   let cache = try cacheDirectory.map { try CompileCache(directory: $0) }
+  // Grading runs one program many times: warm boxes pay the box setup once per parallel lane.
+  let pool = warmBoxes ? BoxPool(host: host) : nil
   return Executor(
-    host: host, catalog: catalog, policies: policies, cache: cache, probesVersions: probesVersions)
+    host: host, catalog: catalog, policies: policies, cache: cache, pool: pool, probesVersions: probesVersions)
 }
 
 func runProgram(_ arguments: [String]) -> Never {
@@ -93,6 +98,8 @@ func runProgram(_ arguments: [String]) -> Never {
   let executor: Executor
   do {
     options = try parseRun(arguments)
+    if options.challenge != nil { runChallenge(options) }
+    if options.stopAtFirstFailure { throw UsageError(message: "--stop-at-first-failure needs --challenge") }
     if let remote = options.remote { runRemote(options, url: remote) }
     executor = try makeExecutor(
       configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json)

@@ -12,7 +12,9 @@ let exitCodes = """
     128+N      the program was ended by signal N
     2          usage error (bad flag, unknown language, missing file, limit out of range,
                toolchain not installed: the line says how to install it)
-    3          internal_error: the sandbox failed (never the program's fault)
+    3          internal_error: the sandbox failed, or (--challenge) the challenge's checker failed
+               (never the program's fault)
+    120        --challenge: the grade is not accepted (wrong_answer, runtime_error, time_limit, ...)
     121        compile_error (the compiler's messages are on stderr)
     122        forbidden: a blocked system call killed the program
     123        output_limit
@@ -23,7 +25,13 @@ let exitCodes = """
 let usage = """
   Usage:
     dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
+    dsa-run --lang LANG FILE --challenge ID|DIR [--json] [--stop-at-first-failure]
+                                                  grade a program on a challenge's tests
     dsa-run languages [--json]                    languages, versions, and whether they are installed
+    dsa-run challenges [--json]                   the challenges: id, title, tests, tags
+    dsa-run challenges --check [--solutions] [DIR...]
+                                                  validate challenges (a challenge or a challenges/ folder);
+                                                  --solutions also grades every reference solution
     dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box
     dsa-run doctor [--json]                       report this host's sandbox support
     dsa-run --help
@@ -35,6 +43,9 @@ let usage = """
                            limits of the run (defaults come from runners/LANG.json)
     --json                 one result object: {language, version, compile, run, steps}
     --cache-dir PATH       compile cache (default /var/cache/dsa-run/compile)
+    --challenge ID|DIR     grade on a challenge (an id under challenges/, or a directory): one line
+                           per test, the first difference explained, a total; exit 0 when accepted
+    --stop-at-first-failure  with --challenge: start no more tests after one fails
 
   exec options:
     --time-limit SEC       CPU time of the whole box (default 5)
@@ -280,6 +291,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "exec": runExec(Array(arguments.dropFirst()))
 case "languages": listLanguages(Array(arguments.dropFirst()))
+case "challenges": runChallengesCommand(Array(arguments.dropFirst()))
 case let first? where first.hasPrefix("--") && first != "--help": runProgram(arguments)
 case "doctor": runDoctor(Array(arguments.dropFirst()))
 case "--help", "-h", "help", nil:

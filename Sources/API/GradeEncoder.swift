@@ -1,0 +1,124 @@
+import Challenges
+import Foundation
+import Grading
+import Sandbox
+
+/// The grade result's JSON (DESIGN §5), shared by the CLI's `--challenge --json` and `POST /v1/grade`:
+///
+/// ```json
+/// {"challenge": "insertion-sort", "language": "python", "version": "3.11.2",
+///  "verdict": "wrong_answer", "score": 0.4, "message": "Test 1: step 5 differs: ...",
+///  "compile": null, "compile_cache": "none", "wall_ms": 180,
+///  "tests": [{"name": "1", "verdict": "wrong_answer", "score": 0.4, "points": 1,
+///             "cpu_ms": 10, "wall_ms": 15, "memory_kb": 9000, "message": "step 5 differs: ...",
+///             "stderr": "", "first_difference": {"step": 5, "expected": {...}, "actual": {...},
+///                                                "caption": "5 is larger, so shift it right."}}]}
+/// ```
+///
+/// `compile` is an outcome object exactly as in the execute result (`ResultEncoder.outcomeObject`).
+/// `first_difference` is null unless the steps checker found one; its `expected` or `actual` is null
+/// when the program printed too few or too many steps.
+public enum GradeEncoder {
+  /// The keys of a grade result object.
+  public static let gradeKeys: Set<String> = [
+    "challenge", "language", "version", "verdict", "score", "message", "compile", "compile_cache", "wall_ms", "tests",
+  ]
+  /// The keys of each test object.
+  public static let testKeys: Set<String> = [
+    "name", "verdict", "score", "points", "cpu_ms", "wall_ms", "memory_kb", "message", "stderr", "first_difference",
+  ]
+
+  /// The whole grade result.
+  public static func gradeObject(_ result: GradeResult) -> [String: Any] {
+    [
+      "challenge": result.challenge,
+      "language": result.language,
+      "version": result.version,
+      "verdict": result.verdict.rawValue,
+      "score": number(result.score),
+      "message": result.message,
+      "compile": result.compile.map { ResultEncoder.outcomeObject($0) as Any } ?? NSNull(),
+      "compile_cache": result.compileCacheHit ? "hit" : (result.compile == nil ? "none" : "miss"),
+      "wall_ms": result.wallMilliseconds,
+      "tests": result.tests.map(testObject),
+    ]
+  }
+
+  /// One test's grade.
+  public static func testObject(_ test: TestGrade) -> [String: Any] {
+    [
+      "name": test.name,
+      "verdict": test.verdict.rawValue,
+      "score": number(test.score),
+      "points": number(test.points),
+      "cpu_ms": test.cpuMilliseconds,
+      "wall_ms": test.wallMilliseconds,
+      "memory_kb": test.memoryKilobytes,
+      "message": test.message,
+      "stderr": test.stderr,
+      "first_difference": test.firstDifference.map { differenceObject($0) as Any } ?? NSNull(),
+    ]
+  }
+
+  /// `{"step", "expected", "actual", "caption"}`.
+  public static func differenceObject(_ difference: StepDifference) -> [String: Any] {
+    [
+      "step": difference.step,
+      "expected": difference.expected.map(foundationValue) ?? NSNull(),
+      "actual": difference.actual.map(foundationValue) ?? NSNull(),
+      "caption": difference.caption,
+    ]
+  }
+
+  /// A challenge as `GET /v1/challenges` and `dsa-run challenges --json` list it.
+  public static func summaryObject(_ challenge: Challenge) -> [String: Any] {
+    [
+      "id": challenge.id,
+      "title": challenge.title,
+      "tags": challenge.tags,
+      "tests": challenge.tests.count,
+      "checker": challenge.checker.name,
+      "languages": challenge.starters.keys.sorted(),
+    ]
+  }
+
+  /// A challenge in full, as `GET /v1/challenges/ID` shows it to a learner: the statement, the
+  /// limits (null where the runner's apply), the tests' names and points (not their data), and the
+  /// starter code by language.
+  public static func challengeObject(_ challenge: Challenge) -> [String: Any] {
+    func limit(_ value: UInt64?) -> Any { value.map { $0 as Any } ?? NSNull() }
+    return [
+      "id": challenge.id,
+      "title": challenge.title,
+      "statement": challenge.statement,
+      "tags": challenge.tags,
+      "checker": challenge.checker.name,
+      "limits": [
+        "cpu_ms": limit(challenge.limits.cpuMilliseconds), "wall_ms": limit(challenge.limits.wallMilliseconds),
+        "memory_mb": limit(challenge.limits.memoryMegabytes), "output_kb": limit(challenge.limits.outputKilobytes),
+        "processes": limit(challenge.limits.processes),
+      ],
+      "tests": challenge.tests.map { ["name": $0.name, "points": number($0.points)] },
+      "starters": challenge.starters.mapValues { String(decoding: $0.contents, as: UTF8.self) },
+    ]
+  }
+
+  /// A JSON value as JSONSerialization writes it (integral numbers without a fraction).
+  public static func foundationValue(_ value: JSONValue) -> Any {
+    switch value {
+    case .null: return NSNull()
+    case .bool(let flag): return flag
+    case .number(let number): return Self.number(number)
+    case .string(let text): return text
+    case .array(let items): return items.map(foundationValue)
+    case .object(let fields): return fields.mapValues(foundationValue)
+    }
+  }
+
+  /// Integral values as integers (so 1 prints as 1, not 1.0); non-finite values as null.
+  static func number(_ value: Double) -> Any {
+    guard value.isFinite else { return NSNull() }
+    if value == value.rounded(), abs(value) < 1e15 { return Int(value) }
+    return value
+  }
+}

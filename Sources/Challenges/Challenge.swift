@@ -1,0 +1,153 @@
+import Foundation
+import Grading
+import Runners
+
+/// A practice challenge (docs/challenges.md), loaded and validated, with every file's contents in
+/// memory: nothing here refers to where it came from, so a challenge from a directory and one sent
+/// inline to `POST /v1/grade` grade the same way.
+public struct Challenge: Sendable {
+  /// The directory's name ("insertion-sort"), or the caller's name for an inline challenge.
+  public var id: String
+  public var title: String
+  /// The statement, Markdown.
+  public var statement: String
+  public var tags: [String]
+  /// Limits of each test run, laid over the runner's (compilation uses the runner's compile limits).
+  public var limits: StepLimits
+  public var checker: ChallengeChecker
+  /// With the steps checker only: also compares the ordinary output with this checker.
+  public var outputChecker: (any Checker)?
+  /// With the steps checker only: where a test without `expected_steps` gets them.
+  public var recorder: RecorderSpec?
+  /// In file order, at least one.
+  public var tests: [ChallengeTest]
+  /// Starter code by language name ("python").
+  public var starters: [String: SourceFile]
+  /// Reference solutions (`solutions/correct/` and `solutions/wrong/`), in directory order.
+  public var solutions: [ChallengeSolution]
+  /// What every wrong solution must get.
+  public var wrongSolution: WrongSolutionExpectation?
+
+  /// The sum of the tests' points.
+  public var totalPoints: Double { tests.reduce(0) { $0 + $1.points } }
+
+  /// The steps checker, when the challenge grades steps.
+  public var stepChecker: StepChecker? {
+    if case .builtIn(let checker) = checker { return checker as? StepChecker }
+    return nil
+  }
+}
+
+/// How a challenge's tests are checked.
+public enum ChallengeChecker: Sendable {
+  /// One of `Checkers.names`, made with its options.
+  case builtIn(any Checker)
+  /// A custom checker in the testlib protocol, compiled and run in a box.
+  case program(CheckerProgram)
+
+  /// The name a challenge file uses ("lines", "program").
+  public var name: String {
+    switch self {
+    case .builtIn(let checker): return type(of: checker).name
+    case .program: return CheckerProgram.name
+    }
+  }
+}
+
+/// A custom checker's source (`"checker": {"name": "program", "options": {"language", "source"}}`).
+public struct CheckerProgram: Sendable {
+  public static let name = "program"
+  /// A language name of `ChallengeLanguages` ("cpp").
+  public var language: String
+  /// The source file, named as in the challenge directory ("checker.cpp"; empty for inline).
+  public var source: SourceFile
+
+  public init(language: String, source: SourceFile) {
+    self.language = language
+    self.source = source
+  }
+}
+
+/// A recorder a challenge names: `{"name": "bfs", "directed": true}`.
+public struct RecorderSpec: Sendable, Hashable {
+  public var name: String
+  /// Graph recorders only.
+  public var directed: Bool
+
+  public init(name: String, directed: Bool = false) {
+    self.name = name
+    self.directed = directed
+  }
+}
+
+/// One test, with its files' contents.
+public struct ChallengeTest: Sendable {
+  public var name: String
+  public var stdin: Data
+  /// What the output must be; nil for steps-only tests.
+  public var expectedStdout: String?
+  /// From the test's `expected_steps` file; nil when the challenge's recorder gives them.
+  public var expectedSteps: [Step]?
+  /// Positive.
+  public var points: Double
+
+  public init(
+    name: String, stdin: Data, expectedStdout: String? = nil, expectedSteps: [Step]? = nil, points: Double = 1
+  ) {
+    self.name = name
+    self.stdin = stdin
+    self.expectedStdout = expectedStdout
+    self.expectedSteps = expectedSteps
+    self.points = points
+  }
+}
+
+/// A reference solution shipped with a challenge.
+public struct ChallengeSolution: Sendable {
+  public enum Kind: String, Sendable {
+    /// `solutions/correct/`: must be accepted.
+    case correct
+    /// `solutions/wrong/`: must fail as `wrong_solution` says.
+    case wrong
+  }
+  public var kind: Kind
+  public var language: String
+  /// Named as in the directory ("Main.java").
+  public var file: SourceFile
+
+  public init(kind: Kind, language: String, file: SourceFile) {
+    self.kind = kind
+    self.language = language
+    self.file = file
+  }
+}
+
+/// `wrong_solution`: the verdict every wrong solution gets on `test`, and for steps challenges the
+/// first differing step (1-based).
+public struct WrongSolutionExpectation: Sendable, Hashable {
+  public var verdict: GradeVerdict
+  public var test: String
+  public var step: Int?
+
+  public init(verdict: GradeVerdict, test: String, step: Int? = nil) {
+    self.verdict = verdict
+    self.test = test
+    self.step = step
+  }
+}
+
+/// The source languages a challenge's files may be in, by file extension (docs/challenges.md).
+public enum ChallengeLanguages {
+  /// Extension -> language name of runners/*.json.
+  public static let byExtension: [String: String] = [
+    "py": "python", "js": "javascript", "java": "java", "cpp": "cpp", "kt": "kotlin", "dart": "dart", "go": "go",
+  ]
+  /// Every language name, sorted.
+  public static let names = Array(Set(byExtension.values)).sorted()
+
+  /// The language of a file name ("Main.java" -> "java"), or nil.
+  public static func language(ofFile name: String) -> String? {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    return byExtension[String(name[name.index(after: dot)...])]
+  }
+}

@@ -1,0 +1,622 @@
+import Foundation
+import Grading
+import Runners
+import Sandbox
+
+/// One thing wrong with a challenge, located by its JSON field ("tests[2].stdin") or file.
+public struct ChallengeProblem: Sendable, Hashable, CustomStringConvertible {
+  /// The challenge's id.
+  public var challenge: String
+  /// Where: a JSON field path (`tests[2].stdin`, 0-based), a file (`starter/`), or "" for the whole.
+  public var field: String
+  public var message: String
+
+  public init(challenge: String, field: String, message: String) {
+    self.challenge = challenge
+    self.field = field
+    self.message = message
+  }
+
+  /// `challenge insertion-sort: tests[2].stdin: tests/x.in: no such file`
+  public var description: String {
+    field.isEmpty ? "challenge \(challenge): \(message)" : "challenge \(challenge): \(field): \(message)"
+  }
+}
+
+/// A challenge that breaks the rules: every problem found, so one `--check` shows them all.
+public struct ChallengeLoadError: Error, Sendable, CustomStringConvertible {
+  public var problems: [ChallengeProblem]
+
+  public init(problems: [ChallengeProblem]) { self.problems = problems }
+
+  public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// Loads and validates challenges (docs/challenges.md): from a directory, or inline from JSON whose
+/// file fields hold contents. Validation is strict and complete: unknown keys, bad names, missing
+/// or oversized files, paths that leave the directory or pass through a link, checker options
+/// (`Checkers.make`), recorder inputs and expected steps are all checked here, so a challenge that
+/// loads can be graded without the challenge itself failing (a custom checker program can still
+/// fail at grading time; that is `internal_error`).
+public enum ChallengeLoader {
+  public static let maximumDescriptionBytes = 64 << 10
+  public static let maximumStatementBytes = 64 << 10
+  public static let maximumTestFileBytes = 1 << 20
+  /// All of a challenge's test files together.
+  public static let maximumTotalTestBytes = 32 << 20
+  public static let maximumSourceBytes = Executor.maximumSourceBytes
+  public static let maximumTests = 100
+  public static let maximumPoints = 1_000.0
+
+  /// The top-level keys of challenge.json.
+  public static let keys = [
+    "title", "statement", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
+  ]
+
+  /// Whether `id` is a valid challenge id: lowercase letters, digits and `-`, 1 to 64 characters.
+  public static func isValidID(_ id: String) -> Bool {
+    (1...64).contains(id.utf8.count)
+      && id.utf8.allSatisfy {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (48...57).contains($0) || $0 == 45
+      }
+  }
+
+  /// Loads the challenge in `directory`; its id is the directory's name.
+  public static func load(directory: String) -> Result<Challenge, ChallengeLoadError> {
+    let id = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
+    do {
+      return load(try ChallengeDirectory(path: directory), id: id)
+    } catch {
+      return .failure(ChallengeLoadError(problems: [ChallengeProblem(challenge: id, field: "", message: "\(error)")]))
+    }
+  }
+
+  /// Loads the challenge `id` under a `challenges/` root, as the catalog would (the entry may not be a
+  /// link). `.failure` with one problem "no such file" when there is no such challenge.
+  public static func load(id: String, root: String) -> Result<Challenge, ChallengeLoadError> {
+    guard isValidID(id) else {
+      let problem = ChallengeProblem(
+        challenge: id, field: "",
+        message: "not a valid challenge id (lowercase letters, digits and -, 1 to 64 characters)")
+      return .failure(ChallengeLoadError(problems: [problem]))
+    }
+    do {
+      return load(try ChallengeDirectory(entry: id, of: try ChallengeDirectory(path: root)), id: id)
+    } catch {
+      return .failure(ChallengeLoadError(problems: [ChallengeProblem(challenge: id, field: "", message: "\(error)")]))
+    }
+  }
+
+  /// Loads an already opened challenge directory (the catalog opens entries without following links).
+  static func load(_ directory: ChallengeDirectory, id: String) -> Result<Challenge, ChallengeLoadError> {
+    var parser = ChallengeParser(id: id, directory: directory)
+    if !isValidID(id) {
+      parser.problem(
+        "", "the directory name is not a valid challenge id (lowercase letters, digits and -, 1 to 64 characters)")
+    }
+    let description: Data
+    do {
+      description = try directory.read("challenge.json", limit: maximumDescriptionBytes)
+    } catch {
+      parser.problem("", "\(error)")
+      return .failure(ChallengeLoadError(problems: parser.problems))
+    }
+    return parser.parse(description)
+  }
+
+  /// Decodes an inline challenge (`POST /v1/grade`): the keys of challenge.json, but `statement`,
+  /// the tests' `stdin`, `expected_stdout` and `expected_steps`, and a program checker's `source`
+  /// hold contents instead of paths. Inline challenges have no starters or solutions.
+  public static func decodeInline(_ json: Data, id: String = "inline") -> Result<Challenge, ChallengeLoadError> {
+    var parser = ChallengeParser(id: id, directory: nil)
+    guard json.count <= maximumTotalTestBytes + maximumDescriptionBytes else {
+      parser.problem("", "the challenge is larger than \(ChallengeDirectory.size(maximumTotalTestBytes)) of JSON")
+      return .failure(ChallengeLoadError(problems: parser.problems))
+    }
+    return parser.parse(json)
+  }
+
+  /// Decodes an inline challenge given as an already decoded JSON object.
+  public static func decodeInline(_ object: JSONValue, id: String = "inline") -> Result<Challenge, ChallengeLoadError> {
+    var parser = ChallengeParser(id: id, directory: nil)
+    return parser.parse(object)
+  }
+}
+
+/// Walks challenge.json, collecting every problem.
+private struct ChallengeParser {
+  let id: String
+  /// nil for an inline challenge, whose file fields hold contents.
+  let directory: ChallengeDirectory?
+  var problems: [ChallengeProblem] = []
+  private var testBytes = 0
+
+  init(id: String, directory: ChallengeDirectory?) {
+    self.id = id
+    self.directory = directory
+  }
+
+  mutating func problem(_ field: String, _ message: String) {
+    problems.append(ChallengeProblem(challenge: id, field: field, message: message))
+  }
+
+  mutating func parse(_ json: Data) -> Result<Challenge, ChallengeLoadError> {
+    let value: JSONValue
+    do {
+      value = try JSONDecoder().decode(JSONValue.self, from: json)
+    } catch {
+      problem("", "\(directory == nil ? "the challenge" : "challenge.json") is not valid JSON: \(Self.explain(error))")
+      return .failure(ChallengeLoadError(problems: problems))
+    }
+    return parse(value)
+  }
+
+  mutating func parse(_ value: JSONValue) -> Result<Challenge, ChallengeLoadError> {
+    guard let top = object(value, field: "", allowed: ChallengeLoader.keys) else {
+      return .failure(ChallengeLoadError(problems: problems))
+    }
+    let title = string(top["title"], field: "title", required: true, maximumLength: 200) ?? ""
+    let statement = text(top["statement"], field: "statement", limit: ChallengeLoader.maximumStatementBytes)
+    let tags = parseTags(top["tags"])
+    let limits = parseLimits(top["limits"])
+    let checker = parseChecker(top["checker"])
+    let stepChecker: StepChecker? = {
+      if case .builtIn(let made)? = checker { return made as? StepChecker }
+      return nil
+    }()
+    let checkerIsSteps = checker == nil ? nil : stepChecker != nil
+    let outputChecker = parseOutputChecker(top["output_checker"], checkerIsSteps: checkerIsSteps)
+    let recorder = parseRecorder(top["recorder"], checkerIsSteps: checkerIsSteps)
+    let tests = parseTests(
+      top["tests"], checkerIsSteps: checkerIsSteps, stepChecker: stepChecker, outputChecker: outputChecker != nil,
+      recorder: recorder)
+    let starters = parseSourceFolder("starter").reduce(into: [String: SourceFile]()) { $0[$1.0] = $1.1 }
+    var solutions: [ChallengeSolution] = []
+    for kind in [ChallengeSolution.Kind.correct, .wrong] {
+      for (language, file) in parseSourceFolder("solutions/" + kind.rawValue) {
+        solutions.append(ChallengeSolution(kind: kind, language: language, file: file))
+      }
+    }
+    checkSolutionsFolder()
+    let wrongSolution = parseWrongSolution(top["wrong_solution"], tests: tests, checkerIsSteps: checkerIsSteps)
+    if wrongSolution == nil, top["wrong_solution"] == nil, solutions.contains(where: { $0.kind == .wrong }) {
+      problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
+    }
+    guard problems.isEmpty, let checker, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
+    return .success(
+      Challenge(
+        id: id, title: title, statement: statement ?? "", tags: tags, limits: limits, checker: checker,
+        outputChecker: outputChecker, recorder: recorder, tests: tests, starters: starters, solutions: solutions,
+        wrongSolution: wrongSolution))
+  }
+
+  // MARK: - Sections
+
+  private mutating func parseTags(_ value: JSONValue?) -> [String] {
+    guard let value else { return [] }
+    guard case .array(let items) = value, items.count <= 16 else {
+      problem("tags", "must be an array of at most 16 strings")
+      return []
+    }
+    var tags: [String] = []
+    for (index, item) in items.enumerated() {
+      if let tag = string(item, field: "tags[\(index)]", required: true, maximumLength: 32) { tags.append(tag) }
+    }
+    return tags
+  }
+
+  private mutating func parseLimits(_ value: JSONValue?) -> StepLimits {
+    var limits = StepLimits()
+    guard let value else { return limits }
+    let keys = ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"]
+    guard let fields = object(value, field: "limits", allowed: keys) else { return limits }
+    func positive(_ key: String) -> UInt64? {
+      guard let value = fields[key] else { return nil }
+      guard case .number(let number) = value, number >= 1, number == number.rounded(), number < 1e12 else {
+        problem("limits.\(key)", "must be a positive whole number")
+        return nil
+      }
+      return UInt64(number)
+    }
+    limits.cpuMilliseconds = positive("cpu_ms")
+    limits.wallMilliseconds = positive("wall_ms")
+    limits.memoryMegabytes = positive("memory_mb")
+    limits.outputKilobytes = positive("output_kb")
+    limits.processes = positive("processes")
+    if let violation = limits.applied(to: BoxLimits()).violation() { problem("limits", violation) }
+    return limits
+  }
+
+  /// `{"name": ..., "options": {...}}`.
+  private mutating func checkerNameAndOptions(_ value: JSONValue, field: String) -> (String, CheckerOptions)? {
+    guard let fields = object(value, field: field, allowed: ["name", "options"]) else { return nil }
+    guard let name = string(fields["name"], field: field + ".name", required: true, maximumLength: 64) else {
+      return nil
+    }
+    guard let options = fields["options"] else { return (name, [:]) }
+    guard case .object(let dictionary) = options else {
+      problem(field + ".options", "must be an object")
+      return nil
+    }
+    return (name, dictionary)
+  }
+
+  private mutating func parseChecker(_ value: JSONValue?) -> ChallengeChecker? {
+    guard let value else {
+      problem("checker", "is required, e.g. {\"name\": \"lines\"}")
+      return nil
+    }
+    guard let (name, options) = checkerNameAndOptions(value, field: "checker") else { return nil }
+    if name == CheckerProgram.name { return parseProgram(options).map { .program($0) } }
+    do {
+      return .builtIn(try Checkers.make(name: name, options: options))
+    } catch {
+      let known = (Checkers.names + [CheckerProgram.name]).joined(separator: ", ")
+      if !Checkers.names.contains(name) {
+        problem("checker.name", "unknown checker \"\(name)\"; known checkers: \(known)")
+      } else {
+        problem("checker.options", error.message)
+      }
+      return nil
+    }
+  }
+
+  private mutating func parseProgram(_ options: CheckerOptions) -> CheckerProgram? {
+    guard let fields = object(.object(options), field: "checker.options", allowed: ["language", "source"]) else {
+      return nil
+    }
+    let language = string(fields["language"], field: "checker.options.language", required: true, maximumLength: 32)
+    if let language, !ChallengeLanguages.names.contains(language) {
+      problem(
+        "checker.options.language",
+        "unknown language \"\(language)\"; known: " + ChallengeLanguages.names.joined(separator: ", "))
+    }
+    let field = "checker.options.source"
+    guard let source = contents(fields["source"], field: field, limit: ChallengeLoader.maximumSourceBytes) else {
+      return nil
+    }
+    guard let language, ChallengeLanguages.names.contains(language) else { return nil }
+    var name = ""
+    if directory != nil, case .string(let path) = fields["source"] {
+      name = String(path.split(separator: "/").last ?? "")
+      if ChallengeLanguages.language(ofFile: name) != language {
+        problem(field, "\(path): the file's extension does not name the language \(language)")
+        return nil
+      }
+    }
+    return CheckerProgram(language: language, source: SourceFile(name: name, contents: source))
+  }
+
+  private mutating func parseOutputChecker(_ value: JSONValue?, checkerIsSteps: Bool?) -> (any Checker)? {
+    guard let value else { return nil }
+    if checkerIsSteps == false {
+      problem("output_checker", "is only for the steps checker (the checker itself compares the output)")
+      return nil
+    }
+    guard let (name, options) = checkerNameAndOptions(value, field: "output_checker") else { return nil }
+    let allowed = Checkers.names.filter { $0 != StepChecker.name }
+    guard allowed.contains(name) else {
+      problem("output_checker.name", "must be one of \(allowed.joined(separator: ", ")), got \"\(name)\"")
+      return nil
+    }
+    do {
+      return try Checkers.make(name: name, options: options)
+    } catch {
+      problem("output_checker.options", error.message)
+      return nil
+    }
+  }
+
+  private mutating func parseRecorder(_ value: JSONValue?, checkerIsSteps: Bool?) -> RecorderSpec? {
+    guard let value else { return nil }
+    if checkerIsSteps == false {
+      problem("recorder", "is only for the steps checker")
+      return nil
+    }
+    guard let fields = object(value, field: "recorder", allowed: ["name", "directed"]) else { return nil }
+    guard let name = string(fields["name"], field: "recorder.name", required: true, maximumLength: 64) else {
+      return nil
+    }
+    guard RecorderInput.names.contains(name) else {
+      problem(
+        "recorder.name", "unknown recorder \"\(name)\"; known recorders: " + RecorderInput.names.joined(separator: ", ")
+      )
+      return nil
+    }
+    var directed = false
+    if let value = fields["directed"] {
+      guard RecorderInput.graphNames.contains(name) else {
+        problem("recorder.directed", "only the graph recorders (bfs, dfs, dijkstra) take \"directed\"")
+        return nil
+      }
+      guard case .bool(let flag) = value else {
+        problem("recorder.directed", "must be true or false")
+        return nil
+      }
+      directed = flag
+    }
+    return RecorderSpec(name: name, directed: directed)
+  }
+
+  private mutating func parseTests(
+    _ value: JSONValue?, checkerIsSteps: Bool?, stepChecker: StepChecker?, outputChecker: Bool,
+    recorder: RecorderSpec?
+  ) -> [ChallengeTest]? {
+    guard let value else {
+      problem("tests", "is required: an array of 1 to \(ChallengeLoader.maximumTests) tests")
+      return nil
+    }
+    guard case .array(let items) = value, (1...ChallengeLoader.maximumTests).contains(items.count) else {
+      problem("tests", "must be an array of 1 to \(ChallengeLoader.maximumTests) tests")
+      return nil
+    }
+    var tests: [ChallengeTest] = []
+    var names: Set<String> = []
+    let before = problems.count
+    for (index, item) in items.enumerated() {
+      let field = "tests[\(index)]"
+      let keys = ["name", "stdin", "expected_stdout", "expected_steps", "points"]
+      guard let fields = object(item, field: field, allowed: keys) else { continue }
+      var name = String(index + 1)
+      if let given = string(fields["name"], field: field + ".name", required: false, maximumLength: 64) {
+        let valid = given.utf8.allSatisfy {
+          (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || $0 == 45 || $0 == 95
+        }
+        if !valid { problem(field + ".name", "must be 1 to 64 letters, digits, - or _, got \"\(given)\"") }
+        name = given
+      }
+      if !names.insert(name).inserted { problem(field + ".name", "another test is already named \"\(name)\"") }
+      var points = 1.0
+      if let value = fields["points"] {
+        if case .number(let number) = value, number > 0, number <= ChallengeLoader.maximumPoints {
+          points = number
+        } else {
+          problem(field + ".points", "must be a positive number of at most \(Int(ChallengeLoader.maximumPoints))")
+        }
+      }
+      let stdin = testFile(fields["stdin"], field: field + ".stdin", required: true)
+      let expectedStdout = testFile(fields["expected_stdout"], field: field + ".expected_stdout", required: false)
+        .flatMap { utf8($0, field: field + ".expected_stdout") }
+      let stepsText = testFile(fields["expected_steps"], field: field + ".expected_steps", required: false)
+        .flatMap { utf8($0, field: field + ".expected_steps") }
+      let checksOutput = checkerIsSteps == false || outputChecker
+      if checkerIsSteps != nil {
+        if checksOutput, fields["expected_stdout"] == nil {
+          problem(field, "expected_stdout is required: the \(checkerIsSteps! ? "output " : "")checker compares output")
+        }
+        if !checksOutput, fields["expected_stdout"] != nil {
+          problem(
+            field + ".expected_stdout",
+            "is not used: the steps checker compares only steps unless output_checker is set")
+        }
+        if checkerIsSteps == false, fields["expected_steps"] != nil {
+          problem(field + ".expected_steps", "is only for the steps checker")
+        }
+      }
+      var expectedSteps: [Step]?
+      if let stepChecker, let stdin {
+        if let stepsText {
+          expectedSteps = parseExpectedSteps(stepsText, field: field + ".expected_steps", checker: stepChecker)
+        } else if let recorder {
+          do {
+            let recorded = try RecorderInput.record(recorder, stdin: String(decoding: stdin, as: UTF8.self))
+            checkSteps(recorded, field: field + ".stdin", source: "the \(recorder.name) recorder", checker: stepChecker)
+          } catch {
+            problem(field + ".stdin", "the \(recorder.name) recorder cannot read it: \(error.message)")
+          }
+        } else if fields["expected_steps"] == nil {
+          problem(field, "expected_steps is required: the challenge has no recorder to take the steps from")
+        }
+      }
+      if let stdin {
+        tests.append(
+          ChallengeTest(
+            name: name, stdin: stdin, expectedStdout: expectedStdout, expectedSteps: expectedSteps, points: points))
+      }
+    }
+    return problems.count == before ? tests : nil
+  }
+
+  private mutating func parseExpectedSteps(_ text: String, field: String, checker: StepChecker) -> [Step]? {
+    let parser = StepParser(maximumSteps: 1_000_000, maximumLineBytes: 16 << 20, maximumDepth: 64)
+    let parsed: ParsedSteps
+    switch parser.parse(text) {
+    case .failure(let error):
+      problem(field, "\(error)")
+      return nil
+    case .success(let result): parsed = result
+    }
+    var lineNumber = 0
+    for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+      lineNumber += 1
+      if !line.hasPrefix(StepParser.prefix), !line.allSatisfy(\.isWhitespace) {
+        problem(field, "line \(lineNumber) is not a step line (\"@step {...}\"); a steps file holds only steps")
+        return nil
+      }
+    }
+    for (index, step) in parsed.steps.enumerated() where (step.caption ?? "").isEmpty {
+      problem(field, "step \(index + 1) has no caption: every expected step explains itself to the learner")
+      return nil
+    }
+    checkSteps(parsed.steps, field: field, source: "the file", checker: checker)
+    return parsed.steps
+  }
+
+  /// Expected steps the learner can match at all: some, within the checker's bound, and using
+  /// every declared field (a misspelt field would silently compare nothing).
+  private mutating func checkSteps(_ steps: [Step], field: String, source: String, checker: StepChecker) {
+    if steps.isEmpty { problem(field, "\(source) gives no steps") }
+    if steps.count > checker.parser.maximumSteps {
+      problem(
+        field,
+        "\(source) gives \(steps.count) steps, more than the steps checker's max_steps (\(checker.parser.maximumSteps))"
+      )
+    }
+    for name in checker.fields where !steps.contains(where: { $0.fields[name] != nil }) {
+      problem(field, "the checker compares field \"\(name)\", which no step from \(source) has")
+    }
+  }
+
+  private mutating func parseWrongSolution(_ value: JSONValue?, tests: [ChallengeTest]?, checkerIsSteps: Bool?)
+    -> WrongSolutionExpectation?
+  {
+    guard let value else { return nil }
+    guard let fields = object(value, field: "wrong_solution", allowed: ["verdict", "test", "step"]) else { return nil }
+    let allowed = GradeVerdict.allCases.filter { $0 != .accepted && $0 != .skipped }
+    let word = string(fields["verdict"], field: "wrong_solution.verdict", required: true, maximumLength: 32)
+    let verdict = word.flatMap { GradeVerdict(rawValue: $0) }
+    if let word, verdict == nil || !allowed.contains(verdict!) {
+      problem(
+        "wrong_solution.verdict", "must be one of \(allowed.map(\.rawValue).joined(separator: ", ")), got \"\(word)\"")
+    }
+    let test = string(fields["test"], field: "wrong_solution.test", required: true, maximumLength: 64)
+    if let test, let tests, !tests.contains(where: { $0.name == test }) {
+      problem("wrong_solution.test", "no test is named \"\(test)\"")
+    }
+    var step: Int?
+    if let value = fields["step"] {
+      if checkerIsSteps == false {
+        problem("wrong_solution.step", "is only for steps challenges")
+      } else if case .number(let number) = value, number >= 1, number == number.rounded(), number < 1e9 {
+        step = Int(number)
+      } else {
+        problem("wrong_solution.step", "must be a positive whole number (the first differing step, from 1)")
+      }
+    }
+    guard let verdict, allowed.contains(verdict), let test else { return nil }
+    return WrongSolutionExpectation(verdict: verdict, test: test, step: step)
+  }
+
+  /// `starter/` or `solutions/<kind>/`: one source file per language, named by its extension.
+  private mutating func parseSourceFolder(_ folder: String) -> [(String, SourceFile)] {
+    guard let directory else { return [] }
+    let entries: [ChallengeDirectory.Entry]
+    do {
+      guard let listed = try directory.list(folder) else { return [] }
+      entries = listed
+    } catch {
+      problem(folder + "/", "\(error)")
+      return []
+    }
+    var files: [(String, SourceFile)] = []
+    for entry in entries where !entry.name.hasPrefix(".") {
+      let path = folder + "/" + entry.name
+      guard entry.kind == .file else {
+        problem(path, entry.kind == .link ? "is a symbolic link; challenge files may not be links" : "is not a file")
+        continue
+      }
+      guard let language = ChallengeLanguages.language(ofFile: entry.name) else {
+        let known = ChallengeLanguages.byExtension.keys.sorted().map { "." + $0 }.joined(separator: ", ")
+        problem(path, "the extension names no language; known: \(known)")
+        continue
+      }
+      if let other = files.first(where: { $0.0 == language }) {
+        problem(path, "\(folder)/\(other.1.name) is already the \(language) file; give one per language")
+        continue
+      }
+      do {
+        let contents = try directory.read(path, limit: ChallengeLoader.maximumSourceBytes)
+        files.append((language, SourceFile(name: entry.name, contents: contents)))
+      } catch {
+        problem(path, "\(error)")
+      }
+    }
+    return files
+  }
+
+  /// `solutions/` holds only `correct/` and `wrong/`.
+  private mutating func checkSolutionsFolder() {
+    guard let directory, let entries = try? directory.list("solutions") else { return }
+    for entry in entries where !entry.name.hasPrefix(".") {
+      if entry.kind != .directory || !["correct", "wrong"].contains(entry.name) {
+        problem("solutions/" + entry.name, "solutions/ holds only the folders correct/ and wrong/")
+      }
+    }
+  }
+
+  // MARK: - Values
+
+  /// An object whose keys are all allowed; each unknown key is a problem.
+  private mutating func object(_ value: JSONValue?, field: String, allowed: [String]) -> [String: JSONValue]? {
+    guard case .object(let fields)? = value else {
+      problem(field, field.isEmpty ? "the challenge must be a JSON object" : "must be an object")
+      return nil
+    }
+    for key in fields.keys.sorted() where !allowed.contains(key) {
+      let path = field.isEmpty ? key : field + "." + key
+      problem(path, "unknown key; known keys: " + allowed.joined(separator: ", "))
+    }
+    return fields
+  }
+
+  private mutating func string(_ value: JSONValue?, field: String, required: Bool, maximumLength: Int) -> String? {
+    guard let value else {
+      if required { problem(field, "is required") }
+      return nil
+    }
+    guard case .string(let text) = value, !text.isEmpty, text.count <= maximumLength else {
+      problem(field, "must be a non-empty string of at most \(maximumLength) characters")
+      return nil
+    }
+    return text
+  }
+
+  /// A file field's contents: the file it names, or (inline) the string itself.
+  private mutating func contents(_ value: JSONValue?, field: String, limit: Int) -> Data? {
+    guard let value else {
+      problem(field, "is required")
+      return nil
+    }
+    guard case .string(let text) = value else {
+      problem(field, directory == nil ? "must be a string (the contents)" : "must be a string (a relative path)")
+      return nil
+    }
+    guard let directory else {
+      guard text.utf8.count <= limit else {
+        problem(field, "is \(text.utf8.count) bytes, more than the \(ChallengeDirectory.size(limit)) allowed")
+        return nil
+      }
+      return Data(text.utf8)
+    }
+    do {
+      return try directory.read(text, limit: limit)
+    } catch {
+      problem(field, "\(error)")
+      return nil
+    }
+  }
+
+  private mutating func text(_ value: JSONValue?, field: String, limit: Int) -> String? {
+    contents(value, field: field, limit: limit).flatMap { utf8($0, field: field) }
+  }
+
+  private mutating func utf8(_ data: Data, field: String) -> String? {
+    guard let text = String(data: data, encoding: .utf8) else {
+      problem(field, "is not UTF-8 text")
+      return nil
+    }
+    return text
+  }
+
+  /// A test file, counted against the challenge's total.
+  private mutating func testFile(_ value: JSONValue?, field: String, required: Bool) -> Data? {
+    guard value != nil || required else { return nil }
+    guard let data = contents(value, field: field, limit: ChallengeLoader.maximumTestFileBytes) else { return nil }
+    testBytes += data.count
+    if testBytes > ChallengeLoader.maximumTotalTestBytes,
+      testBytes - data.count <= ChallengeLoader.maximumTotalTestBytes
+    {
+      problem(field, "the test files pass \(ChallengeDirectory.size(ChallengeLoader.maximumTotalTestBytes)) in all")
+    }
+    return data
+  }
+
+  /// A decoding error in a line, without Foundation's nesting.
+  static func explain(_ error: any Error) -> String {
+    if let decoding = error as? DecodingError, case .dataCorrupted(let context) = decoding {
+      let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
+      return underlying ?? context.debugDescription
+    }
+    return "\(error)"
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Grading
+import Sandbox
+
+/// A test's or a whole grade's verdict (DESIGN §4), as JSON words.
+public enum GradeVerdict: String, Sendable, Hashable, CaseIterable {
+  case accepted
+  case wrongAnswer = "wrong_answer"
+  /// The whole grade only: the program did not compile (tests are then `skipped`).
+  case compileError = "compile_error"
+  case runtimeError = "runtime_error"
+  case timeLimit = "time_limit"
+  case memoryLimit = "memory_limit"
+  case outputLimit = "output_limit"
+  case forbidden
+  /// The sandbox or the challenge failed (a checker that crashed, a recorder that cannot read the
+  /// test): never the learner's fault.
+  case internalError = "internal_error"
+  /// Tests only: not run (an earlier test failed with stop-at-first-failure, the program did not
+  /// compile, or the grading time bound passed before the test could start).
+  case skipped
+
+  /// The verdict a run's status gives before any checking (`ok` has none: the checker decides).
+  init?(runStatus status: Status) {
+    switch status {
+    case .ok: return nil
+    case .compileError: self = .compileError
+    case .runtimeError: self = .runtimeError
+    case .timeLimit: self = .timeLimit
+    case .memoryLimit: self = .memoryLimit
+    case .outputLimit: self = .outputLimit
+    case .forbidden: self = .forbidden
+    case .internalError: self = .internalError
+    }
+  }
+}
+
+/// One test's grade.
+public struct TestGrade: Sendable {
+  public var name: String
+  public var verdict: GradeVerdict
+  /// From 0 to 1 (partial credit from the steps checker or a custom checker's exit code 7).
+  public var score: Double
+  /// The test's weight in the challenge.
+  public var points: Double
+  /// The run's figures; 0 for a skipped test.
+  public var cpuMilliseconds: UInt64 = 0
+  public var wallMilliseconds: UInt64 = 0
+  public var memoryKilobytes: UInt64 = 0
+  /// For the learner: empty when accepted, else what went wrong in plain words.
+  public var message: String
+  /// Where the steps first differ (steps checker only).
+  public var firstDifference: StepDifference?
+  /// The end of the program's stderr (at most `Grader.stderrExcerptBytes`), for tracebacks.
+  public var stderr: String = ""
+
+  public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
+    self.name = name
+    self.verdict = verdict
+    self.score = score
+    self.points = points
+    self.message = message
+  }
+}
+
+/// A whole grade: the compile step and every test, in the challenge's test order.
+public struct GradeResult: Sendable {
+  /// The challenge's id.
+  public var challenge: String
+  public var language: String
+  public var version: String
+  /// The first test verdict (in file order) that is neither `accepted` nor `skipped`;
+  /// `compile_error` when compiling failed; `time_limit` when only the total time bound skipped
+  /// tests; `accepted` when every test was.
+  public var verdict: GradeVerdict
+  /// The weighted score, 0 to 1: the sum of points x test score over the total points.
+  public var score: Double
+  /// One line for the learner ("test reversed: step 5 differs..."); empty when accepted.
+  public var message: String
+  /// The compile step; nil for interpreted languages and compile-cache hits.
+  public var compile: Outcome?
+  public var compileCacheHit: Bool
+  public var tests: [TestGrade]
+  /// Wall time of the whole grade, compile included.
+  public var wallMilliseconds: UInt64
+}

@@ -1,0 +1,307 @@
+import Foundation
+import Grading
+import Runners
+import Sandbox
+import Synchronization
+
+/// How to grade.
+public struct GradeOptions: Sendable {
+  /// A language version; nil picks the newest installed.
+  public var version: String?
+  /// Tests run at once; nil uses `Grader.defaultParallelism`.
+  public var parallelism: Int?
+  /// Once a test fails, start no more tests (they are reported as `skipped`); tests already running
+  /// finish and count.
+  public var stopAtFirstFailure: Bool
+  /// A bound on the whole grade (compile included): a test not started by then is `skipped`, and the
+  /// grade's verdict is `time_limit` unless a test failed first. Running tests are bounded by their
+  /// own limits.
+  public var timeBoundMilliseconds: UInt64
+  /// Limits of each run of a custom checker program.
+  public var checkerLimits: StepLimits
+
+  public static let defaultTimeBoundMilliseconds: UInt64 = 120_000
+
+  public init(
+    version: String? = nil, parallelism: Int? = nil, stopAtFirstFailure: Bool = false,
+    timeBoundMilliseconds: UInt64 = GradeOptions.defaultTimeBoundMilliseconds,
+    checkerLimits: StepLimits = CheckerProgramRunner.defaultLimits
+  ) {
+    self.checkerLimits = checkerLimits
+    self.version = version
+    self.parallelism = parallelism
+    self.stopAtFirstFailure = stopAtFirstFailure
+    self.timeBoundMilliseconds = timeBoundMilliseconds
+  }
+}
+
+/// The grading pipeline: compile the learner's program once (through the compile cache), run every
+/// test in its own box in parallel, check each output with the challenge's checker, and combine the
+/// verdicts (docs/challenges.md, DESIGN §4-§6).
+///
+/// Use one `Grader` per executor, from any thread; `grade` blocks until the grade is complete.
+public final class Grader: Sendable {
+  public let executor: Executor
+  /// The bytes of a test's stderr kept in `TestGrade.stderr` (its end, where tracebacks end).
+  public static let stderrExcerptBytes = 4096
+
+  public init(executor: Executor) {
+    self.executor = executor
+  }
+
+  /// Tests at once by default: the executor's warm box pool size, else the core count.
+  public var defaultParallelism: Int {
+    max(1, executor.pool?.maximumIdlePerLayout ?? ProcessInfo.processInfo.activeProcessorCount)
+  }
+
+  /// Grades a program on a challenge.
+  ///
+  /// Throws only what stops any run from starting (unknown language or version, a toolchain not
+  /// installed, bad files) and a sandbox failure while compiling. Everything else is in the result:
+  /// a compile error is the `compile_error` verdict; a sandbox failure in one test, a custom checker
+  /// that fails or a recorder that cannot read a test are that test's `internal_error`.
+  public func grade(
+    _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions = GradeOptions()
+  ) throws(ExecuteError) -> GradeResult {
+    let started = DispatchTime.now().uptimeNanoseconds
+    let deadline = started + options.timeBoundMilliseconds * 1_000_000
+    let program = try executor.prepare(language: language, version: options.version, files: files)
+    var result = GradeResult(
+      challenge: challenge.id, language: program.language, version: program.version, verdict: .accepted, score: 0,
+      message: "", compile: program.compile, compileCacheHit: program.compileCacheHit, tests: [], wallMilliseconds: 0)
+    defer { result.wallMilliseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1_000_000 }
+
+    guard program.isRunnable else {
+      result.verdict = .compileError
+      result.message = program.compile?.message ?? "The code did not compile."
+      result.tests = challenge.tests.map {
+        TestGrade(
+          name: $0.name, verdict: .skipped, score: 0, points: $0.points, message: "Not run: the code did not compile.")
+      }
+      return result
+    }
+
+    var checkerProgram: CheckerProgramRunner?
+    if case .program(let source) = challenge.checker {
+      do {
+        checkerProgram = try CheckerProgramRunner(source, executor: executor, limits: options.checkerLimits)
+      } catch {
+        result.tests = challenge.tests.map {
+          TestGrade(name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
+        }
+        return finish(result, challenge: challenge, options: options)
+      }
+    }
+
+    let shared = SharedProgress(count: challenge.tests.count)
+    let work = TestWork(
+      executor: executor, challenge: challenge, program: program, checkerProgram: checkerProgram)
+    let workers = min(options.parallelism ?? defaultParallelism, challenge.tests.count)
+    let group = DispatchGroup()
+    for _ in 0..<max(1, workers) {
+      group.enter()
+      let thread = Thread {
+        defer { group.leave() }
+        while true {
+          let index = shared.next.wrappingAdd(1, ordering: .relaxed).oldValue
+          guard index < challenge.tests.count else { return }
+          let test = challenge.tests[index]
+          let grade: TestGrade
+          if shared.stopped.load(ordering: .relaxed) {
+            grade = TestGrade(
+              name: test.name, verdict: .skipped, score: 0, points: test.points,
+              message: "Not run: an earlier test failed (stop at first failure).")
+          } else if DispatchTime.now().uptimeNanoseconds > deadline {
+            grade = TestGrade(
+              name: test.name, verdict: .skipped, score: 0, points: test.points,
+              message: "Not run: grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)).")
+          } else {
+            grade = work.grade(test)
+            if options.stopAtFirstFailure, grade.verdict != .accepted { shared.stopped.store(true, ordering: .relaxed) }
+          }
+          shared.grades.withLock { $0[index] = grade }
+        }
+      }
+      thread.name = "dsa-run grading"
+      thread.start()
+    }
+    group.wait()
+    result.tests = shared.grades.withLock { $0.map { $0! } }
+    return finish(result, challenge: challenge, options: options)
+  }
+
+  /// The overall verdict, message and weighted score from the tests.
+  private func finish(_ partial: GradeResult, challenge: Challenge, options: GradeOptions) -> GradeResult {
+    var result = partial
+    let total = challenge.totalPoints
+    result.score = total > 0 ? result.tests.reduce(0) { $0 + $1.points * $1.score } / total : 0
+    if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
+      result.verdict = failed.verdict
+      result.message = "Test \(failed.name): \(failed.message)"
+    } else if let skipped = result.tests.filter({ $0.verdict == .skipped }).first {
+      // Every test that ran passed, but not every test ran in time: the program is too slow overall.
+      let count = result.tests.filter { $0.verdict == .skipped }.count
+      result.verdict = .timeLimit
+      result.message =
+        "Grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)) before \(count) test(s) could run, "
+        + "from test \(skipped.name) on."
+    } else {
+      result.verdict = .accepted
+    }
+    return result
+  }
+
+  static func seconds(_ milliseconds: UInt64) -> String {
+    milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : String(format: "%.1f s", Double(milliseconds) / 1000)
+  }
+}
+
+/// What the grading threads share.
+private final class SharedProgress: Sendable {
+  let next = Atomic<Int>(0)
+  let stopped = Atomic<Bool>(false)
+  let grades: Mutex<[TestGrade?]>
+
+  init(count: Int) { grades = Mutex(Array(repeating: nil, count: count)) }
+}
+
+/// Runs and checks one test.
+private struct TestWork: Sendable {
+  let executor: Executor
+  let challenge: Challenge
+  let program: PreparedProgram
+  let checkerProgram: CheckerProgramRunner?
+
+  func grade(_ test: ChallengeTest) -> TestGrade {
+    var grade = TestGrade(name: test.name, verdict: .internalError, score: 0, points: test.points, message: "")
+    let outcome: Outcome
+    do {
+      outcome = try executor.run(program, stdin: test.stdin, limits: challenge.limits)
+    } catch {
+      grade.message = "The sandbox failed: \(error)"
+      return grade
+    }
+    grade.cpuMilliseconds = outcome.cpuMilliseconds
+    grade.wallMilliseconds = outcome.wallMilliseconds
+    grade.memoryKilobytes = outcome.memoryKilobytes
+    let tail = outcome.stderr.suffix(Grader.stderrExcerptBytes)
+    grade.stderr = String(decoding: tail, as: UTF8.self)
+    if let verdict = GradeVerdict(runStatus: outcome.status) {
+      grade.verdict = verdict
+      grade.message = outcome.message
+      return grade
+    }
+    switch check(test, output: outcome.stdout) {
+    case .success(let checked):
+      grade.verdict = checked.verdict == .accepted ? .accepted : .wrongAnswer
+      grade.score = checked.score
+      grade.message = checked.message
+      grade.firstDifference = checked.firstDifference
+    case .failure(let failure):
+      grade.message = "The challenge's checker failed, which is not your fault: \(failure.message)"
+    }
+    return grade
+  }
+
+  private func check(_ test: ChallengeTest, output outputData: Data) -> Result<CheckResult, CheckerFailure> {
+    let output = String(decoding: outputData, as: UTF8.self)
+    let input = String(decoding: test.stdin, as: UTF8.self)
+    switch challenge.checker {
+    case .program:
+      guard let checkerProgram else { return .failure(CheckerFailure("the checker was not prepared")) }
+      return checkerProgram.check(input: test.stdin, output: outputData, answer: Data((test.expectedStdout ?? "").utf8))
+    case .builtIn(let checker):
+      guard let stepChecker = checker as? StepChecker else {
+        do {
+          return .success(try checker.check(input: input, expected: test.expectedStdout ?? "", output: output))
+        } catch {
+          return .failure(CheckerFailure(error.description))
+        }
+      }
+      return checkSteps(test, input: input, output: output, checker: stepChecker)
+    }
+  }
+
+  private func checkSteps(_ test: ChallengeTest, input: String, output: String, checker: StepChecker)
+    -> Result<CheckResult, CheckerFailure>
+  {
+    let expected: [Step]
+    if let steps = test.expectedSteps {
+      expected = steps
+    } else if let recorder = challenge.recorder {
+      do {
+        expected = try RecorderInput.record(recorder, stdin: input)
+      } catch {
+        return .failure(CheckerFailure("the \(recorder.name) recorder cannot read the test's input: \(error.message)"))
+      }
+    } else {
+      return .failure(CheckerFailure("the test has no expected steps and the challenge no recorder"))
+    }
+    let parsed: ParsedSteps
+    switch checker.parser.parse(output) {
+    case .failure(let error): return .success(.wrongAnswer("Your output's \(error)"))
+    case .success(let steps): parsed = steps
+    }
+    var result = checker.check(expectedSteps: expected, actualSteps: parsed.steps)
+    guard let outputChecker = challenge.outputChecker, let expectedOutput = test.expectedStdout else {
+      return .success(result)
+    }
+    let outputResult: CheckResult
+    do {
+      outputResult = try outputChecker.check(input: input, expected: expectedOutput, output: parsed.ordinaryOutput)
+    } catch {
+      return .failure(CheckerFailure(error.description))
+    }
+    guard outputResult.verdict != .accepted else { return .success(result) }
+    // Both must pass; the score is the steps' only when the answer is right too.
+    if result.verdict == .accepted {
+      result = .wrongAnswer("The steps are right, but the output (without step lines) is not: " + outputResult.message)
+    } else {
+      result.score = 0
+      result.message += " The output (without step lines) is wrong too: " + outputResult.message
+    }
+    return .success(result)
+  }
+}
+
+/// A reference solution graded, and whether it did what the challenge says it must.
+public struct SolutionVerification: Sendable {
+  public var solution: ChallengeSolution
+  public var result: GradeResult
+  /// nil when the solution behaved as required; else what went differently, in words.
+  public var problem: String?
+}
+
+extension Grader {
+  /// Grades a challenge's reference solution: a correct one must be accepted; a wrong one must get
+  /// `wrong_solution`'s verdict on its test (and, when given, its first difference at `step`).
+  public func verify(_ solution: ChallengeSolution, of challenge: Challenge, options: GradeOptions = GradeOptions())
+    throws(ExecuteError) -> SolutionVerification
+  {
+    let result = try grade(challenge, language: solution.language, files: [solution.file], options: options)
+    var verification = SolutionVerification(solution: solution, result: result, problem: nil)
+    switch solution.kind {
+    case .correct:
+      if result.verdict != .accepted {
+        verification.problem = "expected accepted, got \(result.verdict.rawValue): \(result.message)"
+      }
+    case .wrong:
+      guard let expected = challenge.wrongSolution else {
+        verification.problem = "the challenge has no wrong_solution to compare with"
+        return verification
+      }
+      guard let test = result.tests.first(where: { $0.name == expected.test }) else {
+        verification.problem = "no test is named \(expected.test)"
+        return verification
+      }
+      var wanted = "\(expected.verdict.rawValue) on test \(expected.test)"
+      var got = "\(test.verdict.rawValue) on test \(test.name)"
+      if let step = expected.step {
+        wanted += " at step \(step)"
+        got += test.firstDifference.map { " at step \($0.step)" } ?? " with no step difference"
+      }
+      if wanted != got { verification.problem = "expected \(wanted), got \(got)" }
+    }
+    return verification
+  }
+}

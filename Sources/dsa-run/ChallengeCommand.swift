@@ -1,0 +1,279 @@
+import API
+import Challenges
+import Foundation
+import Glibc
+import Grading
+import Runners
+import Sandbox
+
+// dsa-run --lang LANG FILE --challenge ID|DIR: grade a program on a challenge.
+// dsa-run challenges [--json] | --check [DIR...]: list or validate challenges.
+
+/// The exit code of a grade that is not accepted (and neither a compile error nor an internal error).
+let notAcceptedExitCode: Int32 = 120
+
+/// The challenge an ID or a directory names: a path (with a "/", or an existing directory holding
+/// challenge.json) is loaded as it is; anything else is an id under the challenges/ folder.
+func resolveChallenge(_ reference: String) throws -> Challenge {
+  var isDirectory: ObjCBool = false
+  let looksLikePath =
+    reference.contains("/")
+    || (FileManager.default.fileExists(atPath: reference + "/challenge.json", isDirectory: &isDirectory)
+      && !isDirectory.boolValue)
+  let result: Result<Challenge, ChallengeLoadError>
+  if looksLikePath {
+    result = ChallengeLoader.load(directory: reference)
+  } else {
+    guard let root = ChallengeCatalog.locateRoot() else {
+      throw UsageError(
+        message: "cannot find the challenges/ folder (set DSA_RUN_DATA to the folder that holds it, or give a path)")
+    }
+    guard FileManager.default.fileExists(atPath: root + "/" + reference) else {
+      throw UsageError(message: "no challenge \"\(reference)\" in \(root) (see dsa-run challenges)")
+    }
+    result = ChallengeLoader.load(id: reference, root: root)
+  }
+  switch result {
+  case .success(let challenge): return challenge
+  case .failure(let error):
+    throw UsageError(message: "the challenge cannot be graded, it is broken:\n" + error.description)
+  }
+}
+
+func runChallenge(_ options: RunOptions) -> Never {
+  let challenge: Challenge
+  let files: [SourceFile]
+  let executor: Executor
+  do {
+    if options.remote != nil {
+      throw UsageError(message: "--challenge runs locally; --remote grading is not available in this build")
+    }
+    if options.stdinPath != nil {
+      throw UsageError(message: "--stdin cannot be used with --challenge (tests give stdin)")
+    }
+    if options.limits != StepLimits() {
+      throw UsageError(message: "limit flags cannot be used with --challenge (the challenge sets the limits)")
+    }
+    if !options.arguments.isEmpty { throw UsageError(message: "program arguments cannot be used with --challenge") }
+    executor = try makeExecutor(
+      configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
+      warmBoxes: true)
+    _ = try executor.runner(language: options.language, version: options.version)
+    challenge = try resolveChallenge(options.challenge ?? "")
+    files = try readSources(options.files)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
+  } catch {
+    fail("\(error)", code: 2)
+  }
+  let grader = Grader(executor: executor)
+  let result: GradeResult
+  do {
+    result = try grader.grade(
+      challenge, language: options.language, files: files,
+      options: GradeOptions(version: options.version, stopAtFirstFailure: options.stopAtFirstFailure))
+  } catch {
+    executor.pool?.drain()
+    if case .sandbox = error { fail("internal_error: \(error)", code: 3) }
+    fail("\(error)", code: 2)
+  }
+  executor.pool?.drain()
+  if options.json {
+    FileHandle.standardOutput.write(ResultEncoder.data(GradeEncoder.gradeObject(result)) + Data("\n".utf8))
+  } else {
+    printGrade(result, challenge: challenge)
+  }
+  switch result.verdict {
+  case .accepted: exit(0)
+  case .compileError: exit(121)
+  case .internalError: exit(3)
+  default: exit(notAcceptedExitCode)
+  }
+}
+
+/// One line per test, the first failure explained, and a total line.
+func printGrade(_ result: GradeResult, challenge: Challenge) {
+  if result.verdict == .compileError {
+    if let compile = result.compile {
+      FileHandle.standardError.write(compile.stdout)
+      FileHandle.standardError.write(compile.stderr)
+    }
+    FileHandle.standardError.write(Data("dsa-run: compile_error: \(result.message)\n".utf8))
+    print("\(challenge.id): compile_error, 0 of \(points(challenge.totalPoints)) points")
+    return
+  }
+  let nameWidth = max(4, result.tests.map(\.name.count).max() ?? 0)
+  func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+  print(column("test", nameWidth) + "  " + column("verdict", 16) + column("time", 10) + column("memory", 11) + "score")
+  for test in result.tests {
+    let ran = test.verdict != .skipped
+    let time = ran ? "\(test.cpuMilliseconds) ms" : "-"
+    let memory = ran ? String(format: "%.1f MiB", Double(test.memoryKilobytes) / 1024) : "-"
+    print(
+      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 16) + column(time, 10) + column(memory, 11)
+        + "\(points(test.points * test.score))/\(points(test.points))")
+  }
+  if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
+    print("")
+    print(explain(failed))
+  } else if result.verdict == .timeLimit {
+    print("")
+    print(result.message)
+  }
+  let earned = result.tests.reduce(0) { $0 + $1.points * $1.score }
+  print("")
+  print(
+    "\(challenge.id): \(result.verdict.rawValue), \(points(earned)) of \(points(challenge.totalPoints)) points "
+      + "(score \(String(format: "%.2f", result.score)))")
+}
+
+/// A failed test in plain words: for steps, the step number, the fields that differ and what the
+/// expected step means.
+func explain(_ test: TestGrade) -> String {
+  guard let difference = test.firstDifference else {
+    var text = "Test \(test.name), \(test.verdict.rawValue): \(test.message)"
+    let stderr = test.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+    if !stderr.isEmpty {
+      let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false).suffix(12)
+      text += "\nThe end of its stderr:\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+    }
+    return text
+  }
+  var lines = ["Test \(test.name): your steps first differ from the expected ones at step \(difference.step)."]
+  switch (difference.expected, difference.actual) {
+  case (let expected?, let actual?):
+    if case .object(let want) = expected, case .object(let got) = actual {
+      for name in Set(want.keys).union(got.keys).sorted() where want[name] != got[name] {
+        lines.append(
+          "  \(name): expected \(want[name].map(\.json) ?? "nothing"), yours \(got[name].map(\.json) ?? "nothing")")
+      }
+    }
+    lines.append("  expected step \(difference.step): \(expected.json)")
+    lines.append("  your step \(difference.step):     \(actual.json)")
+  case (let expected?, nil):
+    lines.append("  your program stopped printing steps before step \(difference.step): \(expected.json)")
+  case (nil, let actual?):
+    lines.append("  your program printed an extra step \(difference.step): \(actual.json)")
+  case (nil, nil): break
+  }
+  if !difference.caption.isEmpty { lines.append("  what step \(difference.step) should do: \(difference.caption)") }
+  return lines.joined(separator: "\n")
+}
+
+/// "2", "0.4", "1.33".
+func points(_ value: Double) -> String {
+  if value == value.rounded() { return String(Int(value)) }
+  var text = String(format: "%.2f", value)
+  while text.hasSuffix("0") { text.removeLast() }
+  return text
+}
+
+func runChallengesCommand(_ arguments: [String]) -> Never {
+  var asJSON = false
+  var check = false
+  var solutions = false
+  var paths: [String] = []
+  for argument in arguments {
+    switch argument {
+    case "--json": asJSON = true
+    case "--check": check = true
+    case "--solutions": solutions = true
+    default:
+      if argument.hasPrefix("-") { fail("unknown option \"\(argument)\" (see dsa-run --help)", code: 2) }
+      paths.append(argument)
+    }
+  }
+  if !paths.isEmpty && !check { fail("give directories only with --check", code: 2) }
+  if solutions && !check { fail("--solutions goes with --check", code: 2) }
+  if paths.isEmpty {
+    guard let root = ChallengeCatalog.locateRoot() else {
+      fail("cannot find the challenges/ folder (set DSA_RUN_DATA to the folder that holds it)", code: 2)
+    }
+    paths = [root]
+  }
+  var challenges: [Challenge] = []
+  var problems: [ChallengeProblem] = []
+  for path in paths {
+    if FileManager.default.fileExists(atPath: path + "/challenge.json") {
+      switch ChallengeLoader.load(directory: path) {
+      case .success(let challenge): challenges.append(challenge)
+      case .failure(let error): problems += error.problems
+      }
+    } else {
+      let catalog = ChallengeCatalog.load(root: path)
+      challenges += catalog.ids.compactMap { catalog.challenges[$0] }
+      problems += catalog.problems
+    }
+  }
+  if check {
+    for problem in problems { print(problem.description) }
+    let broken = Set(problems.map(\.challenge)).count
+    let mismatches = solutions ? verifySolutions(challenges) : 0
+    if solutions {
+      print(
+        mismatches == 0 ? "every solution behaved as expected" : "\(mismatches) solution(s) did not behave as expected")
+    }
+    print(
+      problems.isEmpty
+        ? "\(challenges.count) challenge(s), all valid"
+        : "\(challenges.count) valid challenge(s), \(broken) broken (\(problems.count) problem(s))")
+    exit(problems.isEmpty && mismatches == 0 ? 0 : 1)
+  }
+  if asJSON {
+    FileHandle.standardOutput.write(ResultEncoder.data(challenges.map(GradeEncoder.summaryObject)) + Data("\n".utf8))
+  } else {
+    let width = max(2, challenges.map(\.id.count).max() ?? 0)
+    for challenge in challenges {
+      let tests = challenge.tests.count == 1 ? "1 test" : "\(challenge.tests.count) tests"
+      let tags = challenge.tags.isEmpty ? "" : "  [\(challenge.tags.joined(separator: ", "))]"
+      print(
+        "\(challenge.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(challenge.title)  (\(tests))\(tags)")
+    }
+  }
+  if !problems.isEmpty {
+    let broken = Set(problems.map(\.challenge)).sorted().joined(separator: ", ")
+    FileHandle.standardError.write(
+      Data("dsa-run: broken challenges not listed: \(broken) (see dsa-run challenges --check)\n".utf8))
+  }
+  exit(0)
+}
+
+/// Grades every reference solution (`--check --solutions`), one line each; returns how many did not
+/// behave as their challenge says. A language whose toolchain is not installed is reported, not counted.
+func verifySolutions(_ challenges: [Challenge]) -> Int {
+  let executor: Executor
+  do {
+    executor = try makeExecutor(
+      configuration: SandboxConfiguration(), cacheDirectory: "/var/cache/dsa-run/compile", warmBoxes: true)
+  } catch {
+    fail("\(error)", code: 2)
+  }
+  defer { executor.pool?.drain() }
+  let grader = Grader(executor: executor)
+  var mismatches = 0
+  for challenge in challenges {
+    for solution in challenge.solutions {
+      let label = "\(challenge.id) \(solution.kind.rawValue)/\(solution.file.name)"
+      do {
+        _ = try executor.runner(language: solution.language, version: nil)
+        let verification = try grader.verify(solution, of: challenge)
+        let summary =
+          "\(verification.result.verdict.rawValue), score \(String(format: "%.2f", verification.result.score))"
+        if let problem = verification.problem {
+          mismatches += 1
+          print("\(label): MISMATCH: \(problem)")
+        } else {
+          print("\(label): ok (\(summary))")
+        }
+      } catch {
+        if case .toolchainMissing = error {
+          print("\(label): not checked: \(error)")
+        } else {
+          mismatches += 1
+          print("\(label): MISMATCH: \(error)")
+        }
+      }
+    }
+  }
+  return mismatches
+}

@@ -1,0 +1,145 @@
+import API
+import Foundation
+import Testing
+
+@testable import Challenges
+
+// `dsa-run --challenge` and `dsa-run challenges`, through the built binary.
+
+let dsaRunBinary: String = {
+  let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+  var directory = testBinary.deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent("dsa-run").path
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    directory.deleteLastPathComponent()
+  }
+  return repositoryRoot + "/.build/debug/dsa-run"
+}()
+
+struct CLIResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs dsa-run with DSA_RUN_DATA at `data` (runners/ and policies/ linked from the repository).
+func runCLI(_ arguments: [String], data: String) throws -> CLIResult {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+  process.arguments = arguments
+  process.environment = ["DSA_RUN_DATA": data, "PATH": "/usr/bin:/bin"]
+  let output = Pipe()
+  let errors = Pipe()
+  process.standardOutput = output
+  process.standardError = errors
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
+  let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return CLIResult(
+    status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+    stderr: String(decoding: stderrData, as: UTF8.self))
+}
+
+/// A data folder: runners/ and policies/ from the repository, challenges/ with the fixtures, and
+/// the learner's programs.
+struct CLIData {
+  let directory: TemporaryDirectory
+  var path: String { directory.path }
+  var cache: String { directory.path + "/cache" }
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    for name in ["runners", "policies"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: directory.path + "/" + name, withDestinationPath: repositoryRoot + "/" + name)
+    }
+    try stepsOnly().write(under: directory.path + "/challenges")
+    try ChallengeFixture.sum().write(under: directory.path + "/challenges")
+    try Data(insertionSortPython.utf8).write(to: URL(fileURLWithPath: directory.path + "/good.py"))
+    try Data(wrongInsertionSortPython.utf8).write(to: URL(fileURLWithPath: directory.path + "/wrong.py"))
+  }
+
+  func grade(_ program: String, _ challenge: String, _ extra: [String] = []) throws -> CLIResult {
+    try runCLI(
+      ["--lang", "python", path + "/" + program, "--challenge", challenge, "--cache-dir", cache] + extra, data: path)
+  }
+}
+
+@Suite struct ChallengeCLITests {
+  @Test func acceptedByIdExitsZeroWithOneLinePerTest() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let result = try data.grade("good.py", "sample")
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("test") == true)
+    #expect(
+      lines.contains { $0.hasPrefix("sample") && $0.contains("accepted") && $0.contains(" ms") && $0.hasSuffix("1/1") })
+    #expect(lines.contains { $0.hasPrefix("reversed") && $0.contains("accepted") && $0.hasSuffix("2/2") })
+    #expect(lines.last == "sample: accepted, 3 of 3 points (score 1.00)")
+  }
+
+  @Test func wrongAnswerByDirectoryExplainsTheFirstDifference() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let result = try data.grade("wrong.py", data.path + "/challenges/sample")
+    #expect(result.status == 120)
+    #expect(result.stdout.contains("Test reversed: your steps first differ from the expected ones at step 6."))
+    #expect(result.stdout.contains("  action: expected \"swap\", yours \"compare\""))
+    #expect(result.stdout.contains("what step 6 should do: 3 is larger than 2, so shift it right."))
+    #expect(result.stdout.contains("sample: wrong_answer"))
+  }
+
+  @Test func jsonIsTheGradeObject() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let result = try data.grade("wrong.py", "sample", ["--json"])
+    #expect(result.status == 120)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(Set(object.keys) == GradeEncoder.gradeKeys)
+    #expect(object["verdict"] as? String == "wrong_answer")
+    let tests = try #require(object["tests"] as? [[String: Any]])
+    #expect(tests.allSatisfy { Set($0.keys) == GradeEncoder.testKeys })
+    let difference = try #require(tests[1]["first_difference"] as? [String: Any])
+    #expect(difference["step"] as? Int == 6)
+    #expect((difference["expected"] as? [String: Any])?["array"] as? [Int] == [2, 3, 4, 1])
+    #expect(tests[0]["first_difference"] is NSNull)
+  }
+
+  @Test func badChallengeReferencesAreUsageErrors() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let unknown = try data.grade("good.py", "nope")
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("no challenge \"nope\""))
+    let limited = try data.grade("good.py", "sample", ["--time-limit", "1"])
+    #expect(limited.status == 2)
+    #expect(limited.stderr.contains("the challenge sets the limits"))
+    try Data("{}".utf8).write(to: URL(fileURLWithPath: data.path + "/challenges/sum/challenge.json"))
+    let broken = try data.grade("good.py", "sum")
+    #expect(broken.status == 2)
+    #expect(broken.stderr.contains("challenge sum: title: is required"))
+  }
+
+  @Test func challengesListsAndChecks() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let listed = try runCLI(["challenges"], data: data.path)
+    #expect(listed.status == 0)
+    #expect(listed.stdout.contains("sample  Insertion sort  (2 tests)  [sorting, steps]"), "\(listed.stdout)")
+    let json = try runCLI(["challenges", "--json"], data: data.path)
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.map { $0["id"] as? String } == ["sample", "sum"])
+    #expect(rows[1]["tests"] as? Int == 3)
+    let valid = try runCLI(["challenges", "--check"], data: data.path)
+    #expect(valid.status == 0)
+    #expect(valid.stdout.contains("2 challenge(s), all valid"))
+    try FileManager.default.removeItem(atPath: data.path + "/challenges/sum/tests/2.in")
+    let broken = try runCLI(["challenges", "--check", data.path + "/challenges/sum"], data: data.path)
+    #expect(broken.status == 1)
+    #expect(broken.stdout.contains("challenge sum: tests[1].stdin: tests/2.in: no such file"))
+  }
+}
