@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "API", targets: ["API"]),
     .library(name: "Runners", targets: ["Runners"]),
     .library(name: "Grading", targets: ["Grading"]),
+    .library(name: "Challenges", targets: ["Challenges"]),
   ],
   targets: [
     // The only code between clone() and execve(): allocation-free C.

@@ -42,6 +42,14 @@ let package = Package(
       swiftSettings: fuzzTarget
     ),
     .executableTarget(
+      name: "fuzz-challenge",
+      dependencies: [
+        "FuzzSupport", .product(name: "Challenges", package: "dsa-run"), .product(name: "Runners", package: "dsa-run"),
+        .product(name: "Sandbox", package: "dsa-run"),
+      ],
+      swiftSettings: fuzzTarget
+    ),
+    .executableTarget(
       name: "fuzz-policy-file",
       dependencies: ["FuzzSupport", .product(name: "Sandbox", package: "dsa-run")],
       swiftSettings: fuzzTarget
