@@ -19,7 +19,8 @@ public func fuzzChallenge(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     explain("refused: \(error)")
     invariant(!error.problems.isEmpty, "refused without a problem")
     for problem in error.problems {
-      invariant(problem.challenge == "inline" && !problem.message.isEmpty, "a problem without its challenge: \(problem)")
+      invariant(
+        problem.challenge == "inline" && !problem.message.isEmpty, "a problem without its challenge: \(problem)")
     }
   case .success(let challenge):
     explain("accepted: \(challenge.title), \(challenge.tests.count) tests")
@@ -36,7 +37,8 @@ private func check(_ challenge: Challenge) {
   invariant(Set(challenge.tests.map(\.name)).count == challenge.tests.count, "two tests share a name")
   for test in challenge.tests {
     invariant(
-      test.points > 0 && test.points <= ChallengeLoader.maximumPoints, "a test worth \(test.points) points was accepted")
+      test.points > 0 && test.points <= ChallengeLoader.maximumPoints, "a test worth \(test.points) points was accepted"
+    )
   }
   invariant(challenge.starters.isEmpty && challenge.solutions.isEmpty, "an inline challenge has files")
   let ceilings = BoxLimits.ceilings
