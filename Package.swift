@@ -9,6 +9,12 @@ let package = Package(
   products: [
     .executable(name: "dsa-run", targets: ["dsa-run"]),
     .library(name: "Sandbox", targets: ["Sandbox"]),
+    // For the fuzz targets (Fuzz/Package.swift), which depend on this package by path.
+    .library(name: "HTTP", targets: ["HTTP"]),
+    .library(name: "API", targets: ["API"]),
+    .library(name: "Runners", targets: ["Runners"]),
+    .library(name: "Grading", targets: ["Grading"]),
+    .library(name: "Challenges", targets: ["Challenges"]),
   ],
   targets: [
     // The only code between clone() and execve(): allocation-free C.

@@ -169,8 +169,12 @@ public struct HTTPRequestParser: Sendable {
           index += 1
           state = sawCarriageReturn ? .chunkSizeLine : .chunkDataEnd(sawCarriageReturn: true)
         case .requestLine, .headerLine, .chunkSizeLine, .trailerLine:
+          // Look no further than the line's budget: an over-long line then fails with exactly its
+          // first `lineBudget` bytes buffered, however the bytes were split into reads, so the
+          // error (414 or 400 for a request line) cannot depend on the split.
           let start = index
-          while index < input.count && input[index] != ASCII.lineFeed { index += 1 }
+          let end = min(input.count, start + max(0, lineBudget - line.count))
+          while index < end && input[index] != ASCII.lineFeed { index += 1 }
           line.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<index]))
           // The LF still to come counts too, so an over-long line fails as soon as it must be over,
           // before the rest of it is buffered.

@@ -228,6 +228,23 @@ public struct RunnerCatalog: Sendable {
       limits.processes = try limitsObject.optional("processes")
       limits.outputKilobytes = try limitsObject.optional("output_kb")
       limits.tmpMegabytes = try limitsObject.optional("tmp_mb")
+      // Checked in the file's own units first: converted to bytes, a huge memory_mb wraps around
+      // (2^44 + 1 MiB is 1 MiB in a UInt64) and would pass the byte ceiling as a small limit.
+      let ceilings = BoxLimits.ceilings
+      let unitCeilings: [(key: String, value: UInt64?, maximum: UInt64)] = [
+        ("cpu_ms", limits.cpuMilliseconds, ceilings.cpuTimeMilliseconds),
+        ("wall_ms", limits.wallMilliseconds, ceilings.wallTimeMilliseconds),
+        ("memory_mb", limits.memoryMegabytes, ceilings.memoryBytes >> 20),
+        ("processes", limits.processes, ceilings.processes),
+        ("output_kb", limits.outputKilobytes, ceilings.outputBytesPerStream >> 10),
+        ("tmp_mb", limits.tmpMegabytes, min(ceilings.tmpBytes, ceilings.workDirectoryBytes) >> 20),
+      ]
+      for (key, value, maximum) in unitCeilings {
+        if let value, value > maximum {
+          throw RunnerFileError(
+            file: file, problem: "\"\(limitsObject.path).\(key)\" is \(value); the maximum is \(maximum)")
+        }
+      }
       if let problem = limits.applied(to: BoxLimits()).violation() {
         throw RunnerFileError(file: file, problem: "\(object.path).limits: \(problem)")
       }
@@ -286,11 +303,18 @@ struct StrictObject {
   func optional<T>(_ key: String) throws -> T? {
     guard let raw = values[key], !(raw is NSNull) else { return nil }
     if T.self == UInt64.self {
-      guard let number = raw as? NSNumber, number.int64Value >= 0, number.doubleValue == number.doubleValue.rounded()
+      // JSON `true` arrives as an NSNumber too (objCType "c"), and a number past Int64 as one whose
+      // int64Value is 0 or wrapped; neither may pass as a small limit.
+      guard let number = raw as? NSNumber, String(cString: number.objCType) != "c",
+        case let value = number.doubleValue, value >= 0, value == value.rounded()
       else {
         throw RunnerFileError(file: file, problem: "\"\(name(key))\" must be a whole number")
       }
-      return (number.uint64Value as! T)
+      // Every limit's ceiling is far below 2^53, where doubles stop holding every whole number.
+      guard value <= 0x1p53 else {
+        throw RunnerFileError(file: file, problem: "\"\(name(key))\" is too large")
+      }
+      return (UInt64(value) as! T)
     }
     guard let value = raw as? T else {
       throw RunnerFileError(file: file, problem: "\"\(name(key))\" has the wrong type")

@@ -156,6 +156,10 @@ public enum SeccompCompiler {
       name: name, description: description, filter: try export(context, source: source), ruleCount: rules.count)
   }
 
+  /// One rule's arguments may expand (through "any_bit_set") to at most this many libseccomp rules:
+  /// expansions multiply, and three full 64-bit masks would be 262,144 rules, compiled for minutes.
+  static let maximumExpandedRules = 64
+
   /// Each inner list is one libseccomp rule (its comparisons are ANDed);
   /// "any_bit_set" expands to one rule per bit of its mask.
   private static func argumentComparisons(
@@ -168,27 +172,70 @@ public enum SeccompCompiler {
       if let unknown = Set(argument.keys).subtracting(argumentKeys).sorted().first {
         throw problem("\(location): unknown argument key \"\(unknown)\"")
       }
-      guard let index = (argument["index"] as? NSNumber)?.uint32Value, index < 6 else {
+      guard let index = wholeNumber(argument["index"]), index < 6 else {
         throw problem("\(location): argument \"index\" must be 0...5")
       }
-      let datum = (argument["value"] as? NSNumber)?.uint64Value ?? 0
-      let mask = (argument["mask"] as? NSNumber)?.uint64Value ?? 0
-      switch argument["op"] as? String {
-      case "eq": sets = sets.map { $0 + [scmp_arg_cmp(arg: index, op: SCMP_CMP_EQ, datum_a: datum, datum_b: 0)] }
-      case "ne": sets = sets.map { $0 + [scmp_arg_cmp(arg: index, op: SCMP_CMP_NE, datum_a: datum, datum_b: 0)] }
+      let op = argument["op"] as? String
+      // Each operator takes exactly the operands it uses: a "value" left out of an "eq" must not
+      // quietly compare with 0.
+      let operands: Set<String> =
+        switch op {
+        case "eq", "ne": ["value"]
+        case "masked_eq": ["value", "mask"]
+        case "any_bit_set": ["mask"]
+        default: throw problem("\(location): argument \"op\" must be eq, ne, masked_eq or any_bit_set")
+        }
+      for key in ["value", "mask"] {
+        if operands.contains(key) != (argument[key] != nil) {
+          throw problem("\(location): \"\(op ?? "")\" \(operands.contains(key) ? "needs" : "takes no") \"\(key)\"")
+        }
+      }
+      func operand(_ key: String) throws -> UInt64 {
+        guard let raw = argument[key] else { return 0 }
+        guard let number = wholeNumber(raw) else {
+          throw problem("\(location): argument \"\(key)\" must be a whole number from 0 to 2^64 - 1")
+        }
+        return number
+      }
+      let datum = try operand("value")
+      let mask = try operand("mask")
+      let arg = UInt32(index)
+      switch op {
+      case "eq": sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_EQ, datum_a: datum, datum_b: 0)] }
+      case "ne": sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_NE, datum_a: datum, datum_b: 0)] }
       case "masked_eq":
-        sets = sets.map { $0 + [scmp_arg_cmp(arg: index, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: datum)] }
-      case "any_bit_set":
+        sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: datum)] }
+      default:
         guard mask != 0 else { throw problem("\(location): \"any_bit_set\" needs a non-zero \"mask\"") }
+        guard sets.count * mask.nonzeroBitCount <= maximumExpandedRules else {
+          throw problem(
+            "\(location): the arguments expand to more than \(maximumExpandedRules) rules; split the rule")
+        }
         let bits = (0..<64).map { UInt64(1) << UInt64($0) }.filter { mask & $0 != 0 }
         sets = sets.flatMap { set in
-          bits.map { bit in set + [scmp_arg_cmp(arg: index, op: SCMP_CMP_MASKED_EQ, datum_a: bit, datum_b: bit)] }
+          bits.map { bit in set + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_MASKED_EQ, datum_a: bit, datum_b: bit)] }
         }
-      default:
-        throw problem("\(location): argument \"op\" must be eq, ne, masked_eq or any_bit_set")
       }
     }
     return sets
+  }
+
+  /// A JSON whole number in 0...2^64 - 1, exactly; nil for anything else. JSONSerialization hands
+  /// out `true` as an NSNumber (objCType "c"), 2^64 as an NSDecimalNumber whose uint64Value is 0,
+  /// and NSNumber's accessors truncate 1.5 and wrap -1, so none of them is trusted blindly.
+  static func wholeNumber(_ raw: Any?) -> UInt64? {
+    guard let number = raw as? NSNumber, !(number is NSDecimalNumber) else { return nil }
+    switch String(cString: number.objCType) {
+    case "c": return nil
+    case "Q": return number.uint64Value
+    case "d", "f":
+      let value = number.doubleValue
+      guard value >= 0, value < 0x1p64, value == value.rounded() else { return nil }
+      return UInt64(value)
+    default:
+      let value = number.int64Value
+      return value >= 0 ? UInt64(value) : nil
+    }
   }
 
   private static func export(_ context: scmp_filter_ctx, source: String) throws -> [UInt64] {

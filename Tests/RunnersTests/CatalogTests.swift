@@ -51,6 +51,12 @@ let repositoryRoot: String = {
     ("", #", "surprise": 1"#, "", "unknown key"),
     ("", #", "limits": {"memory_mb": 999999}"#, "", "maximum"),
     ("", #", "limits": {"memory_mb": -1}"#, "", "whole number"),
+    // Found by fuzzing (Tests/fuzz/runner-file/regressions/): 2^44 + 1 MiB wrapped to 1 MiB in bytes
+    // and passed; `true` was read as 1; 2^64 was read as 0.
+    ("", #", "limits": {"memory_mb": 17592186044417}"#, "", "the maximum is 4096"),
+    ("", #", "limits": {"cpu_ms": true}"#, "", "whole number"),
+    ("", #", "limits": {"output_kb": 18446744073709551616}"#, "", "too large"),
+    ("", #", "limits": {"processes": 1e300}"#, "", "too large"),
     ("", #", "argv2": []"#, "", "unknown key"),
     (#""policy": "", "#, "", "", "empty"),
     ("", "", #""aliases": 5, "#, "wrong type"),

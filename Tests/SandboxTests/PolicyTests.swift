@@ -40,6 +40,49 @@ import Testing
       "op"
     ),
     (#"[]"#, "rules"),
+    // Found by fuzzing (Tests/fuzz/policy-file/regressions/): an index of 1.5, true or 2^32 read as
+    // 1, 1 and 0; a value "1", -1 or 2^64 read as 0, 2^64 - 1 and 0; a missing value as 0; and
+    // any_bit_set expansions multiplied without bound (three full masks: 262,144 rules, minutes).
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 1.5, "op": "eq", "value": 1}]}]"#,
+      "index"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": true, "op": "eq", "value": 1}]}]"#,
+      "index"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 4294967296, "op": "eq", "value": 1}]}]"#,
+      "index"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "eq"}]}]"#,
+      "needs \"value\""
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 1, "value": 1}]}]"#,
+      "takes no \"value\""
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "eq", "value": "1"}]}]"#,
+      "whole number"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "eq", "value": -1}]}]"#,
+      "whole number"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "eq", "value": 18446744073709551616}]}]"#,
+      "whole number"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "masked_eq", "mask": 0.5, "value": 0}]}]"#,
+      "whole number"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 255}, {"index": 1, "op": "any_bit_set", "mask": 511}]}]"#,
+      "expand to more than 64"
+    ),
   ])
   func brokenPoliciesAreRefusedWithTheirReason(rules: String, word: String) {
     let error = #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: self.policy(rules)) }
@@ -56,6 +99,17 @@ import Testing
       #"{"name": "t", "architectures": ["x86_64"], "default_action": "allow", "rules": [{"reason": "r", "action": "allow", "syscalls": ["read"]}]}"#
         .utf8)
     #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data) }
+  }
+
+  @Test func wholeNumbersUpToTwoToTheSixtyFourMinusOneAreExact() throws {
+    #expect(SeccompCompiler.wholeNumber(NSNumber(value: UInt64.max)) == UInt64.max)
+    #expect(SeccompCompiler.wholeNumber(NSNumber(value: 4_294_967_295 as Int64)) == 4_294_967_295)
+    #expect(SeccompCompiler.wholeNumber(NSNumber(value: 1e3)) == 1000)
+    #expect(SeccompCompiler.wholeNumber(NSNumber(value: true)) == nil)
+    _ = try SeccompCompiler.compile(
+      json: policy(
+        #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 5, "op": "eq", "value": 18446744073709551615}]}]"#
+      ))
   }
 
   @Test func anyBitSetExpandsToOneRulePerBit() throws {
