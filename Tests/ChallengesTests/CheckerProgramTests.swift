@@ -73,7 +73,7 @@ let echoSecondWord = "print(input().split()[1])\n"
 
 @Suite struct CheckerProgramTests {
   @Test func cppCheckerExitCodesMapToVerdicts() throws {
-    guard GradingFixture.isInstalled("cpp") else { return }
+    try #require(GradingFixture.isInstalled("cpp"), "g++ is missing; install it with scripts/install-toolchains cpp")
     let fixture = checkerChallenge(
       language: "cpp", source: cppChecker, file: "checker.cpp",
       modes: [("same 5", "5"), ("same 6", "7"), ("partial 1", "1"), ("crash 1", "1"), ("loop 1", "1"), ("fail 1", "1")])
@@ -113,7 +113,7 @@ let echoSecondWord = "print(input().split()[1])\n"
   }
 
   @Test func checkerThatDoesNotCompileIsAnInternalError() throws {
-    guard GradingFixture.isInstalled("cpp") else { return }
+    try #require(GradingFixture.isInstalled("cpp"), "g++ is missing; install it with scripts/install-toolchains cpp")
     let fixture = checkerChallenge(
       language: "cpp", source: "int main( {", file: "checker.cpp", modes: [("same 1", "1"), ("same 2", "2")])
     let result = try grade(fixture, "python", echoSecondWord)

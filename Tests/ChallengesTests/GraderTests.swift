@@ -128,7 +128,7 @@ func grade(
   }
 
   @Test func cppIsCompiledOnceAndRunOnEveryTest() throws {
-    guard GradingFixture.isInstalled("cpp") else { return }
+    try #require(GradingFixture.isInstalled("cpp"), "g++ is missing; install it with scripts/install-toolchains cpp")
     let source = """
       #include <iostream>
       // \(UUID().uuidString): a fresh cache key
@@ -144,7 +144,7 @@ func grade(
   }
 
   @Test func compileErrorSkipsEveryTest() throws {
-    guard GradingFixture.isInstalled("cpp") else { return }
+    try #require(GradingFixture.isInstalled("cpp"), "g++ is missing; install it with scripts/install-toolchains cpp")
     let result = try grade(ChallengeFixture.sum(), "cpp", "int main( {\n")
     #expect(result.verdict == .compileError)
     #expect(result.compile?.status == .compileError)
