@@ -103,6 +103,43 @@ public enum GradeEncoder {
     ]
   }
 
+  /// A grade object read back (what `dsa-run --remote --challenge` prints from the daemon's answer);
+  /// nil when it is not one. `compile` stays nil: a client prints the JSON's compile output itself.
+  public static func gradeResult(_ object: [String: Any]) -> GradeResult? {
+    func double(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+    func count(_ value: Any?) -> UInt64 { (value as? NSNumber).map { UInt64(max(0, $0.int64Value)) } ?? 0 }
+    guard let challenge = object["challenge"] as? String, let language = object["language"] as? String,
+      let verdict = (object["verdict"] as? String).flatMap(GradeVerdict.init(rawValue:)),
+      let score = double(object["score"]), let items = object["tests"] as? [[String: Any]]
+    else { return nil }
+    var tests: [TestGrade] = []
+    for item in items {
+      guard let name = item["name"] as? String,
+        let testVerdict = (item["verdict"] as? String).flatMap(GradeVerdict.init(rawValue:)),
+        let testScore = double(item["score"]), let testPoints = double(item["points"])
+      else { return nil }
+      var test = TestGrade(
+        name: name, verdict: testVerdict, score: testScore, points: testPoints,
+        message: item["message"] as? String ?? "")
+      test.cpuMilliseconds = count(item["cpu_ms"])
+      test.wallMilliseconds = count(item["wall_ms"])
+      test.memoryKilobytes = count(item["memory_kb"])
+      test.stderr = item["stderr"] as? String ?? ""
+      if let difference = item["first_difference"] as? [String: Any], let step = difference["step"] as? Int {
+        test.firstDifference = StepDifference(
+          step: step, expected: difference["expected"].flatMap(ResultEncoder.value).flatMap { $0 == .null ? nil : $0 },
+          actual: difference["actual"].flatMap(ResultEncoder.value).flatMap { $0 == .null ? nil : $0 },
+          caption: difference["caption"] as? String ?? "")
+      }
+      tests.append(test)
+    }
+    return GradeResult(
+      challenge: challenge, language: language, version: object["version"] as? String ?? "", verdict: verdict,
+      score: score, message: object["message"] as? String ?? "", compile: nil,
+      compileCacheHit: object["compile_cache"] as? String == "hit", tests: tests,
+      wallMilliseconds: count(object["wall_ms"]))
+  }
+
   /// A JSON value as JSONSerialization writes it (integral numbers without a fraction).
   public static func foundationValue(_ value: JSONValue) -> Any {
     switch value {

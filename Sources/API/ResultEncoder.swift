@@ -63,7 +63,13 @@ public enum ResultEncoder {
     switch object {
     case let value as JSONValue: return value
     case is NSNull: return .null
-    case let value as Bool: return .bool(value)
+    case let value as Bool where type(of: object) == Bool.self: return .bool(value)
+    // What JSONSerialization reads: every NSNumber also casts to Bool and Int, so its class decides
+    // (booleans are their own NSNumber subclass).
+    case let number as NSNumber where type(of: object) != Int.self && type(of: object) != Double.self:
+      if type(of: number) == type(of: NSNumber(value: true)) { return .bool(number.boolValue) }
+      let kind = String(cString: number.objCType)
+      return .number(kind == "d" || kind == "f" ? number.doubleValue : Double(number.int64Value))
     case let value as Int: return .number(Double(value))
     case let value as Int32: return .number(Double(value))
     case let value as Int64: return .number(Double(value))

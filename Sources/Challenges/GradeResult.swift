@@ -83,4 +83,20 @@ public struct GradeResult: Sendable {
   public var tests: [TestGrade]
   /// Wall time of the whole grade, compile included.
   public var wallMilliseconds: UInt64
+
+  public init(
+    challenge: String, language: String, version: String, verdict: GradeVerdict, score: Double, message: String,
+    compile: Outcome?, compileCacheHit: Bool, tests: [TestGrade], wallMilliseconds: UInt64
+  ) {
+    self.challenge = challenge
+    self.language = language
+    self.version = version
+    self.verdict = verdict
+    self.score = score
+    self.message = message
+    self.compile = compile
+    self.compileCacheHit = compileCacheHit
+    self.tests = tests
+    self.wallMilliseconds = wallMilliseconds
+  }
 }

@@ -45,9 +45,6 @@ func runChallenge(_ options: RunOptions) -> Never {
   let files: [SourceFile]
   let executor: Executor
   do {
-    if options.remote != nil {
-      throw UsageError(message: "--challenge runs locally; --remote grading is not available in this build")
-    }
     if options.stdinPath != nil {
       throw UsageError(message: "--stdin cannot be used with --challenge (tests give stdin)")
     }
@@ -55,6 +52,7 @@ func runChallenge(_ options: RunOptions) -> Never {
       throw UsageError(message: "limit flags cannot be used with --challenge (the challenge sets the limits)")
     }
     if !options.arguments.isEmpty { throw UsageError(message: "program arguments cannot be used with --challenge") }
+    if let remote = options.remote { runRemoteChallenge(options, url: remote) }
     executor = try makeExecutor(
       configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
       warmBoxes: true)
@@ -81,9 +79,14 @@ func runChallenge(_ options: RunOptions) -> Never {
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(GradeEncoder.gradeObject(result)) + Data("\n".utf8))
   } else {
-    printGrade(result, challenge: challenge)
+    printGrade(result, id: challenge.id, totalPoints: challenge.totalPoints)
   }
-  switch result.verdict {
+  exitForGrade(result.verdict)
+}
+
+/// The documented exit code of a grade.
+func exitForGrade(_ verdict: GradeVerdict) -> Never {
+  switch verdict {
   case .accepted: exit(0)
   case .compileError: exit(121)
   case .internalError: exit(3)
@@ -91,15 +94,70 @@ func runChallenge(_ options: RunOptions) -> Never {
   }
 }
 
+/// `--challenge ID --remote URL`: the daemon grades (POST /v1/grade) and this prints its answer as a
+/// local grade prints. Only ids: the daemon grades the challenges it has.
+func runRemoteChallenge(_ options: RunOptions, url: String) -> Never {
+  let reference = options.challenge ?? ""
+  guard ChallengeLoader.isValidID(reference) else {
+    fail("--remote grades a challenge the server has: give its id (see GET /v1/challenges), not a path", code: 2)
+  }
+  let endpoint: RemoteEndpoint
+  let body: Data
+  do {
+    endpoint = try RemoteEndpoint(url)
+    var object: [String: Any] = [
+      "language": options.language, "files": try remoteFiles(options), "challenge": reference,
+    ]
+    if let version = options.version { object["version"] = version }
+    if options.stopAtFirstFailure { object["stop_at_first_failure"] = true }
+    body = ResultEncoder.data(object)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
+  } catch {
+    fail("\(error)", code: 2)
+  }
+  let response: RemoteResponse
+  do {
+    response = try RemoteClient.post(endpoint, path: "/v1/grade", json: body)
+  } catch let error as RemoteFailure {
+    fail(error.message, code: 3)
+  } catch {
+    fail("\(error)", code: 3)
+  }
+  let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+  guard response.status == 200 else {
+    let code: Int32 = (400..<500).contains(response.status) ? 2 : 3
+    if let error = object?["error"] as? [String: Any], let message = error["message"] as? String {
+      fail(message, code: code)
+    }
+    fail("\(endpoint.display) answered \(response.status)", code: code)
+  }
+  guard let object, let result = GradeEncoder.gradeResult(object) else {
+    fail("\(endpoint.display) sent a grade that is not a grade object", code: 3)
+  }
+  if options.json {
+    var output = response.body
+    if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
+    FileHandle.standardOutput.write(output)
+  } else {
+    if result.verdict == .compileError, let compile = PrintedStep(json: object["compile"]) {
+      FileHandle.standardError.write(compile.stdout)
+      FileHandle.standardError.write(compile.stderr)
+    }
+    printGrade(result, id: result.challenge, totalPoints: result.tests.reduce(0) { $0 + $1.points })
+  }
+  exitForGrade(result.verdict)
+}
+
 /// One line per test, the first failure explained, and a total line.
-func printGrade(_ result: GradeResult, challenge: Challenge) {
+func printGrade(_ result: GradeResult, id: String, totalPoints: Double) {
   if result.verdict == .compileError {
     if let compile = result.compile {
       FileHandle.standardError.write(compile.stdout)
       FileHandle.standardError.write(compile.stderr)
     }
     FileHandle.standardError.write(Data("dsa-run: compile_error: \(result.message)\n".utf8))
-    print("\(challenge.id): compile_error, 0 of \(points(challenge.totalPoints)) points")
+    print("\(id): compile_error, 0 of \(points(totalPoints)) points")
     return
   }
   let nameWidth = max(4, result.tests.map(\.name.count).max() ?? 0)
@@ -123,7 +181,7 @@ func printGrade(_ result: GradeResult, challenge: Challenge) {
   let earned = result.tests.reduce(0) { $0 + $1.points * $1.score }
   print("")
   print(
-    "\(challenge.id): \(result.verdict.rawValue), \(points(earned)) of \(points(challenge.totalPoints)) points "
+    "\(id): \(result.verdict.rawValue), \(points(earned)) of \(points(totalPoints)) points "
       + "(score \(String(format: "%.2f", result.score)))")
 }
 

@@ -220,14 +220,19 @@ enum RemoteClient {
   }
 }
 
-/// The request body of POST /v1/execute for these options.
-func remoteBody(_ options: RunOptions) throws -> Data {
-  let files = try readSources(options.files).map { file -> [String: Any] in
+/// The program's files as the HTTP API carries them.
+func remoteFiles(_ options: RunOptions) throws -> [[String: Any]] {
+  try readSources(options.files).map { file -> [String: Any] in
     guard let text = String(data: file.contents, encoding: .utf8) else {
       throw UsageError(message: "\(file.name) is not UTF-8 text (the HTTP API carries sources as text)")
     }
     return ["name": file.name, "content": text]
   }
+}
+
+/// The request body of POST /v1/execute for these options.
+func remoteBody(_ options: RunOptions) throws -> Data {
+  let files = try remoteFiles(options)
   let input = try readInput(path: options.stdinPath)
   guard let stdinText = String(data: input, encoding: .utf8) else {
     throw UsageError(message: "standard input is not UTF-8 text (the HTTP API carries it as text)")

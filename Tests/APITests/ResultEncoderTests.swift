@@ -51,6 +51,15 @@ import Testing
     #expect(text.contains(#""steps":[{"i":1},{"caption":"two","i":2}],"#))
   }
 
+  /// What Foundation's parser reads comes back as the same JSON: 1 stays a number, true a boolean.
+  @Test func foundationTreesConvertFaithfully() throws {
+    let text = #"{"a":[1,true,0,false,2.5,-3],"b":null,"c":"x"}"#
+    let tree = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    #expect(String(decoding: ResultEncoder.data(tree), as: UTF8.self) == text)
+    let native: [String: Any] = ["a": [1, true, 0, false, 2.5, -3] as [Any], "b": NSNull(), "c": "x"]
+    #expect(String(decoding: ResultEncoder.data(native), as: UTF8.self) == text)
+  }
+
   /// The hand-written writer escapes what JSON requires and round-trips through Foundation's parser.
   @Test func writerEscapesAndRoundTrips() throws {
     let awkward = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} slash / é 🦀"

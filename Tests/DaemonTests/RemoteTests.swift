@@ -98,6 +98,34 @@ struct RemoteTests {
     #expect(try daemon.stop() == 0)
   }
 
+  /// `--challenge ID --remote URL`: the daemon grades and the CLI prints what a local grade prints
+  /// (but for the measured time and memory columns), with the same exit code.
+  @Test func remoteGradesPrintWhatLocalGradesPrint() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let workspace = try Workspace([:])
+    func withoutFigures(_ text: String) -> String {
+      text.replacing(/[0-9]+ ms/, with: "N ms").replacing(/[0-9.]+ MiB/, with: "N MiB")
+    }
+    for kind in ["correct", "wrong"] {
+      let source = repositoryRoot + "/challenges/insertion-sort/solutions/\(kind)/main.py"
+      let (local, remote) = try both(
+        daemon, ["--lang", "python", source, "--challenge", "insertion-sort"], workspace)
+      #expect(local.status == (kind == "correct" ? 0 : 120), "\(local.stdout)\(local.stderr)")
+      #expect(withoutFigures(local.stdout) == withoutFigures(remote.stdout), "\(kind)")
+      #expect(local.stderr == remote.stderr && local.status == remote.status, "\(kind): \(remote.stderr)")
+      if kind == "wrong" { #expect(remote.stdout.contains("what step 4 should do:")) }
+    }
+    let byPath = try cli(
+      [
+        "--lang", "python", "x.py", "--challenge", repositoryRoot + "/challenges/insertion-sort", "--remote",
+        daemon.baseURL,
+      ], cacheDirectory: workspace.path("cache"))
+    #expect(byPath.status == 2)
+    #expect(byPath.stderr.contains("give its id"))
+    #expect(try daemon.stop() == 0)
+  }
+
   @Test func serverErrorsAndUnreachableServers() throws {
     let daemon = try DaemonProcess()
     defer { daemon.cleanUp() }
