@@ -165,7 +165,14 @@ public final class WarmBox: @unchecked Sendable {
     for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
-    try send(spec, stdin: stdinPipe.read, stdout: stdoutPipe.write, stderr: stderrPipe.write)
+    do throws(SandboxError) {
+      try send(spec, stdin: stdinPipe.read, stdout: stdoutPipe.write, stderr: stderrPipe.write)
+    } catch {
+      isBroken = true
+      // An init that failed to build the box reports the step and ends, often before the run is sent.
+      if let failure = pendingSetupFailure() { throw setupError(failure, plan: planned, command: spec.command) }
+      throw error
+    }
     stdinPipe.closeRead()
     stdoutPipe.closeWrite()
     stderrPipe.closeWrite()
@@ -185,6 +192,13 @@ public final class WarmBox: @unchecked Sendable {
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
       kill: { _ = dsa_send_kill(control) })
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
+    let setupFailure = pump.reports.first { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }
+    if pump.initDied, let setupFailure {
+      // The init could not build the box (a mount source the box's user cannot reach, say) and
+      // ended: name the step it reported, not just its death.
+      isBroken = true
+      throw setupError(setupFailure, plan: planned, command: spec.command)
+    }
     if pump.initDied {
       isBroken = true
       // The OOM killer may take the init (see Box.run); the run still ran
@@ -196,13 +210,24 @@ public final class WarmBox: @unchecked Sendable {
         limits: spec.limits, ended: killedReport(), fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
         wallMicroseconds: monotonicMicroseconds() - startedMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
     }
-    if let failure = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }) {
-      throw setupError(failure, plan: planned, command: spec.command)
+    if let setupFailure {
+      throw setupError(setupFailure, plan: planned, command: spec.command)
     }
     let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
     return buildOutcome(
       limits: spec.limits, ended: ended, fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
       wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
+  }
+
+  /// A setup failure the init reported before it ended, read without waiting; nil if none.
+  private func pendingSetupFailure() -> dsa_report? {
+    let size = MemoryLayout<dsa_report>.size
+    var record = dsa_report()
+    // Reports are one record per SEQPACKET message.
+    while withUnsafeMutableBytes(of: &record, { recv(control, $0.baseAddress, size, Int32(MSG_DONTWAIT)) }) == size {
+      if UInt32(bitPattern: record.kind) == DSA_REPORT_SETUP_FAILED.rawValue { return record }
+    }
+    return nil
   }
 
   private func send(_ spec: BoxSpec, stdin: Int32, stdout: Int32, stderr: Int32) throws(SandboxError) {

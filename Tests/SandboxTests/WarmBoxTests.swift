@@ -112,6 +112,26 @@ import Testing
     }
   }
 
+  /// A read-only mount whose source the box's user cannot reach (a toolchain in a 0700 folder): the
+  /// run's error names the init's failing step, not only that the init died.
+  @Test func anUnreachableMountSourceIsNamed() throws {
+    var template = Array("/opt/dsa-run-warm-test.XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    let parent = String(cString: try #require(made))
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    #expect(chmod(parent, 0o700) == 0)
+    let tool = parent + "/tool"
+    try FileManager.default.createDirectory(atPath: tool, withIntermediateDirectories: false)
+    let box = try WarmBox(host: Fixture.host, layout: BoxLayout(readOnlyMounts: [ReadOnlyMount(hostPath: tool)]))
+    defer { box.destroy() }
+    let error = #expect(throws: SandboxError.self) {
+      _ = try run(box, ["/bin/true"]) { $0.readOnlyMounts = [ReadOnlyMount(hostPath: tool)] }
+    }
+    #expect(error?.step.contains(tool) == true, "\(String(describing: error))")
+    #expect(error?.step != "the warm box's init died during a run")
+    #expect(error?.errorNumber == EACCES, "\(String(describing: error))")
+  }
+
   @Test func filesGoInAndArtifactsComeOut() throws {
     do {
       let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
