@@ -151,33 +151,87 @@ public final class APIRouter: Sendable {
   }
 
   private func execute(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
+    let body = try jsonBody(of: request, ExecuteBody.decode)
+    let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
+    let executeRequest = try body.executeRequest(
+      maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
+    let perform = self.perform
+    let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in try perform(executeRequest) }
+    switch outcome {
+    case .success(let result):
+      let status = Self.statusWord(result)
+      trace.runStatus = status
+      metrics.recordRun(language: runner.language, status: status, seconds: Self.seconds(elapsed))
+      return Self.json(ResultEncoder.executeValue(result))
+    case .failure(let error):
+      if case .sandbox = error {
+        metrics.recordRun(
+          language: runner.language, status: Status.internalError.rawValue, seconds: Self.seconds(elapsed))
+      }
+      throw .from(error)
+    }
+  }
+
+  /// `POST /v1/grade`: the whole grade holds one box slot, its tests run one after another in it, so
+  /// a grade takes no more than an execute's share of a busy daemon (the CLI grades in parallel).
+  private func grade(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
+    let body = try jsonBody(of: request, GradeBody.decode)
+    _ = try resolveRunner(language: body.language, version: body.version, trace: &trace)
+    let files = try body.sourceFiles()
+    let challenge = try body.resolveChallenge(in: challenges)
+    let options = GradeOptions(
+      version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false)
+    let grader = self.grader
+    let (outcome, _) = try inSlot(trace: &trace) { () throws(ExecuteError) in
+      try grader.grade(challenge, language: body.language, files: files, options: options)
+    }
+    switch outcome {
+    case .success(let result):
+      trace.runStatus = result.verdict.rawValue
+      return Self.json(GradeEncoder.gradeObject(result))
+    case .failure(let error): throw .from(error)
+    }
+  }
+
+  /// A JSON request body within the size bound, sent as JSON, decoded strictly by `decode`.
+  private func jsonBody<Body>(of request: HTTPRequest, _ decode: (Data) throws(APIError) -> Body) throws(APIError)
+    -> Body
+  {
     guard request.body.count <= configuration.maximumBodyBytes else {
       throw .payloadTooLarge(size: request.body.count, maximum: configuration.maximumBodyBytes)
     }
     let contentType = request.headers["Content-Type"]
     let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
     guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
-    let body = try ExecuteBody.decode(request.body)
-    trace.language = body.language
+    return try decode(request.body)
+  }
+
+  /// The runner a request names, before it waits for a slot (a caller's mistake is never queued).
+  private func resolveRunner(language: String, version: String?, trace: inout Trace) throws(APIError) -> Runner {
+    trace.language = language
     let runner: Runner
     do throws(ExecuteError) {
-      runner = try executor.runner(language: body.language, version: body.version)
+      runner = try executor.runner(language: language, version: version)
     } catch {
       throw .from(error)
     }
     // The catalog's name, not the caller's spelling, so metric labels stay a closed set.
     trace.language = runner.language
-    let executeRequest = try body.executeRequest(
-      maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
+    return runner
+  }
 
+  /// Runs `work` on a box slot's thread, recording the wait and the run in `trace`; 503 with
+  /// Retry-After when no slot can be had. Returns what the work gave and how long it ran.
+  private func inSlot<Value: Sendable>(
+    trace: inout Trace, _ work: @escaping @Sendable () throws(ExecuteError) -> Value
+  ) throws(APIError) -> (Result<Value, ExecuteError>, Duration) {
     let waitStart = ContinuousClock.now
-    let perform = self.perform
     let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout) {
-      () -> (started: ContinuousClock.Instant, ended: ContinuousClock.Instant, Result<ExecuteResult, ExecuteError>) in
+      () -> (ContinuousClock.Instant, ContinuousClock.Instant, Result<Value, ExecuteError>) in
       let started = ContinuousClock.now
       do throws(ExecuteError) {
-        let result = try perform(executeRequest)
-        return (started, ContinuousClock.now, .success(result))
+        let value = try work()
+        return (started, ContinuousClock.now, .success(value))
       } catch {
         return (started, ContinuousClock.now, .failure(error))
       }
@@ -197,80 +251,12 @@ public final class APIRouter: Sendable {
     }
     guard let (runStart, runEnd, outcome) = ran else { throw .internalError("the work queue lost a run") }
     trace.queueMilliseconds = Self.milliseconds(runStart - waitStart)
-    let elapsed = runEnd - runStart
-    trace.runMilliseconds = Self.milliseconds(elapsed)
-    switch outcome {
-    case .success(let result):
-      let status = Self.statusWord(result)
-      trace.runStatus = status
-      metrics.recordRun(language: runner.language, status: status, seconds: Self.seconds(elapsed))
-      return Self.json(ResultEncoder.executeValue(result))
-    case .failure(let error):
-      if case .sandbox(let failure) = error {
-        trace.runStatus = Status.internalError.rawValue
-        trace.detail = failure.description
-        metrics.recordRun(
-          language: runner.language, status: Status.internalError.rawValue, seconds: Self.seconds(elapsed))
-      }
-      throw .from(error)
-    }
-  }
-
-  /// `POST /v1/grade`: the whole grade holds one box slot, its tests run one after another in it, so
-  /// a grade takes no more than an execute's share of a busy daemon (the CLI grades in parallel).
-  private func grade(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
-    guard request.body.count <= configuration.maximumBodyBytes else {
-      throw .payloadTooLarge(size: request.body.count, maximum: configuration.maximumBodyBytes)
-    }
-    let contentType = request.headers["Content-Type"]
-    let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-    guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
-    let body = try GradeBody.decode(request.body)
-    trace.language = body.language
-    let runner: Runner
-    do throws(ExecuteError) {
-      runner = try executor.runner(language: body.language, version: body.version)
-    } catch {
-      throw .from(error)
-    }
-    trace.language = runner.language
-    let files = try body.sourceFiles()
-    let challenge = try body.resolveChallenge(in: challenges)
-    let options = GradeOptions(
-      version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false)
-    let grader = self.grader
-    let waitStart = ContinuousClock.now
-    let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout) {
-      () -> (ContinuousClock.Instant, ContinuousClock.Instant, Result<GradeResult, ExecuteError>) in
-      let started = ContinuousClock.now
-      do throws(ExecuteError) {
-        let result = try grader.grade(challenge, language: body.language, files: files, options: options)
-        return (started, ContinuousClock.now, .success(result))
-      } catch {
-        return (started, ContinuousClock.now, .failure(error))
-      }
-    }
-    switch admission {
-    case .admitted: break
-    case .full, .timedOut:
-      trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
-      throw .busy(
-        "all \(queue.slots) box slots are busy; try again shortly", retryAfterSeconds: configuration.retryAfterSeconds)
-    }
-    guard let (runStart, runEnd, outcome) = ran else { throw .internalError("the work queue lost a grade") }
-    trace.queueMilliseconds = Self.milliseconds(runStart - waitStart)
     trace.runMilliseconds = Self.milliseconds(runEnd - runStart)
-    switch outcome {
-    case .success(let result):
-      trace.runStatus = result.verdict.rawValue
-      return Self.json(GradeEncoder.gradeObject(result))
-    case .failure(let error):
-      if case .sandbox(let failure) = error {
-        trace.runStatus = Status.internalError.rawValue
-        trace.detail = failure.description
-      }
-      throw .from(error)
+    if case .failure(.sandbox(let failure)) = outcome {
+      trace.runStatus = Status.internalError.rawValue
+      trace.detail = failure.description
     }
+    return (outcome, runEnd - runStart)
   }
 
   private func runtimesObject() -> [String: Any] {

@@ -41,17 +41,9 @@ public struct GradeBody: Decodable, Sendable {
     try decodeBody(GradeBody.self, from: data)
   }
 
-  /// The program's files (or the single source).
+  /// The program's files (or the single source), as for execute.
   public func sourceFiles() throws(APIError) -> [SourceFile] {
-    switch (files, source) {
-    case (.some, .some): throw .badRequest("give either \"files\" or \"source\", not both")
-    case (nil, nil): throw .badRequest("missing field \"files\" (or \"source\")")
-    case (.some(let files), nil):
-      guard !files.isEmpty else { throw .badRequest("\"files\" must hold at least one file") }
-      return files.map { SourceFile(name: $0.name, contents: Data($0.content.utf8)) }
-    case (nil, .some(let source)):
-      return [SourceFile(name: "", contents: Data(source.utf8))]
-    }
+    try ExecuteBody.sourceFiles(files: files, source: source)
   }
 
   /// The challenge: from `catalog` by id, or decoded inline (every problem in one 400).

@@ -207,19 +207,8 @@ extension ExecuteBody {
   /// a learner who asks for 60 s and gets 10 s would misread the time_limit that follows. A runner's
   /// own default above a maximum is lowered, because that is the operator's choice, not the caller's.
   public func executeRequest(maxima: LimitMaxima, runnerLimits: BoxLimits) throws(APIError) -> ExecuteRequest {
-    let sources: [SourceFile]
-    switch (files, source) {
-    case (.some, .some):
-      throw .badRequest("give either \"files\" or \"source\", not both")
-    case (nil, nil):
-      throw .badRequest("missing field \"files\" (or \"source\")")
-    case (.some(let files), nil):
-      guard !files.isEmpty else { throw .badRequest("\"files\" must hold at least one file") }
-      sources = files.map { SourceFile(name: $0.name, contents: Data($0.content.utf8)) }
-    case (nil, .some(let source)):
-      sources = [SourceFile(name: "", contents: Data(source.utf8))]
-    }
-    var request = ExecuteRequest(language: language, version: version, files: sources)
+    var request = ExecuteRequest(
+      language: language, version: version, files: try ExecuteBody.sourceFiles(files: files, source: source))
     request.stdin = Data((stdin ?? "").utf8)
     request.arguments = args ?? []
 
@@ -239,6 +228,22 @@ extension ExecuteBody {
       "processes", asked.processes, maximum: maxima.processes, default: runnerLimits.processes)
     request.runLimits = step
     return request
+  }
+
+  /// The program's files from a body's `files` or single `source` (exactly one of them; the first
+  /// file's name may be replaced by what the language needs, a lone source is named by it).
+  static func sourceFiles(files: [File]?, source: String?) throws(APIError) -> [SourceFile] {
+    switch (files, source) {
+    case (.some, .some):
+      throw .badRequest("give either \"files\" or \"source\", not both")
+    case (nil, nil):
+      throw .badRequest("missing field \"files\" (or \"source\")")
+    case (.some(let files), nil):
+      guard !files.isEmpty else { throw .badRequest("\"files\" must hold at least one file") }
+      return files.map { SourceFile(name: $0.name, contents: Data($0.content.utf8)) }
+    case (nil, .some(let source)):
+      return [SourceFile(name: "", contents: Data(source.utf8))]
+    }
   }
 
   /// The value to use for one limit; nil keeps the runner's default as it is.

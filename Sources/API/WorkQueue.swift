@@ -71,33 +71,6 @@ public final class WorkQueue: Sendable {
     return (.admitted, job.value)
   }
 
-  // Test support: holding slots the way a long run would.
-  private let holds = HoldStack()
-
-  /// Takes a slot and keeps it until `release()` (the oldest hold is released first).
-  func acquire(timeout: Duration) -> Admission {
-    let started = DispatchSemaphore(value: 0)
-    let gate = DispatchSemaphore(value: 0)
-    let job = Job<Void> {
-      started.signal()
-      gate.wait()
-    }
-    guard shared.enqueue(job) else { return .full }
-    if started.wait(timeout: .now() + Self.dispatchInterval(timeout)) == .timedOut {
-      if !shared.started(job) { return .timedOut }
-      started.wait()
-    }
-    holds.push(gate)
-    return .admitted
-  }
-
-  /// Ends the oldest hold taken by `acquire`.
-  func release() {
-    holds.popOldest().signal()
-    // The worker lowers `running` after the gate opens; wait for it so counts read at once are right.
-    while shared.locked({ shared.running }) > holds.count { usleep(100) }
-  }
-
   private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
     let (seconds, attoseconds) = max(duration, .zero).components
     let nanoseconds = min(Int64(Int32.max) * 1_000_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -217,23 +190,6 @@ private final class Shared: @unchecked Sendable {
       pthread_mutex_lock(mutex)
       running -= 1
       job.finished.signal()
-    }
-  }
-}
-
-/// Gates of slots held by `acquire`, oldest first.
-private final class HoldStack: @unchecked Sendable {
-  private let lock = NSLock()
-  private var gates: [DispatchSemaphore] = []
-
-  var count: Int { lock.withLock { gates.count } }
-
-  func push(_ gate: DispatchSemaphore) { lock.withLock { gates.append(gate) } }
-
-  func popOldest() -> DispatchSemaphore {
-    lock.withLock {
-      precondition(!gates.isEmpty, "WorkQueue.release without a slot")
-      return gates.removeFirst()
     }
   }
 }

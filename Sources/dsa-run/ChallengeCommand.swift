@@ -116,29 +116,12 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Never {
   } catch {
     fail("\(error)", code: 2)
   }
-  let response: RemoteResponse
-  do {
-    response = try RemoteClient.post(endpoint, path: "/v1/grade", json: body)
-  } catch let error as RemoteFailure {
-    fail(error.message, code: 3)
-  } catch {
-    fail("\(error)", code: 3)
-  }
-  let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-  guard response.status == 200 else {
-    let code: Int32 = (400..<500).contains(response.status) ? 2 : 3
-    if let error = object?["error"] as? [String: Any], let message = error["message"] as? String {
-      fail(message, code: code)
-    }
-    fail("\(endpoint.display) answered \(response.status)", code: code)
-  }
-  guard let object, let result = GradeEncoder.gradeResult(object) else {
+  let (object, raw) = postToDaemon(endpoint, path: "/v1/grade", body: body)
+  guard let result = GradeEncoder.gradeResult(object) else {
     fail("\(endpoint.display) sent a grade that is not a grade object", code: 3)
   }
   if options.json {
-    var output = response.body
-    if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
-    FileHandle.standardOutput.write(output)
+    printJSONBody(raw)
   } else {
     if result.verdict == .compileError, let compile = PrintedStep(json: object["compile"]) {
       FileHandle.standardError.write(compile.stdout)

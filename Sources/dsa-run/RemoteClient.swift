@@ -261,9 +261,18 @@ func runRemote(_ options: RunOptions, url: String) -> Never {
   } catch {
     fail("\(error)", code: 2)
   }
+  let (object, raw) = postToDaemon(endpoint, path: "/v1/execute", body: body)
+  if options.json { printJSONBody(raw) }
+  finishRun(compile: PrintedStep(json: object["compile"]), run: PrintedStep(json: object["run"]), json: options.json)
+}
+
+/// Posts `body` to the daemon and returns its 200 answer as an object and as bytes; any other answer
+/// or failure ends the CLI with the daemon's own error message (exit 2 for the caller's mistakes,
+/// 3 for the server's or the network's).
+func postToDaemon(_ endpoint: RemoteEndpoint, path: String, body: Data) -> ([String: Any], Data) {
   let response: RemoteResponse
   do {
-    response = try RemoteClient.post(endpoint, path: "/v1/execute", json: body)
+    response = try RemoteClient.post(endpoint, path: path, json: body)
   } catch let error as RemoteFailure {
     fail(error.message, code: 3)
   } catch {
@@ -280,10 +289,12 @@ func runRemote(_ options: RunOptions, url: String) -> Never {
     fail("\(endpoint.display) answered \(response.status)\(text.isEmpty ? "" : ": \(text)")", code: code)
   }
   guard let object else { fail("\(endpoint.display) sent a result that is not JSON", code: 3) }
-  if options.json {
-    var output = response.body
-    if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
-    FileHandle.standardOutput.write(output)
-  }
-  finishRun(compile: PrintedStep(json: object["compile"]), run: PrintedStep(json: object["run"]), json: options.json)
+  return (object, response.body)
+}
+
+/// `--json` with `--remote`: the daemon's body as it came, on one line.
+func printJSONBody(_ body: Data) {
+  var output = body
+  if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
+  FileHandle.standardOutput.write(output)
 }

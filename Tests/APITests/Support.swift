@@ -83,3 +83,62 @@ final class LogCollector: Sendable {
   var sink: RequestLogSink { { entry in self.entries.withLock { $0.append(entry) } } }
   var all: [RequestLogEntry] { entries.withLock { $0 } }
 }
+
+/// Slots held the way a long run holds them, for filling a queue in tests: each hold is a job on a
+/// slot's thread that waits for its gate.
+extension WorkQueue {
+  /// Takes a slot (waiting up to `timeout`) and keeps it until `release()`; the oldest hold is
+  /// released first.
+  func acquire(timeout: Duration) -> Admission {
+    let settled = DispatchSemaphore(value: 0)
+    let gate = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Admission?>(nil)
+    Thread.detachNewThread {
+      let (admission, _) = self.withSlot(timeout: timeout) {
+        settled.signal()
+        gate.wait()
+      }
+      outcome.withLock { $0 = admission }
+      if admission != .admitted { settled.signal() }
+      finished.signal()
+    }
+    settled.wait()
+    // Admitted as soon as the job started; a refusal settles after withSlot returned.
+    let admission = outcome.withLock { $0 } ?? .admitted
+    if admission == .admitted { SlotHolds.push(self, Hold(gate: gate, finished: finished)) }
+    return admission
+  }
+
+  /// Ends the oldest hold and waits until its slot is free again.
+  func release() {
+    let hold = SlotHolds.popOldest(self)
+    hold.gate.signal()
+    hold.finished.wait()
+  }
+}
+
+private struct Hold: Sendable {
+  let gate: DispatchSemaphore
+  let finished: DispatchSemaphore
+}
+
+/// Holds by queue, oldest first.
+private enum SlotHolds {
+  static let holds = Mutex<[ObjectIdentifier: [Hold]]>([:])
+
+  static func push(_ queue: WorkQueue, _ hold: Hold) {
+    holds.withLock { $0[ObjectIdentifier(queue), default: []].append(hold) }
+  }
+
+  static func popOldest(_ queue: WorkQueue) -> Hold {
+    holds.withLock {
+      guard var list = $0[ObjectIdentifier(queue)], !list.isEmpty else {
+        preconditionFailure("WorkQueue.release without a hold")
+      }
+      let oldest = list.removeFirst()
+      $0[ObjectIdentifier(queue)] = list
+      return oldest
+    }
+  }
+}
