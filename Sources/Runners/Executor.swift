@@ -170,11 +170,10 @@ public final class Executor: Sendable {
     if let known = probedVersions.withLock({ $0[key] }) { return known }
     var found = runner.version
     if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
-      let expression = try? NSRegularExpression(pattern: runner.versionPattern),
-      let match = expression.firstMatch(in: output, range: NSRange(output.startIndex..., in: output)),
-      match.numberOfRanges > 1, let range = Range(match.range(at: 1), in: output)
+      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
+      match.output.count > 1, let captured = match.output[1].substring
     {
-      found = String(output[range])
+      found = String(captured)
     }
     probedVersions.withLock { $0[key] = found }
     return found

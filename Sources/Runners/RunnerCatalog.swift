@@ -174,7 +174,9 @@ public struct RunnerCatalog: Sendable {
         throw RunnerFileError(file: file, problem: "\"version_probe\" must start with an absolute path")
       }
       let pattern: String = try version.require("version_pattern")
-      guard (try? NSRegularExpression(pattern: pattern)) != nil else {
+      // Swift's own Regex, the engine the probe uses: Foundation's NSRegularExpression leaks the
+      // pattern's buffer when it refuses one (LeakSanitizer found it through the fuzz target).
+      guard (try? Regex(pattern)) != nil else {
         throw RunnerFileError(file: file, problem: "\"version_pattern\" is not a regular expression")
       }
       return Runner(
