@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/ipc.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -27,6 +31,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #ifndef CLONE_INTO_CGROUP
@@ -521,9 +526,57 @@ static int decode_command(size_t length, struct dsa_program *program, struct dsa
   return 0;
 }
 
-// A fresh IPC namespace for every run (the parent empties /box, /tmp and
-// /dev/shm, which it binds in from host tmpfs mounts it can reach).
-static int reset_scratch(void) { return unshare(CLONE_NEWIPC); }
+// ---- Warm boxes: what the init resets once a run's last process is gone.
+
+// Frees every SysV object of the box's IPC namespace now. Replacing the
+// namespace alone would do it too, but the kernel frees an old namespace
+// later, from a workqueue, so its memory would stay charged to the idle box
+// for a while; IPC_RMID of an object no process has attached frees it
+// before this call returns to user space.
+static int remove_ipc_objects(void) {
+  struct shm_info shared;
+  int highest = shmctl(0, SHM_INFO, (struct shmid_ds *)&shared);
+  if (highest < 0) return -1;
+  for (int index = 0; shared.used_ids > 0 && index <= highest; index++) {
+    struct shmid_ds segment;
+    int id = shmctl(index, SHM_STAT_ANY, &segment);
+    if (id >= 0 && shmctl(id, IPC_RMID, NULL) != 0) return -1;
+  }
+  struct msginfo messages;
+  highest = msgctl(0, MSG_INFO, (struct msqid_ds *)&messages);
+  if (highest < 0) return -1;
+  for (int index = 0; messages.msgpool > 0 && index <= highest; index++) {
+    struct msqid_ds queue;
+    int id = msgctl(index, MSG_STAT_ANY, &queue);
+    if (id >= 0 && msgctl(id, IPC_RMID, NULL) != 0) return -1;
+  }
+  struct seminfo semaphores;
+  highest = semctl(0, 0, SEM_INFO, &semaphores);
+  if (highest < 0) return -1;
+  for (int index = 0; semaphores.semusz > 0 && index <= highest; index++) {
+    struct semid_ds set;
+    int id = semctl(index, 0, SEM_STAT_ANY, &set);
+    if (id >= 0 && semctl(id, 0, IPC_RMID) != 0) return -1;
+  }
+  return 0;
+}
+
+// The box's pid counter, opened once (a layout without /proc cannot
+// reset it): the next run's program gets pid 2 again, as in a fresh box,
+// and cannot learn from its pid how many processes the last run made.
+static int last_pid_fd = -1;
+
+// Called with the box empty, before the run's report: the parent takes the
+// report as "the box is reset" and checks the rest itself (BoxFingerprint).
+// Returns the failing DSA_RESET_* step, or 0, with errno set on failure.
+static int reset_after_run(void) {
+  if (remove_ipc_objects() != 0) return DSA_RESET_IPC_OBJECTS;
+  // POSIX message queues cannot be listed without a mount: a new namespace
+  // drops them (their memory is freed when the kernel frees the old one).
+  if (unshare(CLONE_NEWIPC) != 0) return DSA_RESET_IPC_NAMESPACE;
+  if (last_pid_fd >= 0 && pwrite(last_pid_fd, "1", 1, 0) != 1) return DSA_RESET_PID_COUNTER;
+  return 0;
+}
 
 static ssize_t receive_command(int control_fd, int fds[3], int *fd_count) {
   struct iovec vector = {.iov_base = command_buffer, .iov_len = sizeof command_buffer};
@@ -565,6 +618,7 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
   sigprocmask(SIG_BLOCK, &child_signal, NULL);
   int signal_fd = signalfd(-1, &child_signal, SFD_CLOEXEC | SFD_NONBLOCK);
   if (signal_fd < 0) fail(control_fd, DSA_STEP_SERVE, -1);
+  last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
 
   for (;;) {
     int fds[3] = {-1, -1, -1};
@@ -583,12 +637,6 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
       report_failure(control_fd, DSA_STEP_COMMAND, problem, -1);
       continue;
     }
-    if (reset_scratch() != 0) {
-      int error = errno;
-      for (int i = 0; i < 3; i++) close(fds[i]);
-      report_failure(control_fd, DSA_STEP_RESET_SCRATCH, error, -1);
-      continue;
-    }
     program.stdin_fd = fds[0];
     program.stdout_fd = fds[1];
     program.stderr_fd = fds[2];
@@ -604,6 +652,8 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
     record.kind = DSA_REPORT_PROGRAM_ENDED;
     record.index = -1;
     reap_box(pid, control_fd, signal_fd, &record);
+    record.reset_step = reset_after_run();
+    record.reset_error = record.reset_step != 0 ? errno : 0;
     send_report(control_fd, &record);
   }
 }
@@ -658,6 +708,32 @@ int dsa_open_beneath(int directory_fd, const char *path, int flags, uint32_t mod
 int dsa_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int dsa_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U /* MFD_CLOEXEC */); }
+
+ssize_t dsa_extended_attribute_bytes(int fd) {
+  ssize_t size = flistxattr(fd, NULL, 0);
+  return size < 0 ? -errno : size;
+}
+
+int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard) {
+  struct rlimit64 value;
+  if (syscall(SYS_prlimit64, pid, resource, NULL, &value) != 0) return errno;
+  *soft = value.rlim_cur;
+  *hard = value.rlim_max;
+  return 0;
+}
+
+int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode) {
+  if (fchown(fd, owner, owner) != 0 || fchmod(fd, mode) != 0) return errno;
+  char names[4096];
+  ssize_t length = flistxattr(fd, names, sizeof names);
+  if (length < 0 && errno != ENOTSUP) return errno;
+  for (ssize_t offset = 0; offset < length; offset += (ssize_t)strlen(names + offset) + 1) {
+    if (fremovexattr(fd, names + offset) != 0) return errno;
+  }
+  const struct timespec now[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_NOW}};
+  if (futimens(fd, now) != 0) return errno;
+  return 0;
+}
 
 const int dsa_rlimit_nproc = RLIMIT_NPROC;
 const int dsa_rlimit_memlock = RLIMIT_MEMLOCK;

@@ -147,7 +147,7 @@ public struct BoxDirectory: Sendable {
     try Self.removeEntries(in: root, depth: 0)
   }
 
-  private static func removeEntries(in directory: Int32, depth: Int) throws(SandboxError) {
+  static func removeEntries(in directory: Int32, depth: Int) throws(SandboxError) {
     guard depth < 64 else {
       throw SandboxError(step: "a box left a directory tree deeper than 64 levels", errorNumber: ELOOP)
     }

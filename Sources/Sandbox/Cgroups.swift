@@ -354,6 +354,34 @@ final class BoxCgroup: @unchecked Sendable {
     }
   }
 
+  /// Processes in the group (a warm box's idle init counts one).
+  func processCount() -> Int? {
+    KernelFile.readNumber(file(.pids, "pids.current")).map { Int($0) }
+  }
+
+  /// Memory charged to the group, less the file cache the kernel reclaims
+  /// by itself when a later run needs the room (pages of /usr read by a
+  /// run). What stays is what a run could leave to crowd the next one.
+  func memoryChargeBytes() -> UInt64? {
+    let usage = KernelFile.readNumber(file(.memory, mode == .v2 ? "memory.current" : "memory.usage_in_bytes"))
+    guard let usage, let stat = KernelFile.read(file(.memory, "memory.stat"), limit: 16_384) else { return nil }
+    var cache: UInt64 = 0
+    for line in stat.split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      if parts.count == 2, parts[0] == "active_file" || parts[0] == "inactive_file" { cache += UInt64(parts[1]) ?? 0 }
+    }
+    return usage > cache ? usage - cache : 0
+  }
+
+  /// Asks the kernel to reclaim what it can of the group's memory now (a
+  /// warm box's reset, when the charge is higher than when the box was fresh).
+  func reclaimMemory() {
+    switch mode {
+    case .v2: try? KernelFile.write("\(UInt64(1) << 40)", to: file(.memory, "memory.reclaim"))
+    default: try? KernelFile.write("0", to: file(.memory, "memory.force_empty"))
+    }
+  }
+
   /// Kills every process in the box's group, where the kernel offers it.
   func killAll() {
     if mode == .v2 { try? KernelFile.write("1", to: directories[0] + "/cgroup.kill") }

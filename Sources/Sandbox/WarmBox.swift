@@ -6,13 +6,16 @@ import Synchronization
 /// A box that is built once and runs many programs, one at a time.
 ///
 /// Namespaces, the mount tree, the cgroup and the work directory are made
-/// once; every run gets a fresh IPC namespace (made by the init), emptied and
-/// resized /box, /tmp and /dev/shm (host tmpfs mounts, emptied here), its own
-/// limits and reset counters,
-/// and ends with every process of the box killed. What a run cannot reach,
-/// the next run cannot either: the same walls as a one-shot `Box`, without
-/// paying for new namespaces per run (creating and tearing down a network
-/// namespace alone costs about a millisecond).
+/// once. Every run ends with every process of the box killed and, before the
+/// box serves anyone else, `reset`: the init removes the run's IPC objects,
+/// replaces its IPC namespace and rewinds the pid counter; the host empties
+/// /box, /tmp and /dev/shm (host tmpfs mounts), gives their roots back their
+/// fresh mode, owner and no extended attributes, and compares the box's
+/// `BoxFingerprint` with the one taken when it was fresh. A box that differs
+/// is discarded. Each run then gets its own limits and reset counters. What a
+/// run cannot reach, the next run cannot either: the same walls as a one-shot
+/// `Box`, without paying for new namespaces per run (creating and tearing down
+/// a network namespace alone costs about a millisecond).
 public final class WarmBox: @unchecked Sendable {
   public let layout: BoxLayout
   public let directory: BoxDirectory
@@ -31,6 +34,15 @@ public final class WarmBox: @unchecked Sendable {
   public private(set) var isBroken = false
   /// Runs served so far.
   public private(set) var runCount = 0
+  /// The box's state before its first run; every reset must bring it back.
+  public private(set) var freshFingerprint: BoxFingerprint?
+  /// The state found by the last reset (tests, diagnostics).
+  public private(set) var lastFingerprint: BoxFingerprint?
+  /// From a run's start until `reset` has proved the box fresh again.
+  private var needsReset = false
+  /// The init's end-of-run reset of the last run: the failed DSA_RESET_*
+  /// step (0 for none) and its errno; nil when the run sent no report.
+  private var initReset: (step: Int32, error: Int32)?
   /// Whether the init still runs (its pidfd is not readable yet).
   public var isAlive: Bool {
     guard !destroyed, !isBroken, let process else { return false }
@@ -67,6 +79,10 @@ public final class WarmBox: @unchecked Sendable {
   private var tmp: BoxDirectory { BoxDirectory(path: directory.path + ".tmp") }
   private var sharedMemory: BoxDirectory { BoxDirectory(path: directory.path + ".shm") }
   private var mounted: [String] = []
+  /// The options each scratch root is mounted with now (/box, /tmp, /dev/shm):
+  /// a run with the same sizes as the last skips the remounts.
+  private var scratchOptions: [String] = []
+  private var scratchRoots: [String] { [directory.path, tmp.path, sharedMemory.path] }
 
   private func mountScratch(_ path: String, options: String) throws(SandboxError) {
     try systemCall("mkdir \(path)") { mkdir(path, 0o700) }
@@ -76,9 +92,11 @@ public final class WarmBox: @unchecked Sendable {
 
   private func start() throws(SandboxError) {
     let defaults = BoxLimits()
-    try mountScratch(directory.path, options: workDirectoryOptions(defaults.workDirectoryBytes))
-    try mountScratch(tmp.path, options: privateScratchOptions(defaults.tmpBytes))
-    try mountScratch(sharedMemory.path, options: privateScratchOptions(defaults.sharedMemoryBytes))
+    scratchOptions = [
+      workDirectoryOptions(defaults.workDirectoryBytes), privateScratchOptions(defaults.tmpBytes),
+      privateScratchOptions(defaults.sharedMemoryBytes),
+    ]
+    for (path, options) in zip(scratchRoots, scratchOptions) { try mountScratch(path, options: options) }
     cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: BoxLimits.ceilings)
 
     var sockets: [Int32] = [-1, -1]
@@ -104,6 +122,16 @@ public final class WarmBox: @unchecked Sendable {
     Self.liveInits.withLock { _ = $0.insert(pid) }
     parentAlive = pipes.go.write
     pipes.go.write = -1
+    var fresh = fingerprint()
+    // Under cgroup v1 the init joins its groups itself, perhaps after this
+    // reading; a fresh box holds its init and nothing else.
+    if fresh.processes != nil { fresh.processes = 1 }
+    freshFingerprint = fresh
+  }
+
+  /// The box's state now, as the host sees it.
+  public func fingerprint() -> BoxFingerprint {
+    BoxFingerprint.read(roots: scratchRoots, initPID: process?.pid ?? -1, cgroup: cgroup)
   }
 
   /// Owned by the program's uid and private to it: other host users cannot
@@ -119,26 +147,113 @@ public final class WarmBox: @unchecked Sendable {
     try directory.write(name: name, contents: contents, executable: executable, owner: identity.programUID)
   }
 
-  /// Empties /box and sets its size for the next run. Call before writing
-  /// the next run's files; `run` does not empty it (the files are input).
+  /// Sizes /box, /tmp and /dev/shm for the next run (resetting the box first
+  /// if the last run's caller did not). Call before writing the next run's
+  /// files; `run` does not empty /box (the files are input).
   public func prepare(limits: BoxLimits) throws(SandboxError) {
     guard !destroyed, !isBroken else {
       throw SandboxError(step: "prepare: the warm box is not usable", errorNumber: EINVAL)
     }
+    if needsReset {
+      let reasons = reset()
+      guard reasons.isEmpty else {
+        throw SandboxError(
+          step: "prepare: the last run's state could not be reset (\(reasons.sorted().map(\.rawValue)))",
+          errorNumber: EBUSY)
+      }
+    }
+    let wanted = [
+      workDirectoryOptions(limits.workDirectoryBytes), privateScratchOptions(limits.tmpBytes),
+      privateScratchOptions(limits.sharedMemoryBytes),
+    ]
     do {
-      let sizes = [
-        (directory, workDirectoryOptions(limits.workDirectoryBytes)), (tmp, privateScratchOptions(limits.tmpBytes)),
-        (sharedMemory, privateScratchOptions(limits.sharedMemoryBytes)),
-      ]
-      for (scratch, options) in sizes {
-        try scratch.removeContents()
-        let path = scratch.path
-        try systemCall("resize \(path)") { mount(nil, path, nil, UInt(MS_REMOUNT | MS_NOSUID | MS_NODEV), options) }
+      for (index, path) in scratchRoots.enumerated() where scratchOptions[index] != wanted[index] {
+        try systemCall("resize \(path)") {
+          mount(nil, path, nil, UInt(MS_REMOUNT | MS_NOSUID | MS_NODEV), wanted[index])
+        }
+        scratchOptions[index] = wanted[index]
       }
     } catch {
       isBroken = true
       throw error
     }
+  }
+
+  /// Brings the box back to its fresh state after a run and proves it by its
+  /// fingerprint. Returns why the box must be discarded (it is then marked
+  /// broken); empty when it may serve another learner. Call once the run's
+  /// outputs have been read: it empties /box.
+  @discardableResult
+  public func reset() -> Set<BoxDiscardReason> {
+    guard !destroyed, !isBroken, process != nil, let fresh = freshFingerprint else { return [.broken] }
+    guard needsReset else { return [] }
+    var reasons: Set<BoxDiscardReason> = []
+    switch initReset?.step {
+    case 0?: break
+    case Int32(DSA_RESET_PID_COUNTER.rawValue)?: reasons.insert(.pidCounter)
+    default: reasons.insert(.ipc)
+    }
+    for path in scratchRoots {
+      if let problem = resetScratchRoot(path) { reasons.insert(problem) }
+    }
+    if reasons.isEmpty { reasons = settle(towards: fresh) }
+    if reasons.isEmpty {
+      needsReset = false
+    } else {
+      isBroken = true
+    }
+    return reasons
+  }
+
+  /// Empties a scratch root and gives it back its fresh mode, owner, times
+  /// and no extended attributes. The program owns the root, so it may have
+  /// made it mode 0 (every later run, compile boxes included, would fail to
+  /// reach /box), added an ACL or a user xattr (a note to the next run), or
+  /// set its times. A tmpfs remount does not reset any of that; this does,
+  /// on the descriptor of the mount root itself, never following a link.
+  private func resetScratchRoot(_ path: String) -> BoxDiscardReason? {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+    guard fd >= 0 else { return .rootModes }
+    defer { close(fd) }
+    do {
+      try BoxDirectory.removeEntries(in: fd, depth: 0)
+    } catch {
+      return .files
+    }
+    return dsa_reset_directory_root(fd, identity.programUID, 0o700) == 0 ? nil : .rootModes
+  }
+
+  /// Compares the box with its fresh self. Two differences may pass within
+  /// a bounded wait: memory the kernel frees from a workqueue (an old IPC
+  /// namespace's message queues) or can reclaim now (page cache), and a
+  /// socket cycle in flight that the kernel's garbage collector has not
+  /// visited yet. Anything else is final.
+  private func settle(towards fresh: BoxFingerprint) -> Set<BoxDiscardReason> {
+    var now = fingerprint()
+    var reasons = now.differences(from: fresh)
+    if !reasons.isEmpty && reasons.isSubset(of: [.memory, .sockets]) {
+      if reasons.contains(.memory) { cgroup?.reclaimMemory() }
+      if reasons.contains(.sockets) { collectUnixSocketGarbage() }
+      let deadline = monotonicMilliseconds() + Self.settleMilliseconds
+      while !reasons.isEmpty && monotonicMilliseconds() < deadline {
+        usleep(1000)
+        now = fingerprint()
+        reasons = now.differences(from: fresh)
+      }
+    }
+    lastFingerprint = now
+    return reasons
+  }
+
+  /// How long a reset waits for the kernel's deferred frees before it gives the box up.
+  static let settleMilliseconds: UInt64 = 50
+
+  /// The kernel runs its collector of Unix sockets kept alive only by each
+  /// other (fds in flight) when some Unix socket is released; nothing in an
+  /// emptied box releases one, so the reset does.
+  private func collectUnixSocketGarbage() {
+    let socketFD = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    if socketFD >= 0 { close(socketFD) }
   }
 
   /// Runs one program. The spec's mounts must be this box's layout.
@@ -151,6 +266,8 @@ public final class WarmBox: @unchecked Sendable {
       throw SandboxError(step: "run: the spec's mounts differ from this warm box's", errorNumber: EINVAL)
     }
     runCount += 1
+    needsReset = true
+    initReset = nil
     try cgroup?.beginRun(limits: spec.limits)
 
     var stdinPipe = try PipePair.make()
@@ -192,6 +309,9 @@ public final class WarmBox: @unchecked Sendable {
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
       kill: { _ = dsa_send_kill(control) })
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
+    if let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue }) {
+      initReset = (ended.reset_step, ended.reset_error)
+    }
     let setupFailure = pump.reports.first { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }
     if pump.initDied, let setupFailure {
       // The init could not build the box (a mount source the box's user cannot reach, say) and
@@ -298,6 +418,17 @@ public final class BoxPool: Sendable {
   public let host: SandboxHost
   public let maximumIdlePerLayout: Int
   private let idle = Mutex<[BoxLayout: [WarmBox]]>([:])
+  private let discards = Mutex<[BoxDiscardReason: UInt64]>([:])
+
+  /// Boxes discarded instead of reused, per reason (a box may count under
+  /// several), since the pool was made.
+  public var discardCounts: [BoxDiscardReason: UInt64] { discards.withLock { $0 } }
+
+  private func countDiscard(_ reasons: Set<BoxDiscardReason>) {
+    discards.withLock { counts in
+      for reason in reasons { counts[reason, default: 0] += 1 }
+    }
+  }
 
   public init(host: SandboxHost, maximumIdlePerLayout: Int = ProcessInfo.processInfo.activeProcessorCount) {
     self.host = host
@@ -313,9 +444,9 @@ public final class BoxPool: Sendable {
     do {
       try box.prepare(limits: limits)
     } catch {
-      // What the last run left may be impossible to empty (a tree deeper than removeContents goes):
-      // that is not this caller's fault, so the box is discarded (prepare marked it broken) and the
-      // caller gets a fresh one, whose failure would be the sandbox's own.
+      // An idle box was reset when its last run ended, so this is a remount that failed: not this
+      // caller's fault, so the box is discarded (prepare marked it broken) and the caller gets a fresh
+      // one, whose failure would be the sandbox's own.
       release(box)
       box = try WarmBox(host: host, layout: layout)
       do {
@@ -340,13 +471,19 @@ public final class BoxPool: Sendable {
     // here rather than failing the next run.
     while let box = idle.withLock({ $0[layout]?.popLast() }) {
       if box.isAlive { return box }
+      countDiscard([.broken])
       box.destroy()
     }
     return try WarmBox(host: host, layout: layout)
   }
 
+  /// Takes a box back: reset to its fresh state at once, so nothing of the
+  /// run stays charged or visible while it is idle, or discarded when the
+  /// reset cannot prove that.
   func release(_ box: WarmBox) {
-    if box.isBroken {
+    let reasons = box.isBroken ? [.broken] : box.reset()
+    if !reasons.isEmpty {
+      countDiscard(reasons)
       box.destroy()
       return
     }

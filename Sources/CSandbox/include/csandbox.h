@@ -121,6 +121,21 @@ struct dsa_report {
   int64_t system_cpu_us;
   /// Largest resident set of any single reaped process, in KiB.
   int64_t max_rss_kb;
+  /// Warm boxes: the DSA_RESET_* step that failed after the run (0: the
+  /// box's IPC objects and pid counter are reset), and its errno.
+  int32_t reset_step;
+  int32_t reset_error;
+};
+
+/// What a warm box's init resets after every run, before its report.
+enum dsa_reset_step {
+  /// IPC_RMID of every SysV shared memory segment, message queue and
+  /// semaphore set.
+  DSA_RESET_IPC_OBJECTS = 1,
+  /// unshare(CLONE_NEWIPC): drops POSIX message queues.
+  DSA_RESET_IPC_NAMESPACE = 2,
+  /// The pid namespace's last pid back to 1.
+  DSA_RESET_PID_COUNTER = 3,
 };
 
 /// What the program's last steps need: from a one-shot plan, or from a
@@ -186,8 +201,8 @@ struct dsa_spawn_plan {
 #define DSA_COMMAND_MAXIMUM_BYTES (256 * 1024)
 #define DSA_COMMAND_MAXIMUM_STRINGS 4096
 
-/// A run command for a warm box (which gets a fresh IPC namespace; the
-/// parent empties and resizes /box, /tmp and /dev/shm), followed by: rlimits, the BPF filter
+/// A run command for a warm box (whose init resets IPC and the pid counter
+/// after each run; the parent resets /box, /tmp and /dev/shm), followed by: rlimits, the BPF filter
 /// (filter_length * 8 bytes), then NUL-terminated strings: working
 /// directory, arguments, environment. Sent with SCM_RIGHTS stdin, stdout,
 /// stderr. A one-byte "K" message kills the running program and all its
@@ -239,6 +254,18 @@ int dsa_pipe_cloexec(int fds[2]);
 
 /// memfd_create(name, MFD_CLOEXEC); an fd, or -1 with errno.
 int dsa_memfd(const char *name);
+
+/// flistxattr(fd, NULL, 0): the size of a file's extended attribute name
+/// list (ACLs included), or -errno.
+ssize_t dsa_extended_attribute_bytes(int fd);
+
+/// prlimit64(pid, resource, NULL, &old): another process's limits; 0 or an errno.
+int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard);
+
+/// Gives a warm box's scratch root (an open directory fd) its fresh state:
+/// owner and group `owner`, exactly `mode`, no extended attributes (names
+/// listing over 4 KiB fail with ERANGE), times now. 0 or an errno.
+int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode);
 
 /// RLIMIT_* numbers the Swift Glibc module hides behind __USE_MISC.
 extern const int dsa_rlimit_nproc;
