@@ -71,11 +71,13 @@ public struct BoxFingerprint: Sendable, Equatable {
   /// larger or is caught by the other fields.
   public static let memoryAllowanceBytes: UInt64 = 4 << 20
 
-  /// Reads a box's fingerprint. `roots` are host paths of tmpfs mount roots.
-  static func read(roots: [String], initPID: Int32, cgroup: BoxCgroup?) -> BoxFingerprint {
-    BoxFingerprint(
+  /// Reads a box's fingerprint. `roots` are host paths of tmpfs mount roots;
+  /// a memory charge within the allowance of `fresh`'s is taken as it is.
+  static func read(roots: [String], initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?) -> BoxFingerprint {
+    let allowed = (fresh?.memoryChargeBytes ?? 0) + memoryAllowanceBytes
+    return BoxFingerprint(
       roots: roots.map(readRoot), processes: processCount(initPID: initPID, cgroup: cgroup),
-      sockets: socketCount(initPID: initPID), memoryChargeBytes: cgroup?.memoryChargeBytes(),
+      sockets: socketCount(initPID: initPID), memoryChargeBytes: cgroup?.memoryChargeBytes(cacheCountedUpTo: allowed),
       rlimits: initRLimits(initPID))
   }
 

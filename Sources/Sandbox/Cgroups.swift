@@ -361,9 +361,12 @@ final class BoxCgroup: @unchecked Sendable {
 
   /// Memory charged to the group, less the file cache the kernel reclaims
   /// by itself when a later run needs the room (pages of /usr read by a
-  /// run). What stays is what a run could leave to crowd the next one.
-  func memoryChargeBytes() -> UInt64? {
+  /// run). What stays is what a run could leave to crowd the next one. A
+  /// charge up to `cacheCountedUpTo` is returned as it is, without reading
+  /// the (slower) memory.stat.
+  func memoryChargeBytes(cacheCountedUpTo: UInt64 = 0) -> UInt64? {
     let usage = KernelFile.readNumber(file(.memory, mode == .v2 ? "memory.current" : "memory.usage_in_bytes"))
+    if let usage, usage <= cacheCountedUpTo { return usage }
     guard let usage, let stat = KernelFile.read(file(.memory, "memory.stat"), limit: 16_384) else { return nil }
     var cache: UInt64 = 0
     for line in stat.split(separator: "\n") {

@@ -131,7 +131,7 @@ public final class WarmBox: @unchecked Sendable {
 
   /// The box's state now, as the host sees it.
   public func fingerprint() -> BoxFingerprint {
-    BoxFingerprint.read(roots: scratchRoots, initPID: process?.pid ?? -1, cgroup: cgroup)
+    BoxFingerprint.read(roots: scratchRoots, initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
   }
 
   /// Owned by the program's uid and private to it: other host users cannot
