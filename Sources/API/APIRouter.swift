@@ -123,7 +123,9 @@ public final class APIRouter: Sendable {
     case "/metrics":
       let text = metrics.render(
         queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
-        cacheMisses: executor.cache?.misses ?? 0)
+        cacheMisses: executor.cache?.misses ?? 0,
+        boxDiscards: Dictionary(
+          uniqueKeysWithValues: (executor.pool?.discardCounts ?? [:]).map { ($0.key.rawValue, $0.value) }))
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return Self.json(["status": "ok"])

@@ -50,8 +50,11 @@ public final class APIMetrics: Sendable {
     state.withLock { $0.requests[Pair(first: route, second: String(code))] ?? 0 }
   }
 
-  /// The exposition text, with the gauges and cache counters read now by the caller.
-  public func render(queueDepth: Int, boxesInFlight: Int, cacheHits: UInt64, cacheMisses: UInt64) -> String {
+  /// The exposition text, with the gauges and cache counters read now by the caller. `boxDiscards`
+  /// counts warm boxes discarded instead of reused, by reason (a closed set: `BoxDiscardReason`).
+  public func render(
+    queueDepth: Int, boxesInFlight: Int, cacheHits: UInt64, cacheMisses: UInt64, boxDiscards: [String: UInt64] = [:]
+  ) -> String {
     let snapshot = state.withLock { $0 }
     var text = ""
     text += "# HELP dsa_run_http_requests_total HTTP requests answered, by route and status code.\n"
@@ -86,6 +89,12 @@ public final class APIMetrics: Sendable {
     text += "# HELP dsa_run_compile_cache_misses_total Compiles the cache did not have.\n"
     text += "# TYPE dsa_run_compile_cache_misses_total counter\n"
     text += "dsa_run_compile_cache_misses_total \(cacheMisses)\n"
+    text += "# HELP dsa_run_box_discards_total Warm boxes discarded instead of reused, by the reason their reset "
+    text += "could not prove them fresh.\n"
+    text += "# TYPE dsa_run_box_discards_total counter\n"
+    for (reason, count) in boxDiscards.sorted(by: { $0.key < $1.key }) {
+      text += "dsa_run_box_discards_total{reason=\"\(escape(reason))\"} \(count)\n"
+    }
     return text
   }
 
