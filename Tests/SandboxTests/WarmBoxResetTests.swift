@@ -239,6 +239,32 @@ import Testing
     expectResetInPlace(nextBox, pool)
   }
 
+  // MARK: The fingerprint's rules
+
+  @Test func eachDifferenceFromFreshNamesItsReason() {
+    let root = BoxFingerprint.Root(
+      mode: 0o40700, owner: 5000, group: 5000, links: 2, extendedAttributeBytes: 0, usedBlocks: 0, usedInodes: 1)
+    let fresh = BoxFingerprint(
+      roots: [root, root, root], processes: 1, sockets: 0, memoryChargeBytes: 1 << 20, rlimits: [1, 2])
+    #expect(fresh.differences(from: fresh).isEmpty)
+    var changes: [(BoxDiscardReason, (inout BoxFingerprint) -> Void)] = [
+      (.rootModes, { $0.roots[0]?.mode = 0o40000 }), (.rootModes, { $0.roots[1]?.owner = 0 }),
+      (.rootModes, { $0.roots[2]?.extendedAttributeBytes = 24 }), (.rootModes, { $0.roots[2] = nil }),
+      (.files, { $0.roots[1]?.usedBlocks = 1 }), (.files, { $0.roots[0]?.usedInodes = 2 }),
+      (.files, { $0.roots[2]?.links = 3 }), (.processes, { $0.processes = 2 }), (.sockets, { $0.sockets = 1 }),
+      (.memory, { $0.memoryChargeBytes = (1 << 20) + BoxFingerprint.memoryAllowanceBytes + 1 }),
+      (.memory, { $0.memoryChargeBytes = nil }), (.rlimits, { $0.rlimits = [1, 3] }),
+    ]
+    // Within the allowance, the init's own pages: not a difference.
+    changes.append((.memory, { $0.memoryChargeBytes = 2 << 20 }))
+    for (index, (reason, change)) in changes.enumerated() {
+      var now = fresh
+      change(&now)
+      let expected: Set<BoxDiscardReason> = index == changes.count - 1 ? [] : [reason]
+      #expect(now.differences(from: fresh) == expected, "change \(index)")
+    }
+  }
+
   // MARK: The invariant, for every hostile probe
 
   @Test func afterEveryHostileRunTheBoxEqualsAFreshOne() throws {
