@@ -223,6 +223,22 @@ import Testing
     #expect(next.stdoutText == fresh.stdoutText, "a run's pid tells how many processes the last run made")
   }
 
+  @Test func theBoxsNamesCannotBeChangedForTheNextRun() throws {
+    // The UTS namespace lives as long as the warm box; the program holds no capability to change it.
+    let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 1)
+    defer { pool.drain() }
+    let rename = """
+      import ctypes, os
+      libc = ctypes.CDLL(None, use_errno=True)
+      print(libc.sethostname(b"note", 4), libc.setdomainname(b"note", 4), os.strerror(ctypes.get_errno()))
+      """
+    let (tried, box) = try run(pool, [Self.python, "-c", rename])
+    #expect(tried.stdoutText == "-1 -1 Operation not permitted\n", "\(tried.stderrText)")
+    let (next, nextBox) = try run(pool, [Self.python, "-c", "import os; print(os.uname().nodename)"])
+    #expect(nextBox === box)
+    #expect(next.stdoutText == "box\n")
+  }
+
   @Test func aBoxWhoseResetCannotBeProvenIsDiscardedAndCounted() throws {
     let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 1)
     defer { pool.drain() }
