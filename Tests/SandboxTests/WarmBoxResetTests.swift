@@ -255,6 +255,20 @@ import Testing
     expectResetInPlace(nextBox, pool)
   }
 
+  @Test func withoutACgroupTheResetHoldsToo() throws {
+    // rlimit-only mode: no cgroup counts processes or memory; the init's reaping until no child is
+    // left is the proof for processes, the rest of the fingerprint is the same.
+    let pool = BoxPool(host: RlimitOnlyModeTests.host, maximumIdlePerLayout: 1)
+    defer { pool.drain() }
+    let attack = "chmod 0 /box /tmp /dev/shm; echo x > /dev/shm/f; (sleep 60 &); echo done"
+    let (done, box) = try run(pool, ["/bin/sh", "-c", attack])
+    #expect(done.stdoutText == "done\n")
+    expectResetInPlace(box, pool)
+    let (next, nextBox) = try run(pool, ["/bin/sh", "-c", "ls -A /box /tmp /dev/shm && echo $$"])
+    #expect(nextBox === box)
+    #expect(next.stdoutText == "/box:\n\n/dev/shm:\n\n/tmp:\n2\n", "\(next.stderrText)")
+  }
+
   // MARK: The fingerprint's rules
 
   @Test func eachDifferenceFromFreshNamesItsReason() {
