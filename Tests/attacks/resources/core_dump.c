@@ -1,5 +1,5 @@
 // attack: crash with a core dump after lowering RLIMIT_CORE to 0 (a pipe core_pattern such as systemd-coredump or apport still runs at 0, on the host, as root) or raising it
-// expect: status in [runtime_error]; signal == 11; stdout contains "core 1 1"; stdout contains "to 0 refused"; stdout contains "to unlimited refused"
+// expect: status in [runtime_error]; signal == SIGSEGV; stdout contains "core 1 1"; stdout contains "to 0 refused"; stdout contains "to unlimited refused"
 #include <stdio.h>
 #include <sys/resource.h>
 

@@ -1,5 +1,5 @@
 # attack: crash with a core dump (os.abort) after trying to lower RLIMIT_CORE to 0, at which a pipe core_pattern helper still runs on the host
-# expect: status in [runtime_error]; signal == 6; stdout contains "core (1, 1)"; stdout contains "to 0 refused"
+# expect: status in [runtime_error]; signal == SIGABRT; stdout contains "core (1, 1)"; stdout contains "to 0 refused"
 import os
 import resource
 
