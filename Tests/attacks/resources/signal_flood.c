@@ -1,4 +1,4 @@
-// attack: queue blocked real-time signals to ourselves until the kernel refuses (96,362 charged to root made root's timer_create and sigqueue fail with EAGAIN)
+// attack: queue blocked real-time signals to ourselves until the kernel refuses (about 96,000 charged to root made root's timer_create and sigqueue fail with EAGAIN)
 // expect: status in [ok]; stdout matches "queued ([0-9]{1,3}|10[01][0-9]|102[0-4]) "; stdout contains "held"
 // during: root_quota
 #define _GNU_SOURCE
