@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/openat2.h>
 #include <linux/sched.h>
@@ -96,6 +97,10 @@ static int make_parent_directories(const char *path) {
 }
 
 static int create_empty_file(const char *path) {
+  // An existing file (one covered inside a read-only bound directory) is its
+  // own mount point.
+  struct stat info;
+  if (lstat(path, &info) == 0 && S_ISREG(info.st_mode)) return 0;
   if (make_parent_directories(path) != 0) return -1;
   int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
   if (fd < 0) return errno == EEXIST ? 0 : -1;
@@ -354,6 +359,29 @@ static void send_report(int report_fd, const struct dsa_report *record) {
   } while (written < 0 && errno == EINTR);
 }
 
+// /proc/sys/user/* are the limits of the opener's user namespace: written by
+// the box's root (CAP_SYS_RESOURCE over its own namespace), they bound what
+// each uid of the box may hold, below the host's per-user limits that the
+// kernel checks at the owner's level too. The host's /proc is still mounted
+// here (before pivot_root), whether or not the box gets a /proc of its own.
+static void write_user_sysctls(const struct dsa_spawn_plan *plan) {
+  int report_fd = plan->program.report_fd;
+  for (int32_t i = 0; i < plan->user_sysctl_count; i++) {
+    int fd = open(plan->user_sysctl_paths[i], O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    // A kernel built without the facility (CONFIG_FANOTIFY=n) has no limit to set.
+    if (fd < 0 && errno == ENOENT) continue;
+    if (fd < 0) fail(report_fd, DSA_STEP_USER_SYSCTL, i);
+    size_t length = strlen(plan->user_sysctl_values[i]);
+    ssize_t written = write(fd, plan->user_sysctl_values[i], length);
+    int error = errno;
+    close(fd);
+    if (written != (ssize_t)length) {
+      errno = written < 0 ? error : EIO;
+      fail(report_fd, DSA_STEP_USER_SYSCTL, i);
+    }
+  }
+}
+
 // Sets up the init's side of a box: leaves only its fds, joins the v1
 // cgroups, waits for the parent's maps, becomes the box's root, builds the
 // file system.
@@ -401,6 +429,7 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
   close(plan->go_fd);
   // Unshared after joining the cgroups, so the box's cgroup root is its own.
   if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
+  write_user_sysctls(plan);
 
   build_file_system(plan);
   if (plan->hostname != NULL && sethostname(plan->hostname, strlen(plan->hostname)) != 0)
@@ -667,8 +696,39 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
 // ---------------------------------------------------------------------------
 // Parent side
 
+// A new user namespace is owned by the effective uid of the thread that
+// creates it, and the kernel charges every per-user count made inside it
+// (inotify instances and watches, queued signals, mqueue bytes, locked shm)
+// to that owner in the parent namespace as well. Created by root, a box could
+// exhaust root's own quotas (128 inotify instances, RLIMIT_SIGPENDING) for
+// every root service and every other box. So this thread alone (raw system
+// calls; glibc's setresuid would change every thread) takes the box root's
+// host uid as its effective uid for the clone, keeps root as real and saved
+// uid, re-raises its effective capabilities from the permitted set (the clone
+// still needs them: CLONE_INTO_CGROUP checks the caller's write access, and
+// LSMs that police user namespaces look at CAP_SYS_ADMIN), and returns to
+// uid 0 right after. The child's credentials are replaced by the new
+// namespace's anyway, and the parent still writes its uid/gid maps.
+static int become_owner(uint32_t owner) {
+  if (syscall(SYS_setresuid, -1, owner, -1) != 0) return -1;
+  struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+  struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capget, &header, data) != 0) return -1;
+  for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) data[i].effective = data[i].permitted;
+  if (syscall(SYS_capset, &header, data) != 0) return -1;
+  return 0;
+}
+
 int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out) {
   int pidfd = -1;
+  int owned = plan->user_namespace_owner != 0 && geteuid() == 0;
+  if (owned && become_owner(plan->user_namespace_owner) != 0) {
+    int error = errno;
+    // Back to uid 0, which also gives back the effective capabilities.
+    (void)syscall(SYS_setresuid, -1, 0, -1);
+    return error;
+  }
   struct clone_args args;
   memset(&args, 0, sizeof args);
   args.flags = plan->namespace_flags | CLONE_PIDFD;
@@ -679,8 +739,12 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
     args.cgroup = (uint64_t)plan->cgroup_fd;
   }
   long pid = syscall(SYS_clone3, &args, sizeof args);
-  if (pid < 0) return errno;
   if (pid == 0) run_init(plan);
+  int error = errno;
+  // Going back to euid 0 makes the effective capabilities the permitted
+  // set again; it cannot fail, since the real and saved uids are 0.
+  if (owned && syscall(SYS_setresuid, -1, 0, -1) != 0) abort();
+  if (pid < 0) return error;
   *pid_out = (pid_t)pid;
   *pidfd_out = pidfd;
   return 0;
@@ -738,6 +802,7 @@ int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode) {
 const int dsa_rlimit_nproc = RLIMIT_NPROC;
 const int dsa_rlimit_memlock = RLIMIT_MEMLOCK;
 const int dsa_rlimit_msgqueue = RLIMIT_MSGQUEUE;
+const int dsa_rlimit_sigpending = RLIMIT_SIGPENDING;
 
 // ---- Warm boxes: the parent's side of the command channel.
 

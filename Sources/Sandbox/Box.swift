@@ -53,7 +53,7 @@ public final class Box: @unchecked Sendable {
     self.spec = spec
     self.host = host
     self.name = host.nextBoxName()
-    self.identity = host.identities.next()
+    self.identity = try host.identities.next()
     self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
     do {
       try createWorkDirectory()
@@ -215,6 +215,8 @@ func spawnInit(
   let workingDirectory = strings.string(program?.workingDirectory ?? "/box")
   let hostname = strings.string(layout.hostname)
   let filter = program?.policy.filter ?? []
+  let sysctlPaths = strings.array(boxUserNamespaceLimits.map { "/proc/sys/user/" + $0.name })
+  let sysctlValues = strings.array(boxUserNamespaceLimits.map { "\($0.value)" })
 
   var pid: pid_t = 0
   var pidfd: Int32 = -1
@@ -249,6 +251,10 @@ func spawnInit(
         )
         plan.namespace_flags = SandboxHost.namespaceFlags
         plan.serve = serve ? 1 : 0
+        plan.user_namespace_owner = identity.base
+        plan.user_sysctl_paths = UnsafePointer(sysctlPaths)
+        plan.user_sysctl_values = UnsafePointer(sysctlValues)
+        plan.user_sysctl_count = Int32(boxUserNamespaceLimits.count)
         return SpawnLock.whileCloning { dsa_spawn(&plan, &pid, &pidfd) }
       }
     }
@@ -323,6 +329,9 @@ func setupError(_ report: dsa_report, plan: [PlannedMount], command: [String]) -
   if report.index >= 0 {
     if UInt32(bitPattern: report.step) == DSA_STEP_SETRLIMIT.rawValue {
       detail = " #\(report.index)"
+    } else if UInt32(bitPattern: report.step) == DSA_STEP_USER_SYSCTL.rawValue {
+      detail =
+        Int(report.index) < boxUserNamespaceLimits.count ? " \(boxUserNamespaceLimits[Int(report.index)].name)" : ""
     } else if Int(report.index) < plan.count {
       let entry = plan[Int(report.index)]
       detail = " \(entry.target)" + (entry.source.map { " (from \($0))" } ?? "")
@@ -351,6 +360,7 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_NO_NEW_PRIVS.rawValue: "no_new_privs", DSA_STEP_SECCOMP.rawValue: "seccomp",
     DSA_STEP_EXECVE.rawValue: "execve", DSA_STEP_PDEATHSIG.rawValue: "PR_SET_PDEATHSIG",
     DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities", DSA_STEP_JOIN_CGROUP.rawValue: "join cgroup",
+    DSA_STEP_USER_SYSCTL.rawValue: "limit the box's user namespace",
   ]
   return names[step] ?? "step \(step)"
 }

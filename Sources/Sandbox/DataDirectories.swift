@@ -6,6 +6,11 @@ public enum DataDirectories {
   /// Search order: $DSA_RUN_DATA, the source tree next to the build
   /// (.build/<config>/dsa-run -> ../../), /usr/share/dsa-run, the current
   /// directory.
+  /// The data folders of this installation that exist: what no box may see.
+  public static func allLocated() -> [String] {
+    ["challenges", "runners", "policies"].compactMap(locate)
+  }
+
   public static func locate(_ name: String) -> String? {
     var candidates: [String] = []
     if let root = ProcessInfo.processInfo.environment["DSA_RUN_DATA"] { candidates.append(root + "/" + name) }

@@ -48,6 +48,14 @@ struct HostLayout: Sendable {
   var topLevelDirectories: [String] = []
   /// Host /etc files shared read-only with boxes (the real file, resolved).
   var etcFiles: [(host: String, box: String)] = []
+  /// dsa-run's own data (challenges with their expected answers, runners,
+  /// policies, config), resolved: covered in every box where a bound
+  /// directory would show it (see `maskedDataPaths`).
+  var hiddenPaths: [String] = []
+  /// An empty read-only directory and file on the host, the sources of those
+  /// covers.
+  var emptyDirectory = ""
+  var emptyFile = ""
 
   static func read(generatedEtc: String) -> HostLayout {
     var layout = HostLayout()
@@ -133,8 +141,42 @@ func plannedMounts(
     plan.append(
       PlannedMount(kind: isFile ? .fileReadOnly : .bindReadOnly, source: mount.hostPath, target: mount.boxPath))
   }
+  for (target, isFile) in maskedDataPaths(layout: layout, extra: extra) {
+    plan.append(
+      PlannedMount(
+        kind: isFile ? .fileReadOnly : .bindReadOnly, source: isFile ? layout.emptyFile : layout.emptyDirectory,
+        target: target))
+  }
   plan.append(PlannedMount(kind: .bindWritable, source: workDirectory, target: "/box"))
   return plan
+}
+
+/// Box paths at which one of `layout.hiddenPaths` would be visible, each to
+/// be covered with an empty read-only mount: wherever the data is installed
+/// (/usr/share/dsa-run, next to /usr/local/bin, inside a toolchain
+/// directory), a bound directory that holds it must not show it. A hidden
+/// path that holds a bound directory is left alone: covering it would hide
+/// the toolchain, and what lies outside the bound directory is not in the
+/// box anyway.
+func maskedDataPaths(layout: HostLayout, extra: [ReadOnlyMount]) -> [(target: String, isFile: Bool)] {
+  var bound: [(host: String, box: String)] = [("/usr", "/usr")]
+  bound += layout.topLevelDirectories.map { ($0, $0) }
+  for mount in extra {
+    guard let resolved = realpath(mount.hostPath, nil) else { continue }
+    bound.append((String(cString: resolved), mount.boxPath))
+    free(resolved)
+  }
+  var targets: [(target: String, isFile: Bool)] = []
+  for hidden in layout.hiddenPaths {
+    var info = stat()
+    guard stat(hidden, &info) == 0 else { continue }
+    let isFile = info.st_mode & S_IFMT != S_IFDIR
+    for (host, box) in bound where hidden == host || hidden.hasPrefix(host == "/" ? "/" : host + "/") {
+      let target = box + hidden.dropFirst(host == "/" ? 0 : host.count)
+      if !targets.contains(where: { $0.target == target }) { targets.append((target, isFile)) }
+    }
+  }
+  return targets
 }
 
 /// tmpfs options of /tmp and /dev/shm.

@@ -5,6 +5,11 @@ import Glibc
 // cgroup limits are the real ones where a cgroup exists; in rlimit-only mode
 // these are all there is.
 
+/// Queued signals a box's uid may hold (RLIMIT_SIGPENDING).
+let boxSignalsPending: UInt64 = 1024
+/// POSIX message queue bytes a box's uid may hold (RLIMIT_MSGQUEUE).
+let boxMessageQueueBytes: UInt64 = 256 << 10
+
 /// The rlimits for a box's program.
 func plannedRLimits(for limits: BoxLimits, mode: CgroupMode) -> [dsa_rlimit] {
   let cpuSeconds = (limits.cpuTimeMilliseconds + 999) / 1000
@@ -14,10 +19,22 @@ func plannedRLimits(for limits: BoxLimits, mode: CgroupMode) -> [dsa_rlimit] {
     (Int32(RLIMIT_FSIZE.rawValue), limits.fileSizeBytes, limits.fileSizeBytes),
     (Int32(RLIMIT_NOFILE.rawValue), limits.openFiles, limits.openFiles),
     (Int32(RLIMIT_STACK.rawValue), limits.stackBytes, limits.stackBytes),
-    (Int32(RLIMIT_CORE.rawValue), 0, 0),
-    // Counted per host uid, and every box has its own.
+    // 1, not 0: a pipe core_pattern (systemd-coredump, apport) runs its
+    // helper whatever RLIMIT_CORE is, except at exactly 1, the kernel's mark
+    // of a crashing helper ("RLIMIT_CORE is set to 1, aborting core"); and 1
+    // byte is below the smallest ELF core file (a page), so no file is
+    // written either. The policy refuses changing it (docs/security.md).
+    (Int32(RLIMIT_CORE.rawValue), 1, 1),
+    // Counted per uid of the box (every box has its own), and at the box
+    // namespace owner's level (the box root's host uid), never root's.
     (dsa_rlimit_nproc, limits.processes, limits.processes),
     (dsa_rlimit_memlock, 64 << 10, 64 << 10),
+    // Queued signals (real-time ones and siginfo of standard ones) and
+    // POSIX timers: 96,363 by default here, each a kernel allocation.
+    (dsa_rlimit_sigpending, boxSignalsPending, boxSignalsPending),
+    // POSIX message queue bytes (a queue of the default 10 x 8 KiB costs
+    // about 82 KiB).
+    (dsa_rlimit_msgqueue, boxMessageQueueBytes, boxMessageQueueBytes),
   ]
   if let addressSpace = limits.addressSpaceBytes {
     planned.append((Int32(RLIMIT_AS.rawValue), addressSpace, addressSpace))

@@ -10,11 +10,20 @@ public struct SandboxConfiguration: Sendable {
   public var cgroupV2Path: String?
   /// Forces a mode (tests, or operators who want rlimit-only); nil detects.
   public var cgroupMode: CgroupMode?
+  /// Host files and directories no box may see, wherever they are
+  /// installed: by default the data folders `DataDirectories` finds
+  /// (challenges with their expected answers, runners, policies); the
+  /// daemon adds its config file.
+  public var hiddenPaths: [String]
 
-  public init(workRoot: String = "/run/dsa-run", cgroupV2Path: String? = nil, cgroupMode: CgroupMode? = nil) {
+  public init(
+    workRoot: String = "/run/dsa-run", cgroupV2Path: String? = nil, cgroupMode: CgroupMode? = nil,
+    hiddenPaths: [String] = DataDirectories.allLocated()
+  ) {
     self.workRoot = workRoot
     self.cgroupV2Path = cgroupV2Path
     self.cgroupMode = cgroupMode
+    self.hiddenPaths = hiddenPaths
   }
 }
 
@@ -62,10 +71,35 @@ public final class SandboxHost: Sendable {
         else { throw SandboxError(step: "write \(path)", errorNumber: errno) }
       }
     }
-    layout = HostLayout.read(generatedEtc: etc)
+    var layout = HostLayout.read(generatedEtc: etc)
+    (layout.emptyDirectory, layout.emptyFile) = try Self.makeEmptySources(in: workRoot)
+    layout.hiddenPaths = configuration.hiddenPaths.compactMap { path -> String? in
+      guard let resolved = realpath(path, nil) else { return nil }
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
+    self.layout = layout
     cgroups = CgroupSetup.detect(configuredV2Path: configuration.cgroupV2Path, forceMode: configuration.cgroupMode)
     sweepStaleBoxes()
     cgroups.sweepStaleGroups()
+  }
+
+  /// The empty, read-only sources of the covers over hidden data.
+  private static func makeEmptySources(in workRoot: String) throws(SandboxError) -> (String, String) {
+    let directory = workRoot + "/empty"
+    let file = workRoot + "/empty-file"
+    if mkdir(directory, 0o555) != 0 && errno != EEXIST {
+      throw SandboxError(step: "mkdir \(directory)", errorNumber: errno)
+    }
+    let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o444)
+    if fd < 0 { throw SandboxError(step: "create \(file)", errorNumber: errno) }
+    close(fd)
+    // Whatever an earlier version or an operator left there, empty and read-only.
+    var info = stat()
+    guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, listDirectory(directory).isEmpty,
+      chmod(directory, 0o555) == 0, truncate(file, 0) == 0, chmod(file, 0o444) == 0
+    else { throw SandboxError(step: "\(directory) and \(file) must be an empty directory and an empty file") }
+    return (directory, file)
   }
 
   /// Process-wide, so several hosts in one process never pick the same name.

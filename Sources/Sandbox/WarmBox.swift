@@ -63,7 +63,7 @@ public final class WarmBox: @unchecked Sendable {
     self.layout = layout
     self.host = host
     self.name = host.nextBoxName()
-    self.identity = host.identities.next()
+    self.identity = try host.identities.next()
     self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
     do {
       try start()

@@ -53,8 +53,13 @@ func runChallenge(_ options: RunOptions) -> Never {
     }
     if !options.arguments.isEmpty { throw UsageError(message: "program arguments cannot be used with --challenge") }
     if let remote = options.remote { runRemoteChallenge(options, url: remote) }
+    var configuration = options.configuration
+    // A challenge given by its path holds expected answers too: hidden like the installed ones.
+    if let reference = options.challenge, FileManager.default.fileExists(atPath: reference) {
+      configuration.hiddenPaths.append(reference)
+    }
     executor = try makeExecutor(
-      configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
+      configuration: configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
       warmBoxes: true)
     _ = try executor.runner(language: options.language, version: options.version)
     challenge = try resolveChallenge(options.challenge ?? "")

@@ -89,11 +89,11 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
 }
 
 /// Starts everything, serves until SIGTERM or SIGINT, drains, exits 0.
-func runDaemon(_ configuration: DaemonConfiguration) -> Never {
+func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfiguration) -> Never {
   let server: HTTPServer
   let pool: BoxPool
   do {
-    let host = try SandboxHost(configuration: configuration.sandboxConfiguration)
+    let host = try SandboxHost(configuration: sandbox)
     guard let policiesDirectory = DataDirectories.locate("policies"),
       let runnersDirectory = DataDirectories.locate("runners")
     else {

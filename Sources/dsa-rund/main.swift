@@ -23,4 +23,7 @@ if !problems.isEmpty {
   for problem in problems { logLine("error", ["message": "config: \(problem)"]) }
   exit(1)
 }
-runDaemon(configuration)
+var sandboxConfiguration = configuration.sandboxConfiguration
+// The config (its bearer tokens) is hidden from boxes wherever it lives, like the data folders.
+sandboxConfiguration.hiddenPaths.append(options.configPath)
+runDaemon(configuration, sandbox: sandboxConfiguration)

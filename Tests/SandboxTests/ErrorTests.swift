@@ -86,19 +86,21 @@ import Testing
 }
 
 @Suite struct HostIdentityTests {
-  @Test func liveBoxesNeverShareHostIDs() {
-    let allocator = HostIdentityAllocator()
+  @Test func liveBoxesNeverShareHostIDs() throws {
+    let directory = "/run/dsa-run-tests/uid-leases-\(getpid())-many"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let allocator = HostIdentityAllocator(directory: directory)
     var identities: [HostIdentity] = []
     var bases: Set<UInt32> = []
     // More than a 12-bit counter could tell apart if it simply wrapped.
     for _ in 0..<3_000 {
-      let identity = allocator.next()
+      let identity = try allocator.next()
       identities.append(identity)
       bases.insert(identity.base)
     }
     for _ in 0..<2_000 {
       allocator.release(identities.removeFirst())
-      let identity = allocator.next()
+      let identity = try allocator.next()
       #expect(!identities.contains { $0.base == identity.base })
       identities.append(identity)
     }

@@ -97,6 +97,7 @@ enum dsa_step {
   DSA_STEP_SERVE,
   DSA_STEP_COMMAND,
   DSA_STEP_RESET_SCRATCH,
+  DSA_STEP_USER_SYSCTL,
 };
 
 enum dsa_report_kind {
@@ -194,6 +195,16 @@ struct dsa_spawn_plan {
   /// commands from `program.report_fd` (a SOCK_SEQPACKET socket) one at a
   /// time; the rest of `program` is then unused.
   int32_t serve;
+  /// Host uid that owns the box's user namespace (the box root's host uid),
+  /// or 0 to leave it to the caller's effective uid. The kernel charges the
+  /// box's per-user counts (inotify, queued signals, mqueue bytes, locked
+  /// shm) to this uid in the host's namespace too.
+  uint32_t user_namespace_owner;
+  /// Limits of the box's own user namespace (/proc/sys/user/<name>),
+  /// written by the init: `user_sysctl_paths[i]` gets `user_sysctl_values[i]`.
+  const char *const *user_sysctl_paths;
+  const char *const *user_sysctl_values;
+  int32_t user_sysctl_count;
 };
 
 
@@ -271,6 +282,7 @@ int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode);
 extern const int dsa_rlimit_nproc;
 extern const int dsa_rlimit_memlock;
 extern const int dsa_rlimit_msgqueue;
+extern const int dsa_rlimit_sigpending;
 
 #ifdef __cplusplus
 }
