@@ -61,13 +61,15 @@ public struct CheckerProgramRunner: Sendable {
     }
   }
 
-  /// Runs the checker on one test.
-  public func check(input: Data, output: Data, answer: Data) -> Result<CheckResult, CheckerFailure> {
+  /// Runs the checker on one test, with `limits` (default: the runner's `limits`).
+  public func check(input: Data, output: Data, answer: Data, limits: StepLimits? = nil)
+    -> Result<CheckResult, CheckerFailure>
+  {
     let files = zip(Self.fileNames, [input, output, answer]).map { SourceFile(name: $0, contents: $1) }
     let outcome: Outcome
     do {
       outcome = try executor.run(
-        program, stdin: Data(), arguments: Self.fileNames, limits: limits, extraFiles: files)
+        program, stdin: Data(), arguments: Self.fileNames, limits: limits ?? self.limits, extraFiles: files)
     } catch {
       return .failure(CheckerFailure("the checker could not run: \(error)"))
     }
