@@ -128,10 +128,12 @@ public final class Executor: Sendable {
   public static let maximumFiles = 64
   public static let maximumSourceBytes = 1 << 20
   public static let maximumArtifactBytes = 256 << 20
-  /// Program arguments at most, and their bytes in all (each counted with its terminating NUL): far
-  /// below the kernel's ARG_MAX, so a request's arguments never make `execve` fail (E2BIG) in a box.
-  public static let maximumArguments = 4096
-  public static let maximumArgumentBytes = 256 << 10
+  /// Program arguments at most, and their bytes in all (each counted with its terminating NUL). A
+  /// warm box's run command carries the runner's command and environment, the rlimits and the
+  /// seccomp filter as well, in at most 4096 strings and 256 KiB (`DSA_COMMAND_MAXIMUM_*`); these
+  /// bounds leave room for the rest, so a request's arguments always fit.
+  public static let maximumArguments = 1024
+  public static let maximumArgumentBytes = 128 << 10
 
   /// What is wrong with a program's arguments, naming the argument (`args[2]: ...`); nil when they
   /// can be passed as they are. C strings end at NUL, so an argument holding one would arrive cut.
