@@ -209,6 +209,8 @@ public final class APIRouter: Sendable {
     switch outcome {
     case .success(let result):
       trace.runStatus = result.verdict.rawValue
+      let details = result.tests.filter { !$0.operatorDetail.isEmpty }.map { "test \($0.name): \($0.operatorDetail)" }
+      if !details.isEmpty { trace.detail = details.joined(separator: "; ") }
       return Self.json(GradeEncoder.gradeObject(result, exposeCompileCache: configuration.exposeCompileCache))
     case .failure(let error): throw .from(error)
     }

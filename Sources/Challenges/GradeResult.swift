@@ -55,6 +55,9 @@ public struct TestGrade: Sendable {
   public var stderr: String = ""
   /// The test is hidden: the grade was redacted (`redactedForHiddenTest`).
   public var hidden = false
+  /// For the operator's log, never for the learner (no encoder writes it): the whole error behind
+  /// an `internal_error`, which may name host paths.
+  public var operatorDetail = ""
 
   public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
     self.name = name
@@ -73,6 +76,7 @@ extension TestGrade {
   public func redactedForHiddenTest() -> TestGrade {
     var redacted = TestGrade(name: name, verdict: verdict, score: score, points: points, message: "")
     redacted.hidden = true
+    redacted.operatorDetail = operatorDetail
     redacted.cpuMilliseconds = cpuMilliseconds
     redacted.wallMilliseconds = wallMilliseconds
     redacted.memoryKilobytes = memoryKilobytes

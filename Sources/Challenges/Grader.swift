@@ -95,7 +95,10 @@ public final class Grader: Sendable {
         checkerProgram = try CheckerProgramRunner(source, executor: executor, limits: options.checkerLimits)
       } catch {
         result.tests = challenge.tests.map {
-          TestGrade(name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
+          var grade = TestGrade(
+            name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
+          grade.operatorDetail = error.detail
+          return grade
         }
         return finish(result, challenge: challenge, options: options)
       }
@@ -212,7 +215,9 @@ private struct TestWork: Sendable {
     do {
       outcome = try executor.run(program, stdin: test.stdin, limits: limits)
     } catch {
-      grade.message = "The sandbox failed: \(error)"
+      // The error can name host paths; the learner learns only that it was not their fault.
+      grade.message = "The sandbox failed on this test, which is not your fault."
+      grade.operatorDetail = "\(error)"
       return grade
     }
     if lowered, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
@@ -239,6 +244,7 @@ private struct TestWork: Sendable {
       grade.firstDifference = checked.firstDifference
     case .failure(let failure):
       grade.message = "The challenge's checker failed, which is not your fault: \(failure.message)"
+      grade.operatorDetail = failure.detail
     }
     return grade
   }
