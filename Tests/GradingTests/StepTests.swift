@@ -68,6 +68,24 @@ import Testing
     #expect(StepParser().replayable(good).problem == "")
   }
 
+  /// The lazy line reader splits as `split` at "\n" and "\r\n" characters does (what the fuzz
+  /// target checks too), on the awkward cases: lone CR, CR CR LF, marks after a line break, no
+  /// final line break, empty text.
+  @Test func linesSplitAsCharacterSplitDoes() throws {
+    let samples = [
+      "", "\n", "a", "a\n", "a\r\nb", "a\rb\n", "a\r\r\nb", "\n\u{301}x\n", "@step {\"a\": 1}\r\nx\r\n",
+      "e\u{301}\n@step {\"b\": \"\u{1F600}\"}\n\n", "\r", "x\r\n\r\n",
+    ]
+    for sample in samples {
+      let lines = sample.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+      let ordinary = lines.filter { !$0.utf8.starts(with: StepParser.prefix.utf8) }.joined(separator: "\n")
+      #expect(StepParser.ordinaryOutput(sample) == ordinary, "\(sample.debugDescription)")
+      let parsed = try StepParser().parse(sample).get()
+      #expect(parsed.ordinaryOutput == ordinary, "\(sample.debugDescription)")
+      #expect(parsed.steps.count == lines.count - lines.filter { !$0.utf8.starts(with: StepParser.prefix.utf8) }.count)
+    }
+  }
+
   @Test func longLinesAreRefused() {
     let long = "@step {\"a\": \"" + String(repeating: "x", count: 70_000) + "\"}"
     guard case .failure(let error) = StepParser().parse("x\n" + long) else {
