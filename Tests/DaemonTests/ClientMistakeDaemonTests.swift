@@ -49,6 +49,26 @@ struct ClientMistakeDaemonTests {
     #expect(try curl(daemon.baseURL + "/healthz").status == 200)
   }
 
+  /// The config's grade_wall_ms reaches the grades: a sample challenge's grade of a sleeping program
+  /// (8 tests of 8 s wall each) ends within it, every test skipped.
+  @Test func theConfiguredGradeBudgetBoundsACatalogGrade() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = directory + "/budget.json"
+    try Data(#"{"grade_wall_ms": 1500}"#.utf8).write(to: URL(fileURLWithPath: config))
+    let daemon = try DaemonProcess(arguments: ["--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    let graded = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": "import time\ntime.sleep(60)\n", "challenge": "two-sum-indices"])
+    #expect(graded.status == 200, "\(graded.body)")
+    let tests = try #require(graded.json["tests"] as? [[String: Any]])
+    #expect(tests.count == 8 && tests.allSatisfy { $0["verdict"] as? String == "skipped" }, "\(tests)")
+    #expect(graded.json["verdict"] as? String == "time_limit")
+    let wall = try #require(graded.json["wall_ms"] as? Int)
+    // Generous against 1.5 s; without the budget, 8 x 8 s.
+    #expect(wall < 6000, "\(wall) ms")
+  }
+
   @Test func aSampleChallengesHiddenTestsShowNoData() throws {
     let daemon = try DaemonProcess()
     defer { daemon.cleanUp() }
