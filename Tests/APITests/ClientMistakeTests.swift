@@ -99,6 +99,15 @@ import Testing
     #expect((source.object["run"] as? [String: Any])?["status"] as? String != "internal_error")
   }
 
+  /// 900 KiB of stdin to a program that never reads it: the pipe closes under the writer, which
+  /// must see EPIPE, not die of SIGPIPE (this test process did, and so did the CLI with exit 141).
+  @Test func aProgramThatIgnoresItsStdinEndsNormally() throws {
+    let response = try execute(
+      makeRouter(), ["language": "python", "source": "print(1)", "stdin": String(repeating: "x", count: 900 << 10)])
+    #expect(response.status == .ok, "\(response.text)")
+    #expect((response.object["run"] as? [String: Any])?["stdout"] as? String == "1\n")
+  }
+
   @Test func internalErrorsNeverShowAHostPath() throws {
     let logs = LogCollector()
     var configuration = APIConfiguration(slots: 1)
