@@ -10,8 +10,16 @@ public struct APIConfiguration: Sendable {
   public var queueTimeout: Duration = .seconds(10)
   /// The `Retry-After` sent with 503 busy, seconds; default 1.
   public var retryAfterSeconds = 1
-  /// What a request may ask for in `limits`.
+  /// What a request may ask for in `limits`, and what a grade's tests get at most.
   public var maxima = LimitMaxima()
+  /// The wall time all of one grade's tests (and custom checker runs) share, milliseconds; nil is the
+  /// execute wall maximum, so a grade holds its slot no longer than the longest execute (compile +
+  /// wall). Tests not started within it are `skipped`.
+  public var gradeWallMilliseconds: UInt64?
+  /// Whether results say `compile_cache: "hit"`. Off, a client cannot tell whether someone else
+  /// compiled exactly this source: a successful compile reads as `"none"` with `compile` null,
+  /// cached or not (failed compiles are never cached, so they are shown as they are).
+  public var exposeCompileCache = false
   /// The largest execute body, bytes; default 1 MiB (the HTTP server's own limit should not be
   /// smaller, or it answers first with a plain-text 413).
   public var maximumBodyBytes = 1 << 20
@@ -21,6 +29,9 @@ public struct APIConfiguration: Sendable {
   public var logSink: RequestLogSink?
 
   /// The defaults, with `slots` slots and a line of twice that.
+  /// The grade budget in effect.
+  public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }
+
   public init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, maximumQueued: Int? = nil) {
     self.slots = max(1, slots)
     self.maximumQueued = maximumQueued ?? 2 * max(1, slots)

@@ -86,6 +86,15 @@ public final class APIRouter: Sendable {
     } catch {
       errorCode = error.code
       response = error.response
+      if error.status == .internalServerError {
+        // Whatever failed may name host paths (cgroups, work roots, config files): they go to the
+        // operator's log; the caller gets the request id to quote.
+        trace.detail = trace.detail ?? error.message
+        response =
+          APIError.internalError(
+            "the server could not carry out this request; its operators can find why under request id \(trace.id)"
+          ).response
+      }
     }
     response.headers.add(name: "X-Request-Id", value: trace.id)
     metrics.recordRequest(route: route, code: response.status.code)
@@ -158,13 +167,19 @@ public final class APIRouter: Sendable {
     let executeRequest = try body.executeRequest(
       maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
     let perform = self.perform
-    let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in try perform(executeRequest) }
+    let exposeCompileCache = configuration.exposeCompileCache
+    // The result is encoded (its step lines parsed) on the slot's thread, inside the run's share of
+    // the daemon, not on the connection's after the slot is free.
+    let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in
+      let result = try perform(executeRequest)
+      return (result, ResultEncoder.executeValue(result, exposeCompileCache: exposeCompileCache))
+    }
     switch outcome {
-    case .success(let result):
+    case .success(let (result, value)):
       let status = Self.statusWord(result)
       trace.runStatus = status
       metrics.recordRun(language: runner.language, status: status, seconds: Self.seconds(elapsed))
-      return Self.json(ResultEncoder.executeValue(result))
+      return Self.json(value)
     case .failure(let error):
       if case .sandbox = error {
         metrics.recordRun(
@@ -178,11 +193,17 @@ public final class APIRouter: Sendable {
   /// a grade takes no more than an execute's share of a busy daemon (the CLI grades in parallel).
   private func grade(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
     let body = try jsonBody(of: request, GradeBody.decode)
-    _ = try resolveRunner(language: body.language, version: body.version, trace: &trace)
+    let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
     let files = try body.sourceFiles()
-    let challenge = try body.resolveChallenge(in: challenges)
+    var resolved = try body.resolveChallenge(in: challenges)
+    var inline = false
+    if case .object = body.challenge { inline = true }
+    resolved.limits = try configuration.maxima.challengeLimits(
+      resolved.limits, runnerLimits: runner.run.limits.applied(to: BoxLimits()), inline: inline)
+    let challenge = resolved
     let options = GradeOptions(
-      version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false)
+      version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false,
+      timeBoundMilliseconds: configuration.resolvedGradeWallMilliseconds)
     let grader = self.grader
     let (outcome, _) = try inSlot(trace: &trace) { () throws(ExecuteError) in
       try grader.grade(challenge, language: body.language, files: files, options: options)
@@ -190,7 +211,9 @@ public final class APIRouter: Sendable {
     switch outcome {
     case .success(let result):
       trace.runStatus = result.verdict.rawValue
-      return Self.json(GradeEncoder.gradeObject(result))
+      let details = result.tests.filter { !$0.operatorDetail.isEmpty }.map { "test \($0.name): \($0.operatorDetail)" }
+      if !details.isEmpty { trace.detail = details.joined(separator: "; ") }
+      return Self.json(GradeEncoder.gradeObject(result, exposeCompileCache: configuration.exposeCompileCache))
     case .failure(let error): throw .from(error)
     }
   }

@@ -26,19 +26,23 @@ public enum GradeEncoder {
   /// The keys of each test object.
   public static let testKeys: Set<String> = [
     "name", "verdict", "score", "points", "cpu_ms", "wall_ms", "memory_kb", "message", "stderr", "first_difference",
+    "hidden",
   ]
 
   /// The whole grade result.
-  public static func gradeObject(_ result: GradeResult) -> [String: Any] {
-    [
+  /// `exposeCompileCache` as for `ResultEncoder.executeValue`.
+  public static func gradeObject(_ result: GradeResult, exposeCompileCache: Bool = true) -> [String: Any] {
+    let (compile, cache) = ResultEncoder.compileCacheView(
+      compile: result.compile, hit: result.compileCacheHit, expose: exposeCompileCache)
+    return [
       "challenge": result.challenge,
       "language": result.language,
       "version": result.version,
       "verdict": result.verdict.rawValue,
       "score": number(result.score),
       "message": result.message,
-      "compile": result.compile.map { foundationValue(ResultEncoder.outcomeValue($0)) } ?? NSNull(),
-      "compile_cache": result.compileCacheHit ? "hit" : (result.compile == nil ? "none" : "miss"),
+      "compile": compile.map { foundationValue(ResultEncoder.outcomeValue($0)) } ?? NSNull(),
+      "compile_cache": cache,
       "wall_ms": result.wallMilliseconds,
       "tests": result.tests.map(testObject),
     ]
@@ -57,6 +61,7 @@ public enum GradeEncoder {
       "message": test.message,
       "stderr": test.stderr,
       "first_difference": test.firstDifference.map { differenceObject($0) as Any } ?? NSNull(),
+      "hidden": test.hidden,
     ]
   }
 
@@ -98,7 +103,7 @@ public enum GradeEncoder {
         "memory_mb": limit(challenge.limits.memoryMegabytes), "output_kb": limit(challenge.limits.outputKilobytes),
         "processes": limit(challenge.limits.processes),
       ],
-      "tests": challenge.tests.map { ["name": $0.name, "points": number($0.points)] },
+      "tests": challenge.tests.map { ["name": $0.name, "points": number($0.points), "hidden": $0.hidden] },
       "starters": challenge.starters.mapValues { String(decoding: $0.contents, as: UTF8.self) },
     ]
   }
@@ -125,6 +130,7 @@ public enum GradeEncoder {
       test.wallMilliseconds = count(item["wall_ms"])
       test.memoryKilobytes = count(item["memory_kb"])
       test.stderr = item["stderr"] as? String ?? ""
+      test.hidden = item["hidden"] as? Bool ?? false
       if let difference = item["first_difference"] as? [String: Any], let step = difference["step"] as? Int {
         test.firstDifference = StepDifference(
           step: step, expected: difference["expected"].flatMap(ResultEncoder.value).flatMap { $0 == .null ? nil : $0 },

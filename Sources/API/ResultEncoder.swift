@@ -7,7 +7,9 @@ import Sandbox
 /// client can switch between them without noticing.
 public enum ResultEncoder {
   /// The keys of an execute result object.
-  public static let executeKeys: Set<String> = ["language", "version", "compile", "compile_cache", "run", "steps"]
+  public static let executeKeys: Set<String> = [
+    "language", "version", "compile", "compile_cache", "run", "steps", "steps_message",
+  ]
   /// The keys every outcome object has (`time_limit_kind` is added for `time_limit`).
   public static let outcomeKeys: Set<String> = [
     "status", "message", "exit_code", "signal", "stdout", "stderr", "stdout_truncated", "stderr_truncated",
@@ -34,17 +36,38 @@ public enum ResultEncoder {
     return .object(object)
   }
 
-  /// The whole result, with the well-formed step lines of the run's stdout (for the app's step player).
-  public static func executeValue(_ result: ExecuteResult) -> JSONValue {
-    let steps = result.run.map { StepParser().replayableSteps(String(decoding: $0.stdout, as: UTF8.self)) } ?? []
+  /// The whole result, with the well-formed step lines of the run's stdout (for the app's step player)
+  /// and, in `steps_message`, why reading them stopped early ("" when all were read). Parsing the
+  /// steps is bounded work (`StepParser.replayable`); the daemon does it on the box slot's thread.
+  ///
+  /// With `exposeCompileCache` false the result does not tell a cache hit from a fresh compile
+  /// (`compileCacheView`).
+  public static func executeValue(_ result: ExecuteResult, exposeCompileCache: Bool = true) -> JSONValue {
+    let (steps, stepsMessage) =
+      result.run.map { StepParser().replayable(String(decoding: $0.stdout, as: UTF8.self)) } ?? ([], "")
+    let (compile, cache) = compileCacheView(
+      compile: result.compile, hit: result.compileCacheHit, expose: exposeCompileCache)
     return [
       "language": .string(result.language),
       "version": .string(result.version),
-      "compile": result.compile.map(outcomeValue) ?? .null,
-      "compile_cache": .string(result.compileCacheHit ? "hit" : (result.compile == nil ? "none" : "miss")),
+      "compile": compile.map(outcomeValue) ?? .null,
+      "compile_cache": .string(cache),
       "run": result.run.map(outcomeValue) ?? .null,
       "steps": .array(steps.map(\.object)),
+      "steps_message": .string(stepsMessage),
     ]
+  }
+
+  /// The compile outcome and `compile_cache` word a client is shown.
+  ///
+  /// Exposed: the compile as it ran (nil on a hit) and `hit`, `miss` or `none`. Not exposed, a hit
+  /// would tell a client that someone else compiled exactly this source, so every successful compile
+  /// reads as a hit does without its word: `compile` nil and `none`. A failed compile is never
+  /// cached, so it is the same for every client and shown as it is (`miss`).
+  public static func compileCacheView(compile: Outcome?, hit: Bool, expose: Bool) -> (Outcome?, String) {
+    if expose { return (compile, hit ? "hit" : (compile == nil ? "none" : "miss")) }
+    guard let compile, compile.status != .ok else { return (nil, "none") }
+    return (compile, "miss")
   }
 
   /// Serialized as the CLI prints and the daemon sends: compact, sorted keys, slashes unescaped.

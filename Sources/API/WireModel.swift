@@ -211,6 +211,7 @@ extension ExecuteBody {
       language: language, version: version, files: try ExecuteBody.sourceFiles(files: files, source: source))
     request.stdin = Data((stdin ?? "").utf8)
     request.arguments = args ?? []
+    if let problem = Executor.argumentsProblem(request.arguments) { throw .badRequest(problem) }
 
     let asked = limits ?? Limits()
     var step = StepLimits()
@@ -247,15 +248,45 @@ extension ExecuteBody {
   }
 
   /// The value to use for one limit; nil keeps the runner's default as it is.
-  private static func limit(
-    _ name: String, _ asked: Int64?, maximum: UInt64, default runnerDefault: UInt64
+  fileprivate static func limit(
+    _ name: String, _ asked: Int64?, maximum: UInt64, default runnerDefault: UInt64, field: String = "limits."
   ) throws(APIError) -> UInt64? {
     guard let asked else { return runnerDefault > maximum ? maximum : nil }
-    guard asked > 0 else { throw .badRequest("limits.\(name) must be greater than 0 (it was \(asked))") }
+    guard asked > 0 else { throw .badRequest("\(field)\(name) must be greater than 0 (it was \(asked))") }
     guard UInt64(asked) <= maximum else {
-      throw .badRequest("limits.\(name) is \(asked); the maximum is \(maximum)")
+      throw .badRequest("\(field)\(name) is \(asked); the maximum is \(maximum)")
     }
     return UInt64(asked)
+  }
+}
+
+extension LimitMaxima {
+  /// A challenge's test limits within the maxima, laid over `runnerLimits` as for an execute.
+  ///
+  /// An inline challenge is the caller's, so a limit above its maximum is refused naming the field
+  /// (`challenge.limits.memory_mb is 2048; the maximum is 1024`); a catalog challenge's is the
+  /// operator's choice, lowered to the maximum like a runner's default.
+  public func challengeLimits(_ asked: StepLimits, runnerLimits: BoxLimits, inline: Bool) throws(APIError)
+    -> StepLimits
+  {
+    func bounded(_ name: String, _ value: UInt64?, _ maximum: UInt64, _ runnerDefault: UInt64) throws(APIError)
+      -> UInt64?
+    {
+      let value = inline ? value : value.map { min($0, maximum) }
+      return try ExecuteBody.limit(
+        name, value.map { Int64(clamping: $0) }, maximum: maximum, default: runnerDefault, field: "challenge.limits.")
+    }
+    var limits = asked
+    limits.cpuMilliseconds = try bounded(
+      "cpu_ms", asked.cpuMilliseconds, cpuMilliseconds, runnerLimits.cpuTimeMilliseconds)
+    limits.wallMilliseconds = try bounded(
+      "wall_ms", asked.wallMilliseconds, wallMilliseconds, runnerLimits.wallTimeMilliseconds)
+    limits.memoryMegabytes = try bounded(
+      "memory_mb", asked.memoryMegabytes, memoryMegabytes, runnerLimits.memoryBytes >> 20)
+    limits.outputKilobytes = try bounded(
+      "output_kb", asked.outputKilobytes, outputKilobytes, runnerLimits.outputBytesPerStream >> 10)
+    limits.processes = try bounded("processes", asked.processes, processes, runnerLimits.processes)
+    return limits
   }
 }
 

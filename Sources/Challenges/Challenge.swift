@@ -90,15 +90,20 @@ public struct ChallengeTest: Sendable {
   public var expectedSteps: [Step]?
   /// Positive.
   public var points: Double
+  /// A hidden test's grade says only its verdict, figures and step caption: never its input, its
+  /// expected output or steps, or what the program printed on it (docs/challenges.md).
+  public var hidden: Bool
 
   public init(
-    name: String, stdin: Data, expectedStdout: String? = nil, expectedSteps: [Step]? = nil, points: Double = 1
+    name: String, stdin: Data, expectedStdout: String? = nil, expectedSteps: [Step]? = nil, points: Double = 1,
+    hidden: Bool = false
   ) {
     self.name = name
     self.stdin = stdin
     self.expectedStdout = expectedStdout
     self.expectedSteps = expectedSteps
     self.points = points
+    self.hidden = hidden
   }
 }
 

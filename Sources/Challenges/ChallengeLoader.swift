@@ -358,7 +358,7 @@ private struct ChallengeParser {
     let before = problems.count
     for (index, item) in items.enumerated() {
       let field = "tests[\(index)]"
-      let keys = ["name", "stdin", "expected_stdout", "expected_steps", "points"]
+      let keys = ["name", "stdin", "expected_stdout", "expected_steps", "points", "hidden"]
       guard let fields = object(item, field: field, allowed: keys) else { continue }
       var name = String(index + 1)
       if let given = string(fields["name"], field: field + ".name", required: false, maximumLength: 64) {
@@ -375,6 +375,14 @@ private struct ChallengeParser {
           points = number
         } else {
           problem(field + ".points", "must be a positive number of at most \(Int(ChallengeLoader.maximumPoints))")
+        }
+      }
+      var hidden = false
+      if let value = fields["hidden"] {
+        if case .bool(let flag) = value {
+          hidden = flag
+        } else {
+          problem(field + ".hidden", "must be true or false")
         }
       }
       let stdin = testFile(fields["stdin"], field: field + ".stdin", required: true)
@@ -414,7 +422,8 @@ private struct ChallengeParser {
       if let stdin {
         tests.append(
           ChallengeTest(
-            name: name, stdin: stdin, expectedStdout: expectedStdout, expectedSteps: expectedSteps, points: points))
+            name: name, stdin: stdin, expectedStdout: expectedStdout, expectedSteps: expectedSteps, points: points,
+            hidden: hidden))
       }
     }
     // A field no expected step of any test has is a misspelling that would silently compare nothing;
@@ -431,7 +440,9 @@ private struct ChallengeParser {
   }
 
   private mutating func parseExpectedSteps(_ text: String, field: String, checker: StepChecker) -> [Step]? {
-    let parser = StepParser(maximumSteps: 1_000_000, maximumLineBytes: 16 << 20, maximumDepth: 64)
+    let parser = StepParser(
+      maximumSteps: 1_000_000, maximumLineBytes: 16 << 20, maximumDepth: 64,
+      maximumTotalBytes: ChallengeLoader.maximumTestFileBytes)
     let parsed: ParsedSteps
     switch parser.parse(text) {
     case .failure(let error):

@@ -5,9 +5,15 @@ import Sandbox
 
 /// Why a custom checker gave no usable answer: the challenge's fault, reported as `internal_error`.
 public struct CheckerFailure: Error, Sendable, CustomStringConvertible {
+  /// For the learner: what failed, never a host path.
   public var message: String
-  public init(_ message: String) { self.message = message }
-  public var description: String { message }
+  /// For the operator's log: the whole error, which may name host paths (cgroups, toolchains).
+  public var detail: String
+  public init(_ message: String, detail: String = "") {
+    self.message = message
+    self.detail = detail
+  }
+  public var description: String { detail.isEmpty ? message : "\(message) (\(detail))" }
 }
 
 /// A custom checker program (testlib protocol), compiled once and run in a box per test as
@@ -50,7 +56,7 @@ public struct CheckerProgramRunner: Sendable {
     do {
       program = try executor.prepare(language: checker.language, version: nil, files: [checker.source])
     } catch {
-      throw CheckerFailure("the challenge's checker cannot be prepared: \(error)")
+      throw CheckerFailure("the challenge's checker cannot be prepared", detail: "\(error)")
     }
     if !program.isRunnable {
       let compile = program.compile
@@ -61,15 +67,17 @@ public struct CheckerProgramRunner: Sendable {
     }
   }
 
-  /// Runs the checker on one test.
-  public func check(input: Data, output: Data, answer: Data) -> Result<CheckResult, CheckerFailure> {
+  /// Runs the checker on one test, with `limits` (default: the runner's `limits`).
+  public func check(input: Data, output: Data, answer: Data, limits: StepLimits? = nil)
+    -> Result<CheckResult, CheckerFailure>
+  {
     let files = zip(Self.fileNames, [input, output, answer]).map { SourceFile(name: $0, contents: $1) }
     let outcome: Outcome
     do {
       outcome = try executor.run(
-        program, stdin: Data(), arguments: Self.fileNames, limits: limits, extraFiles: files)
+        program, stdin: Data(), arguments: Self.fileNames, limits: limits ?? self.limits, extraFiles: files)
     } catch {
-      return .failure(CheckerFailure("the checker could not run: \(error)"))
+      return .failure(CheckerFailure("the checker could not run (the sandbox failed)", detail: "\(error)"))
     }
     let stdout = String(decoding: outcome.stdout, as: UTF8.self)
     let stderr = String(decoding: outcome.stderr, as: UTF8.self)

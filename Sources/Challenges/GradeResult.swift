@@ -53,6 +53,11 @@ public struct TestGrade: Sendable {
   public var firstDifference: StepDifference?
   /// The end of the program's stderr (at most `Grader.stderrExcerptBytes`), for tracebacks.
   public var stderr: String = ""
+  /// The test is hidden: the grade was redacted (`redactedForHiddenTest`).
+  public var hidden = false
+  /// For the operator's log, never for the learner (no encoder writes it): the whole error behind
+  /// an `internal_error`, which may name host paths.
+  public var operatorDetail = ""
 
   public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
     self.name = name
@@ -60,6 +65,42 @@ public struct TestGrade: Sendable {
     self.score = score
     self.points = points
     self.message = message
+  }
+}
+
+extension TestGrade {
+  /// What a hidden test's grade may say: its verdict, score and figures, a fixed sentence for the
+  /// verdict, and for steps the number and caption of the first differing step. Everything else can
+  /// carry the test's data: the stderr tail (a program can echo its stdin), a checker's message
+  /// (it names the expected token), the expected and actual step fields, an exit code.
+  public func redactedForHiddenTest() -> TestGrade {
+    var redacted = TestGrade(name: name, verdict: verdict, score: score, points: points, message: "")
+    redacted.hidden = true
+    redacted.operatorDetail = operatorDetail
+    redacted.cpuMilliseconds = cpuMilliseconds
+    redacted.wallMilliseconds = wallMilliseconds
+    redacted.memoryKilobytes = memoryKilobytes
+    if let difference = firstDifference {
+      redacted.firstDifference = StepDifference(
+        step: difference.step, expected: nil, actual: nil, caption: difference.caption)
+    }
+    switch verdict {
+    case .accepted: redacted.message = ""
+    case .wrongAnswer:
+      redacted.message =
+        firstDifference.map { "Wrong answer on a hidden test: step \($0.step) differs. Expected step: \($0.caption)" }
+        ?? "Wrong answer on a hidden test."
+    case .compileError: redacted.message = message
+    case .runtimeError: redacted.message = "The program failed on a hidden test (runtime error)."
+    case .timeLimit: redacted.message = "The program went over the time limit on a hidden test."
+    case .memoryLimit: redacted.message = "The program went over the memory limit on a hidden test."
+    case .outputLimit: redacted.message = "The program went over the output limit on a hidden test."
+    case .forbidden: redacted.message = "The program made a forbidden system call on a hidden test."
+    case .internalError: redacted.message = "Grading failed on a hidden test, which is not your fault."
+    // Fixed sentences of the grader's own.
+    case .skipped: redacted.message = message
+    }
+    return redacted
   }
 }
 

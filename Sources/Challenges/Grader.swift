@@ -13,9 +13,11 @@ public struct GradeOptions: Sendable {
   /// Once a test fails, start no more tests (they are reported as `skipped`); tests already running
   /// finish and count.
   public var stopAtFirstFailure: Bool
-  /// A bound on the whole grade (compile included): a test not started by then is `skipped`, and the
-  /// grade's verdict is `time_limit` unless a test failed first. Running tests are bounded by their
-  /// own limits.
+  /// A bound on the wall time of the grade's tests, from when the first test can start (the compile
+  /// has its runner's own limits, as for an execute). A test not started by then is `skipped`; a test
+  /// (and a custom checker's run) that would outlast it gets only what is left as its wall limit,
+  /// and is `skipped` too when that cut stopped it. The grade's verdict is then `time_limit` unless a
+  /// test failed first. So a grade holds its box slots for at most compile + this bound.
   public var timeBoundMilliseconds: UInt64
   /// Limits of each run of a custom checker program.
   public var checkerLimits: StepLimits
@@ -72,7 +74,6 @@ public final class Grader: Sendable {
   private func grade(
     _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions, started: UInt64
   ) throws(ExecuteError) -> GradeResult {
-    let deadline = started + options.timeBoundMilliseconds * 1_000_000
     let program = try executor.prepare(language: language, version: options.version, files: files)
     var result = GradeResult(
       challenge: challenge.id, language: program.language, version: program.version, verdict: .accepted, score: 0,
@@ -94,15 +95,20 @@ public final class Grader: Sendable {
         checkerProgram = try CheckerProgramRunner(source, executor: executor, limits: options.checkerLimits)
       } catch {
         result.tests = challenge.tests.map {
-          TestGrade(name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
+          var grade = TestGrade(
+            name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
+          grade.operatorDetail = error.detail
+          return grade
         }
         return finish(result, challenge: challenge, options: options)
       }
     }
 
     let shared = SharedProgress(count: challenge.tests.count)
+    let deadline = DispatchTime.now().uptimeNanoseconds + options.timeBoundMilliseconds * 1_000_000
     let work = TestWork(
-      executor: executor, challenge: challenge, program: program, checkerProgram: checkerProgram)
+      executor: executor, challenge: challenge, program: program, checkerProgram: checkerProgram,
+      deadline: deadline, boundMilliseconds: options.timeBoundMilliseconds)
     let workers = min(options.parallelism ?? defaultParallelism, challenge.tests.count)
     let group = DispatchGroup()
     for _ in 0..<max(1, workers) {
@@ -118,12 +124,13 @@ public final class Grader: Sendable {
             grade = TestGrade(
               name: test.name, verdict: .skipped, score: 0, points: test.points,
               message: "Not run: an earlier test failed (stop at first failure).")
-          } else if DispatchTime.now().uptimeNanoseconds > deadline {
+          } else if work.remainingMilliseconds() < TestWork.shortestRunMilliseconds {
             grade = TestGrade(
               name: test.name, verdict: .skipped, score: 0, points: test.points,
               message: "Not run: grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)).")
           } else {
-            grade = work.grade(test)
+            let full = work.grade(test)
+            grade = test.hidden ? full.redactedForHiddenTest() : full
             if options.stopAtFirstFailure, grade.verdict != .accepted { shared.stopped.store(true, ordering: .relaxed) }
           }
           shared.grades.withLock { $0[index] = grade }
@@ -150,7 +157,8 @@ public final class Grader: Sendable {
       let count = result.tests.filter { $0.verdict == .skipped }.count
       result.verdict = .timeLimit
       result.message =
-        "Grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)) before \(count) test(s) could run, "
+        "Grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)) before \(count) test(s) could "
+        + "finish, "
         + "from test \(skipped.name) on."
     } else {
       result.verdict = .accepted
@@ -178,14 +186,44 @@ private struct TestWork: Sendable {
   let challenge: Challenge
   let program: PreparedProgram
   let checkerProgram: CheckerProgramRunner?
+  /// When the grade's time bound passes (uptime nanoseconds), and the bound itself.
+  let deadline: UInt64
+  let boundMilliseconds: UInt64
+
+  /// Below this much time left, a test is not started: it could not show anything in time.
+  static let shortestRunMilliseconds: UInt64 = 100
+
+  func remainingMilliseconds() -> UInt64 {
+    let now = DispatchTime.now().uptimeNanoseconds
+    return now >= deadline ? 0 : (deadline - now) / 1_000_000
+  }
+
+  /// `limits` with the wall time lowered to what the grade's bound leaves, and whether it was lowered.
+  func withinBound(_ limits: StepLimits, runner: Runner) -> (StepLimits, lowered: Bool) {
+    let own = limits.applied(to: runner.run.limits.applied(to: BoxLimits())).wallTimeMilliseconds
+    let left = max(1, remainingMilliseconds())
+    guard left < own else { return (limits, false) }
+    var lowered = limits
+    lowered.wallMilliseconds = left
+    return (lowered, true)
+  }
 
   func grade(_ test: ChallengeTest) -> TestGrade {
     var grade = TestGrade(name: test.name, verdict: .internalError, score: 0, points: test.points, message: "")
     let outcome: Outcome
+    let (limits, lowered) = withinBound(challenge.limits, runner: program.runner)
     do {
-      outcome = try executor.run(program, stdin: test.stdin, limits: challenge.limits)
+      outcome = try executor.run(program, stdin: test.stdin, limits: limits)
     } catch {
-      grade.message = "The sandbox failed: \(error)"
+      // The error can name host paths; the learner learns only that it was not their fault.
+      grade.message = "The sandbox failed on this test, which is not your fault."
+      grade.operatorDetail = "\(error)"
+      return grade
+    }
+    if lowered, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
+      grade.verdict = .skipped
+      grade.wallMilliseconds = outcome.wallMilliseconds
+      grade.message = "Stopped: grading reached its bound of \(Grader.seconds(boundMilliseconds)) while this test ran."
       return grade
     }
     grade.cpuMilliseconds = outcome.cpuMilliseconds
@@ -206,6 +244,7 @@ private struct TestWork: Sendable {
       grade.firstDifference = checked.firstDifference
     case .failure(let failure):
       grade.message = "The challenge's checker failed, which is not your fault: \(failure.message)"
+      grade.operatorDetail = failure.detail
     }
     return grade
   }
@@ -218,7 +257,9 @@ private struct TestWork: Sendable {
       guard let checkerProgram else { return .failure(CheckerFailure("the checker was not prepared")) }
       // Step lines are for the step player, never part of an answer (DESIGN §6).
       let answer = Data(StepParser.ordinaryOutput(output).utf8)
-      return checkerProgram.check(input: test.stdin, output: answer, answer: Data((test.expectedStdout ?? "").utf8))
+      let (limits, _) = withinBound(checkerProgram.limits, runner: checkerProgram.program.runner)
+      return checkerProgram.check(
+        input: test.stdin, output: answer, answer: Data((test.expectedStdout ?? "").utf8), limits: limits)
     case .builtIn(let checker):
       guard let stepChecker = checker as? StepChecker else {
         do {

@@ -29,8 +29,9 @@ public struct FloatsChecker: Checker {
   public func check(input: String, expected: String, output: String) throws(CheckerConfigurationError)
     -> CheckResult
   {
-    let want = Text.tokens(expected)
-    let got = Text.tokens(output)
+    // The expected answer is bounded (the challenge loader's file limit); the output is read lazily.
+    let want = Array(Text.tokens(expected))
+    var got = Text.tokens(output).makeIterator()
     for index in 0..<want.count {
       let expectedToken = want[index].text
       let expectedNumber = Self.number(expectedToken)
@@ -39,12 +40,10 @@ public struct FloatsChecker: Checker {
           checker: Self.name, message: "expected answer word \(index + 1) is not a number: \(Text.quote(expectedToken))"
         )
       }
-      guard index < got.count else {
+      guard let actual = got.next() else {
         return .wrongAnswer(
-          "expected \(Text.plural(want.count, "value")), got \(got.count): "
-            + "value \(got.count + 1) should be \(expectedToken)")
+          "expected \(Text.plural(want.count, "value")), got \(index): value \(index + 1) should be \(expectedToken)")
       }
-      let actual = got[index]
       let place = "value \(index + 1) (line \(actual.line))"
       guard let expectedNumber else {
         if actual.text != expectedToken {
@@ -60,10 +59,10 @@ public struct FloatsChecker: Checker {
           "\(place): expected \(expectedToken), got \(actual.text) (allowed error \(JSONValue.format(epsilon)))")
       }
     }
-    if got.count > want.count {
+    if let extra = got.next() {
       return .wrongAnswer(
-        "expected \(Text.plural(want.count, "value")), got \(got.count): "
-          + "extra \(Text.quote(got[want.count].text)) on line \(got[want.count].line)")
+        "expected \(Text.plural(want.count, "value")), got \(want.count + 1 + got.countRest()): "
+          + "extra \(Text.quote(extra.text)) on line \(extra.line)")
     }
     return .accepted
   }

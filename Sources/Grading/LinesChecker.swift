@@ -9,16 +9,19 @@ public struct LinesChecker: Checker {
   }
 
   public func check(input: String, expected: String, output: String) -> CheckResult {
-    let want = Text.lines(expected)
-    let got = Text.lines(output)
-    for index in 0..<max(want.count, got.count) {
-      let expectedLine = index < want.count ? want[index] : nil
-      let actualLine = index < got.count ? got[index] : nil
+    var want = Text.lines(expected).makeIterator()
+    var got = Text.lines(output).makeIterator()
+    var number = 0
+    while true {
+      number += 1
+      // Trailing empty lines do not count: a side whose rest is empty has ended.
+      let expectedLine = want.restIsEmpty() ? nil : want.next()
+      let actualLine = got.restIsEmpty() ? nil : got.next()
+      if expectedLine == nil, actualLine == nil { return .accepted }
       if expectedLine != actualLine {
-        return .wrongAnswer("line \(index + 1): expected \(describe(expectedLine)), got \(describe(actualLine))")
+        return .wrongAnswer("line \(number): expected \(describe(expectedLine)), got \(describe(actualLine))")
       }
     }
-    return .accepted
   }
 
   private func describe(_ line: Substring?) -> String {

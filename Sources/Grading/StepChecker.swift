@@ -51,7 +51,8 @@ public struct StepChecker: Checker {
   public func check(input: String, expected: String, output: String) throws(CheckerConfigurationError)
     -> CheckResult
   {
-    let unbounded = StepParser(maximumSteps: 1_000_000, maximumLineBytes: 16 << 20, maximumDepth: 64)
+    let unbounded = StepParser(
+      maximumSteps: 1_000_000, maximumLineBytes: 16 << 20, maximumDepth: 64, maximumTotalBytes: Int.max)
     switch unbounded.parse(expected) {
     case .failure(let error):
       throw CheckerConfigurationError(checker: Self.name, message: "expected steps, \(error)")

@@ -1,23 +1,65 @@
 /// Text helpers shared by the checkers.
+///
+/// Lines and tokens are read lazily over the text's UTF-8 bytes: a program's output can be as large
+/// as the server's output limit (tens of MiB of one-byte tokens), and an array of every token or line
+/// of it costs dozens of bytes per byte of output. The sequences hand out substrings of the text one
+/// at a time, so a checker holds one token or line of each side at once.
 enum Text {
-  /// Lines with CRLF read as LF, trailing spaces and tabs removed from each line, and trailing empty
-  /// lines dropped. Empty text has no lines.
-  static func lines(_ text: String) -> [Substring] {
-    var lines: [Substring] = text.split(
-      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
-    ).map(trimmingTrailingWhitespace)
+  /// Lines with CRLF read as LF and trailing whitespace removed from each line. Trailing empty lines
+  /// are the reader's to ignore (`LineSequence.Iterator.restIsEmpty`).
+  static func lines(_ text: String) -> LineSequence { LineSequence(text: text) }
+
+  /// Every line, as `lines`, with trailing empty lines dropped: for bounded text only (expected
+  /// answers, which the challenge loader bounds).
+  static func allLines(_ text: String) -> [Substring] {
+    var lines = Array(LineSequence(text: text))
     while let last = lines.last, last.isEmpty { lines.removeLast() }
     return lines
   }
 
-  static func trimmingTrailingWhitespace(_ line: Substring) -> Substring {
-    var end = line.endIndex
-    while end > line.startIndex {
-      let before = line.index(before: end)
-      guard isWhitespace(line[before]) else { break }
-      end = before
+  /// The lines of a text as `split` at LF gives them (so text ending in LF has an empty last line),
+  /// a CR before the LF and any trailing whitespace removed from each.
+  struct LineSequence: Sequence {
+    let text: String
+
+    struct Iterator: IteratorProtocol {
+      let text: String
+      /// Where the next line starts; nil after the last.
+      var position: String.Index?
+      /// The start of a non-empty line at or after `position`, once one was seen: keeps
+      /// `restIsEmpty` linear over a run of empty lines.
+      var nonEmptyLineAhead: String.Index?
+
+      mutating func next() -> Substring? {
+        guard let start = position else { return nil }
+        let utf8 = text.utf8
+        var end = start
+        while end < utf8.endIndex, utf8[end] != UInt8(ascii: "\n") { end = utf8.index(after: end) }
+        position = end < utf8.endIndex ? utf8.index(after: end) : nil
+        while end > start {
+          let before = utf8.index(before: end)
+          guard Text.isWhitespace(utf8[before]) else { break }
+          end = before
+        }
+        return Substring(utf8[start..<end])
+      }
+
+      /// Whether every line still to come is empty (so the lines end here, trailing empty lines aside).
+      mutating func restIsEmpty() -> Bool {
+        guard let position else { return true }
+        if let ahead = nonEmptyLineAhead, ahead >= position { return false }
+        var copy = self
+        while let start = copy.position, let line = copy.next() {
+          if !line.isEmpty {
+            nonEmptyLineAhead = start
+            return false
+          }
+        }
+        return true
+      }
     }
-    return line[line.startIndex..<end]
+
+    func makeIterator() -> Iterator { Iterator(text: text, position: text.utf8.startIndex) }
   }
 
   /// A whitespace-separated token and the line it is on (counting from 1).
@@ -27,38 +69,53 @@ enum Text {
   }
 
   /// Tokens separated by any whitespace (testlib `wcmp`).
-  static func tokens(_ text: String) -> [Token] {
-    var tokens: [Token] = []
-    var line = 1
-    var start: String.Index?
-    var index = text.startIndex
-    while index < text.endIndex {
-      let character = text[index]
-      if isWhitespace(character) {
-        if let begin = start {
-          tokens.append(Token(text: text[begin..<index], line: line))
-          start = nil
+  static func tokens(_ text: String) -> TokenSequence { TokenSequence(text: text) }
+
+  /// The tokens of a text, one at a time.
+  struct TokenSequence: Sequence {
+    let text: String
+
+    struct Iterator: IteratorProtocol {
+      let text: String
+      var position: String.Index
+      var line = 1
+
+      mutating func next() -> Token? {
+        let utf8 = text.utf8
+        while position < utf8.endIndex, Text.isWhitespace(utf8[position]) {
+          if utf8[position] == UInt8(ascii: "\n") { line += 1 }
+          position = utf8.index(after: position)
         }
-        if character == "\n" || character == "\r\n" { line += 1 }
-      } else if start == nil {
-        start = index
+        guard position < utf8.endIndex else { return nil }
+        let start = position
+        while position < utf8.endIndex, !Text.isWhitespace(utf8[position]) { position = utf8.index(after: position) }
+        return Token(text: Substring(utf8[start..<position]), line: line)
       }
-      index = text.index(after: index)
+
+      /// How many tokens are left (reading them).
+      mutating func countRest() -> Int {
+        var count = 0
+        while next() != nil { count += 1 }
+        return count
+      }
     }
-    if let begin = start { tokens.append(Token(text: text[begin...], line: line)) }
-    return tokens
+
+    func makeIterator() -> Iterator { Iterator(text: text, position: text.utf8.startIndex) }
   }
 
-  static func isWhitespace(_ character: Character) -> Bool {
-    character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n"
-      || character == "\u{0B}" || character == "\u{0C}"
+  /// Space, tab, LF, CR, vertical tab and form feed: the separators of testlib's `wcmp`.
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || (0x09...0x0D).contains(byte)
   }
 
   /// A short quoted rendering of learner output for a message.
   static func quote(_ text: Substring) -> String {
     let limit = 60
-    if text.count <= limit { return "\"\(text)\"" }
-    return "\"\(text.prefix(limit))...\""
+    // Counting characters of a huge token would walk all of it.
+    let head = text.utf8.prefix(limit * 4)
+    let short = Substring(String(decoding: head, as: UTF8.self))
+    if head.count == text.utf8.count, short.count <= limit { return "\"\(short)\"" }
+    return "\"\(short.prefix(limit))...\""
   }
 
   static func plural(_ count: Int, _ noun: String) -> String {

@@ -9,23 +9,30 @@ public struct TokensChecker: Checker {
   }
 
   public func check(input: String, expected: String, output: String) -> CheckResult {
-    let want = Text.tokens(expected)
-    let got = Text.tokens(output)
-    for index in 0..<min(want.count, got.count) where want[index].text != got[index].text {
-      return .wrongAnswer(
-        "word \(index + 1) (line \(got[index].line)): expected \(Text.quote(want[index].text)), "
-          + "got \(Text.quote(got[index].text))")
+    var want = Text.tokens(expected).makeIterator()
+    var got = Text.tokens(output).makeIterator()
+    var index = 0
+    while true {
+      switch (want.next(), got.next()) {
+      case (nil, nil): return .accepted
+      case (let expectedToken?, let actualToken?):
+        if expectedToken.text != actualToken.text {
+          return .wrongAnswer(
+            "word \(index + 1) (line \(actualToken.line)): expected \(Text.quote(expectedToken.text)), "
+              + "got \(Text.quote(actualToken.text))")
+        }
+      case (let expectedToken?, nil):
+        let wanted = index + 1 + want.countRest()
+        return .wrongAnswer(
+          "expected \(Text.plural(wanted, "word")), got \(index): word \(index + 1) should be \(Text.quote(expectedToken.text))"
+        )
+      case (nil, let actualToken?):
+        let gotCount = index + 1 + got.countRest()
+        return .wrongAnswer(
+          "expected \(Text.plural(index, "word")), got \(gotCount): "
+            + "extra \(Text.quote(actualToken.text)) on line \(actualToken.line)")
+      }
+      index += 1
     }
-    if got.count < want.count {
-      return .wrongAnswer(
-        "expected \(Text.plural(want.count, "word")), got \(got.count): "
-          + "word \(got.count + 1) should be \(Text.quote(want[got.count].text))")
-    }
-    if got.count > want.count {
-      return .wrongAnswer(
-        "expected \(Text.plural(want.count, "word")), got \(got.count): "
-          + "extra \(Text.quote(got[want.count].text)) on line \(got[want.count].line)")
-    }
-    return .accepted
   }
 }

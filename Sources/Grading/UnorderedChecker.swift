@@ -14,26 +14,52 @@ public struct UnorderedChecker: Checker {
   }
 
   public func check(input: String, expected: String, output: String) -> CheckResult {
-    let want = byTokens ? Text.tokens(expected).map(\.text) : Text.lines(expected)
-    let got = byTokens ? Text.tokens(output).map(\.text) : Text.lines(output)
+    let want = byTokens ? Text.tokens(expected).map(\.text) : Text.allLines(expected)
     let noun = byTokens ? "word" : "line"
     var wantCount: [Substring: Int] = [:]
-    var gotCount: [Substring: Int] = [:]
     for item in want { wantCount[item, default: 0] += 1 }
-    for item in got { gotCount[item, default: 0] += 1 }
-    if wantCount == gotCount { return .accepted }
+    // Only items the answer has are counted, so the output's size does not grow the tables.
+    var gotCount: [Substring: Int] = [:]
+    var hasUnexpected = false
+    forEachOutputItem(output) { item in
+      if wantCount[item] != nil {
+        gotCount[item, default: 0] += 1
+      } else {
+        hasUnexpected = true
+      }
+      return true
+    }
+    if !hasUnexpected, wantCount == gotCount { return .accepted }
     // The first expected item (in expected order) that is short, else the first extra one.
     for item in want where gotCount[item, default: 0] < wantCount[item]! {
       return .wrongAnswer(
         "expected the \(noun) \(describe(item)) \(times(wantCount[item]!)), got it \(times(gotCount[item, default: 0]))"
       )
     }
-    for item in got where gotCount[item]! > wantCount[item, default: 0] {
-      let allowed = wantCount[item, default: 0]
-      if allowed == 0 { return .wrongAnswer("unexpected \(noun) \(describe(item))") }
-      return .wrongAnswer("expected the \(noun) \(describe(item)) \(times(allowed)), got it \(times(gotCount[item]!))")
+    var extra: CheckResult?
+    forEachOutputItem(output) { item in
+      guard let allowed = wantCount[item] else {
+        extra = .wrongAnswer("unexpected \(noun) \(describe(item))")
+        return false
+      }
+      guard gotCount[item]! > allowed else { return true }
+      extra = .wrongAnswer("expected the \(noun) \(describe(item)) \(times(allowed)), got it \(times(gotCount[item]!))")
+      return false
     }
-    return .wrongAnswer("the \(noun)s differ")
+    return extra ?? .wrongAnswer("the \(noun)s differ")
+  }
+
+  /// Calls `body` with each item of the output in order (trailing empty lines left out) until it
+  /// returns false.
+  private func forEachOutputItem(_ output: String, _ body: (Substring) -> Bool) {
+    if byTokens {
+      for token in Text.tokens(output) where !body(token.text) { return }
+      return
+    }
+    var lines = Text.lines(output).makeIterator()
+    while !lines.restIsEmpty(), let line = lines.next() {
+      if !body(line) { return }
+    }
   }
 
   private func describe(_ item: Substring) -> String { item.isEmpty ? "(empty)" : Text.quote(item) }

@@ -12,8 +12,7 @@ public struct YesNoChecker: Checker {
   public func check(input: String, expected: String, output: String) throws(CheckerConfigurationError)
     -> CheckResult
   {
-    let want = Text.tokens(expected)
-    let got = Text.tokens(output)
+    let want = Array(Text.tokens(expected))
     var answers: [Bool] = []
     for (index, token) in want.enumerated() {
       guard let answer = Self.answer(token.text) else {
@@ -22,8 +21,13 @@ public struct YesNoChecker: Checker {
       }
       answers.append(answer)
     }
-    for (index, token) in got.enumerated() {
-      let place = want.count > 1 || got.count > 1 ? "answer \(index + 1) (line \(token.line)): " : ""
+    // Whether the output has more than one token decides the message's form; a copy looks ahead.
+    var lookahead = Text.tokens(output).makeIterator()
+    let severalGot = lookahead.next() != nil && lookahead.next() != nil
+    var gotCount = 0
+    for (index, token) in Text.tokens(output).enumerated() {
+      gotCount = index + 1
+      let place = want.count > 1 || severalGot ? "answer \(index + 1) (line \(token.line)): " : ""
       guard let answer = Self.answer(token.text) else {
         return .wrongAnswer("\(place)expected YES or NO, got \(Text.quote(token.text))")
       }
@@ -35,9 +39,9 @@ public struct YesNoChecker: Checker {
         return .wrongAnswer("\(place)expected \(answers[index] ? "YES" : "NO"), got \(Text.quote(token.text))")
       }
     }
-    if got.count < answers.count {
+    if gotCount < answers.count {
       return .wrongAnswer(
-        "expected \(Text.plural(answers.count, "answer")), got \(got.count): answer \(got.count + 1) is missing")
+        "expected \(Text.plural(answers.count, "answer")), got \(gotCount): answer \(gotCount + 1) is missing")
     }
     return .accepted
   }

@@ -128,6 +128,47 @@ public final class Executor: Sendable {
   public static let maximumFiles = 64
   public static let maximumSourceBytes = 1 << 20
   public static let maximumArtifactBytes = 256 << 20
+  /// Program arguments at most, and their bytes in all (each counted with its terminating NUL). A
+  /// warm box's run command carries the runner's command and environment, the rlimits and the
+  /// seccomp filter as well, in at most 4096 strings and 256 KiB (`DSA_COMMAND_MAXIMUM_*`); these
+  /// bounds leave room for the rest, so a request's arguments always fit.
+  public static let maximumArguments = 1024
+  public static let maximumArgumentBytes = 128 << 10
+
+  /// What is wrong with a program's arguments, naming the argument (`args[2]: ...`); nil when they
+  /// can be passed as they are. C strings end at NUL, so an argument holding one would arrive cut.
+  public static func argumentsProblem(_ arguments: [String]) -> String? {
+    if arguments.count > maximumArguments {
+      return "args: \(arguments.count) arguments; at most \(maximumArguments) are accepted"
+    }
+    var total = 0
+    for (index, argument) in arguments.enumerated() {
+      if argument.utf8.contains(0) { return "args[\(index)]: contains a NUL byte" }
+      total += argument.utf8.count + 1
+    }
+    if total > maximumArgumentBytes {
+      return "args: the arguments total \(total) bytes; at most \(maximumArgumentBytes) are accepted"
+    }
+    return nil
+  }
+
+  /// The first file whose name needs another file to be a directory (`a` and `a/b`, or `main.py/x`
+  /// beside the main file `main.py`), as `files[i].name: ...`; nil when the names can coexist.
+  public static func fileConflict(_ names: [String]) -> String? {
+    var byName: [String: Int] = [:]
+    for (index, name) in names.enumerated() { byName[name] = byName[name] ?? index }
+    for (index, name) in names.enumerated() {
+      var parent = Substring(name)
+      while let slash = parent.lastIndex(of: "/") {
+        parent = parent[..<slash]
+        if let other = byName[String(parent)] {
+          return
+            "files[\(index)].name: \"\(name)\" needs a directory \"\(parent)\", but files[\(other)] is a file of that name"
+        }
+      }
+    }
+    return nil
+  }
 
   public init(
     host: SandboxHost, catalog: RunnerCatalog, policies: [String: SeccompPolicy], cache: CompileCache?,
@@ -234,6 +275,7 @@ public final class Executor: Sendable {
     guard let programFiles = program.runFiles else {
       throw .badFiles("the program did not compile, so it cannot run")
     }
+    if let problem = Self.argumentsProblem(arguments) { throw .badFiles(problem) }
     var runFiles = programFiles
     for file in extraFiles {
       if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles(problem) }
@@ -385,12 +427,15 @@ public final class Executor: Sendable {
     }
     files[0].name = mainName
     var seen: Set<String> = []
-    for file in files {
-      if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles(problem) }
+    for (index, file) in files.enumerated() {
+      if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles("files[\(index)].name: \(problem)") }
       guard seen.insert(file.name).inserted else {
-        throw .badFiles("two files are named \"\(file.name)\" (the main file is always named \(mainName))")
+        throw .badFiles(
+          "files[\(index)].name: two files are named \"\(file.name)\" (the main file is always named \(mainName))")
       }
     }
+    // Writing both would fail in the box directory (ENOTDIR or EISDIR), the sandbox's error, not the caller's.
+    if let conflict = Self.fileConflict(files.map(\.name)) { throw .badFiles(conflict) }
     return (files, mainClass)
   }
 

@@ -246,6 +246,23 @@ struct StreamPump {
   }
 
   private mutating func feed() {
+    // A program that exits without reading its input closes the pipe, and a write then raises
+    // SIGPIPE, whose default kills the whole process (the CLI exits 141, a test run dies). Blocked
+    // on this thread, it leaves the write its EPIPE; a SIGPIPE left pending by it is taken back.
+    var sigpipe = sigset_t()
+    sigemptyset(&sigpipe)
+    sigaddset(&sigpipe, SIGPIPE)
+    var previousMask = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &sigpipe, &previousMask)
+    defer {
+      var pending = sigset_t()
+      sigpending(&pending)
+      if sigismember(&pending, SIGPIPE) == 1, sigismember(&previousMask, SIGPIPE) == 0 {
+        var now = timespec()
+        _ = sigtimedwait(&sigpipe, nil, &now)
+      }
+      pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+    }
     while inputOffset < input.count {
       let written = input.withUnsafeBytes { bytes in
         Glibc.write(stdinFD, bytes.baseAddress! + inputOffset, min(65_536, input.count - inputOffset))

@@ -32,6 +32,10 @@ struct DaemonConfiguration: Equatable {
   var retryAfterSeconds = 1
   /// The most a request may ask for in `limits`.
   var maxima = LimitMaxima()
+  /// The wall time all tests of one grade share, milliseconds; nil is `maxima.wallMilliseconds`.
+  var gradeWallMilliseconds: Int?
+  /// Whether results tell a compile-cache hit (`compile_cache: "hit"`) to every client.
+  var exposeCompileCache = false
   /// The largest request body, bytes.
   var maxBodyBytes = 1 << 20
   /// How long a request may take to arrive once its first byte has, seconds.
@@ -54,7 +58,11 @@ struct DaemonConfiguration: Equatable {
     "listen", "unix_socket", "unix_socket_mode", "work_root", "cache_dir", "cache_size_mb", "cgroup_mode",
     "cgroup_path", "slots", "queue_length", "queue_timeout_s", "retry_after_s", "limits", "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
+    "grade_wall_ms", "expose_compile_cache",
   ]
+  /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
+  /// hour is far past any grade a learner waits for.
+  static let gradeWallRange = 100...3_600_000
   static let limitKeys = ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"]
 
   var resolvedSlots: Int { max(1, slots ?? ProcessInfo.processInfo.activeProcessorCount) }
@@ -125,6 +133,8 @@ struct DaemonConfiguration: Equatable {
     if let value = reader.integer("max_connections") { maxConnections = value }
     if let value = reader.strings("bearer_tokens") { bearerTokens = value }
     if let value = reader.number("drain_s") { drainSeconds = value }
+    if let value = reader.integer("grade_wall_ms") { gradeWallMilliseconds = value }
+    if let value = reader.bool("expose_compile_cache") { exposeCompileCache = value }
     reader.finish()
   }
 
@@ -171,6 +181,11 @@ struct DaemonConfiguration: Equatable {
     if maxConnections < 1 { problems.append("max_connections must be at least 1") }
     if bearerTokens.contains(where: \.isEmpty) { problems.append("bearer_tokens must not hold an empty token") }
     if !(drainSeconds >= 0) { problems.append("drain_s must not be negative") }
+    if let gradeWallMilliseconds, !Self.gradeWallRange.contains(gradeWallMilliseconds) {
+      problems.append(
+        "grade_wall_ms must be from \(Self.gradeWallRange.lowerBound) to \(Self.gradeWallRange.upperBound), got \(gradeWallMilliseconds)"
+      )
+    }
     return problems
   }
 
@@ -206,6 +221,8 @@ struct DaemonConfiguration: Equatable {
     api.queueTimeout = Self.duration(queueTimeoutSeconds)
     api.retryAfterSeconds = retryAfterSeconds
     api.maxima = maxima
+    api.gradeWallMilliseconds = gradeWallMilliseconds.map { UInt64($0) }
+    api.exposeCompileCache = exposeCompileCache
     api.maximumBodyBytes = maxBodyBytes
     api.bearerTokens = bearerTokens
     api.logSink = logSink
@@ -274,6 +291,13 @@ struct ObjectReader {
   mutating func string(_ key: String) -> String? {
     value(key, "a string") {
       if case .string(let text) = $0 { return text }
+      return nil
+    }
+  }
+
+  mutating func bool(_ key: String) -> Bool? {
+    value(key, "true or false") {
+      if case .bool(let flag) = $0 { return flag }
       return nil
     }
   }

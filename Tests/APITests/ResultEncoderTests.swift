@@ -14,8 +14,8 @@ import Testing
       memoryKilobytes: 9120, timeLimitKind: nil, accounting: "cgroup-v2")
   }
 
-  /// The keys DESIGN §5 shows; ours may add (the CLI adds `compile_cache` and `accounting`) but never
-  /// drop or rename one.
+  /// The keys DESIGN §5 shows; ours may add (the CLI adds `compile_cache`, `steps_message` and
+  /// `accounting`) but never drop or rename one.
   @Test func keysMatchTheContract() throws {
     let designResult: Set<String> = ["language", "version", "compile", "run", "steps"]
     let designOutcome: Set<String> = [
@@ -30,7 +30,7 @@ import Testing
     #expect(designResult.isSubset(of: Set(object.keys)))
     #expect(Set(object.keys) == ResultEncoder.executeKeys)
     // The CLI prints this same object (it uses ResultEncoder too).
-    #expect(ResultEncoder.executeKeys == designResult.union(["compile_cache"]))
+    #expect(ResultEncoder.executeKeys == designResult.union(["compile_cache", "steps_message"]))
     #expect(ResultEncoder.outcomeKeys == designOutcome.union(["accounting"]))
     let run = try #require(object["run"] as? [String: Any])
     #expect(Set(run.keys) == ResultEncoder.outcomeKeys)

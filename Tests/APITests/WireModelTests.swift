@@ -137,4 +137,30 @@ import Testing
     #expect(request.runLimits.memoryMegabytes == 128)
     #expect(request.runLimits.wallMilliseconds == nil)
   }
+
+  /// A grade's test limits: an inline challenge's above a maximum are refused naming the field, a
+  /// catalog challenge's (the operator's file) are lowered, and runner defaults above a maximum are
+  /// lowered for both.
+  @Test func challengeLimitsAreWithinTheMaxima() throws {
+    var maxima = LimitMaxima()
+    maxima.cpuMilliseconds = 1000
+    var asked = StepLimits()
+    asked.memoryMegabytes = 2048
+    asked.wallMilliseconds = 3000
+    #expect(throws: APIError.badRequest("challenge.limits.memory_mb is 2048; the maximum is 1024")) {
+      try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+    }
+    let catalog = try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: false)
+    #expect(catalog.memoryMegabytes == 1024)
+    #expect(catalog.wallMilliseconds == 3000)
+    // The runner's default CPU (BoxLimits: 5 s) is above the 1 s maximum.
+    #expect(catalog.cpuMilliseconds == 1000)
+    asked.memoryMegabytes = 512
+    let inline = try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+    #expect(inline.memoryMegabytes == 512 && inline.cpuMilliseconds == 1000)
+    asked.processes = 0
+    #expect(throws: APIError.badRequest("challenge.limits.processes must be greater than 0 (it was 0)")) {
+      try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+    }
+  }
 }

@@ -93,6 +93,29 @@ struct CLIData {
     #expect(result.stdout.contains("sample: wrong_answer"))
   }
 
+  /// The CLI shows a hidden test as the API does: in text and in --json, the step and caption only.
+  @Test func hiddenTestsShowNoDataInTextOrJSON() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    var hidden = stepsOnly()
+    hidden.id = "hidden"
+    hidden.setTest(1, "hidden", true)
+    try hidden.write(under: data.path + "/challenges")
+    let text = try data.grade("wrong.py", "hidden")
+    #expect(text.status == 120)
+    #expect(text.stdout.contains("Test reversed: your steps first differ from the expected ones at step 6."))
+    #expect(text.stdout.contains("what step 6 should do: 3 is larger than 2, so shift it right."))
+    let json = try data.grade("wrong.py", "hidden", ["--json"])
+    for output in [text.stdout, json.stdout] {
+      for secret in ["swap", "compare", "[3, 2, 4, 1]", "[3,2,4,1]", "[4, 3, 2, 1]", "4 3 2 1"] {
+        #expect(!output.contains(secret), "\(output)")
+      }
+    }
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let tests = try #require(object["tests"] as? [[String: Any]])
+    #expect(tests.map { $0["hidden"] as? Bool } == [false, true])
+  }
+
   @Test func jsonIsTheGradeObject() throws {
     let data = try CLIData()
     defer { data.directory.remove() }

@@ -325,6 +325,23 @@ struct ConfigurationTests {
     #expect(start.stderr.contains("slotz"))
   }
 
+  @Test func gradeBudgetAndCacheExposureAreChecked() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/dsa-rund.json"
+    try Data(#"{"grade_wall_ms": 50, "expose_compile_cache": "yes"}"#.utf8).write(to: URL(fileURLWithPath: path))
+    let environment = ["DSA_RUN_DATA": repositoryRoot]
+    let finished = try runProcess(daemonBinary, ["--check-config", "--config", path], environment: environment)
+    #expect(finished.status == 1)
+    let lines = finished.stderr.split(separator: "\n")
+    #expect(lines.contains { $0.contains("expose_compile_cache must be true or false, got a string") })
+    #expect(lines.contains { $0.contains("grade_wall_ms must be from 100 to 3600000, got 50") })
+    #expect(lines.count == 2, "\(finished.stderr)")
+    try Data(#"{"grade_wall_ms": 30000, "expose_compile_cache": true}"#.utf8).write(to: URL(fileURLWithPath: path))
+    let fine = try runProcess(daemonBinary, ["--check-config", "--config", path], environment: environment)
+    #expect(fine.status == 0, "\(fine.stderr)")
+  }
+
   @Test func aBrokenRunnerFileFailsTheCheck() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -91,6 +91,23 @@ let checkCases: [CheckCase] = [
     options: ["by": "tokens"]),
   CheckCase("unordered", "", "", true),
   CheckCase("unordered", "x", "", false, "got it 0 times"),
+  // Read lazily: trailing empty lines (CRLF or not) end the text wherever they are long runs, and a
+  // run of empty lines followed by text is not trailing.
+  CheckCase("lines", "a\n", "a\r\n\r\n" + String(repeating: "\n", count: 10_000), true),
+  CheckCase(
+    "lines", "a\n", "a" + String(repeating: "\n", count: 10_000) + "b", false,
+    "line 2: expected end of output, got an empty line"),
+  CheckCase("lines", "a\nb", "a  \t\r\nb\u{0B}", true),
+  CheckCase("unordered", "a\nb", "b\na" + String(repeating: "\n", count: 1000), true),
+  CheckCase("unordered", "a\nb", "b\n\na", false, "unexpected line (empty)"),
+  CheckCase(
+    "tokens", "1", String(repeating: "1 ", count: 100_000), false, "expected 1 word, got 100000: extra \"1\" on line 1",
+    symmetric: false),
+  CheckCase(
+    "tokens", String(repeating: "1 ", count: 5) + "2", "1 1", false, "expected 6 words, got 2: word 3 should be \"1\"",
+    symmetric: false),
+  CheckCase("floats", "1.5", "1.5 2 3", false, "expected 1 value, got 3: extra \"2\" on line 1", symmetric: false),
+  CheckCase("yes_no", "yes no", "YES", false, "expected 2 answers, got 1: answer 2 is missing", symmetric: false),
   // yes_no
   CheckCase("yes_no", "YES", "yes", true),
   CheckCase("yes_no", "No\nyes\n", "NO YES\r\n", true),

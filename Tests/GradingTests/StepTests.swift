@@ -44,6 +44,48 @@ import Testing
     #expect(error.problem.contains("more than 10000 steps"))
   }
 
+  /// Megabytes of malformed step lines: `replayable` keeps the good steps before the bound and says
+  /// where it stopped; grading's `parse` fails at the first malformed line; step lines past the
+  /// total byte bound stop both.
+  @Test func malformedStepLinesCountAgainstTheBounds() {
+    let good = (0..<3).map { "@step {\"i\": \($0)}\n" }.joined()
+    let output = good + String(repeating: "@step {\"i\": \n", count: (4 << 20) / 13)
+    let (steps, problem) = StepParser().replayable(output)
+    #expect(steps.map { $0.fields["i"] } == [.number(0), .number(1), .number(2)])
+    #expect(problem.hasPrefix("Stopped reading steps at line 10001: the output has more than 10000 step lines"))
+    guard case .failure(let error) = StepParser().parse(output) else {
+      Issue.record("malformed step lines were accepted")
+      return
+    }
+    #expect(error.line == 4)
+    let wide = String(repeating: "@step {\"a\": \"" + String(repeating: "x", count: 10_000) + "\"}\n", count: 420)
+    #expect(StepParser().replayable(wide).problem.contains("step lines of more than 4194304 bytes"))
+    guard case .failure(let tooMuch) = StepParser().parse(wide) else {
+      Issue.record("4.2 MB of step lines were accepted")
+      return
+    }
+    #expect(tooMuch.problem == "the step lines pass 4194304 bytes in all")
+    #expect(StepParser().replayable(good).problem == "")
+  }
+
+  /// The lazy line reader splits as `split` at "\n" and "\r\n" characters does (what the fuzz
+  /// target checks too), on the awkward cases: lone CR, CR CR LF, marks after a line break, no
+  /// final line break, empty text.
+  @Test func linesSplitAsCharacterSplitDoes() throws {
+    let samples = [
+      "", "\n", "a", "a\n", "a\r\nb", "a\rb\n", "a\r\r\nb", "\n\u{301}x\n", "@step {\"a\": 1}\r\nx\r\n",
+      "e\u{301}\n@step {\"b\": \"\u{1F600}\"}\n\n", "\r", "x\r\n\r\n",
+    ]
+    for sample in samples {
+      let lines = sample.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+      let ordinary = lines.filter { !$0.utf8.starts(with: StepParser.prefix.utf8) }.joined(separator: "\n")
+      #expect(StepParser.ordinaryOutput(sample) == ordinary, "\(sample.debugDescription)")
+      let parsed = try StepParser().parse(sample).get()
+      #expect(parsed.ordinaryOutput == ordinary, "\(sample.debugDescription)")
+      #expect(parsed.steps.count == lines.count - lines.filter { !$0.utf8.starts(with: StepParser.prefix.utf8) }.count)
+    }
+  }
+
   @Test func longLinesAreRefused() {
     let long = "@step {\"a\": \"" + String(repeating: "x", count: 70_000) + "\"}"
     guard case .failure(let error) = StepParser().parse("x\n" + long) else {

@@ -1,0 +1,9 @@
+# attack: 4 MiB of malformed @step lines after three good ones, so parsing the steps costs the daemon a JSON decode per line after the box slot is free
+# limits: output_kb=4096
+# expect: status == ok; stdout_truncated == false; steps == 3; elapsed_s < 30
+# expect: steps_message contains "Stopped reading steps at line 10001: the output has more than 10000 step lines"
+import sys
+
+for i in range(3):
+    print('@step {"i": %d}' % i)
+sys.stdout.write('@step {"i": \n' * (((4 << 20) - 100) // 13))
