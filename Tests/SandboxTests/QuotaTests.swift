@@ -87,14 +87,9 @@ private let hostProbe = #"""
   }
   """#
 
-private let probes: (holding: Data, host: String) = {
+private let probes: (holding: Data, host: Data) = {
   do {
-    let holding = try compileC(holdingProbe, name: "quota-holding")
-    let hostBinary = try compileC(hostProbe, name: "quota-host")
-    let path = NSTemporaryDirectory() + "dsa-run-quota-host-probe-\(getpid())"
-    guard FileManager.default.createFile(atPath: path, contents: hostBinary, attributes: [.posixPermissions: 0o700])
-    else { fatalError("cannot write \(path)") }
-    return (holding, path)
+    return (try compileC(holdingProbe, name: "quota-holding"), try compileC(hostProbe, name: "quota-host"))
   } catch {
     fatalError("the quota probes do not compile: \(error)")
   }
@@ -103,8 +98,12 @@ private let probes: (holding: Data, host: String) = {
 /// Root's view from outside while boxes hold what they took: one line per
 /// call, "NAME ok" or "NAME <error>".
 private func rootsOwnCalls() throws -> String {
+  let path = NSTemporaryDirectory() + "dsa-run-quota-host-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+  guard FileManager.default.createFile(atPath: path, contents: probes.host, attributes: [.posixPermissions: 0o700])
+  else { throw SandboxError(step: "write \(path)", errorNumber: errno) }
+  defer { unlink(path) }
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: probes.host)
+  process.executableURL = URL(fileURLWithPath: path)
   let output = Pipe()
   process.standardOutput = output
   try process.run()
