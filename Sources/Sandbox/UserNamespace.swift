@@ -37,30 +37,34 @@ final class HostIdentityAllocator: Sendable {
 
   let directory: String
   let slotCount: UInt32
-  /// Slot -> the fd holding its lock; plus where to look next.
-  private let state: Mutex<(next: UInt32, held: [UInt32: Int32])>
+  /// Where this allocator starts looking: random, so processes that start
+  /// together do not try the same files first, and fixed, so a process
+  /// keeps reusing the same few slots (and lock files) instead of touching
+  /// all of them over time.
+  private let start: UInt32
+  /// Slot -> the fd holding its lock.
+  private let held = Mutex<[UInt32: Int32]>([:])
 
   init(directory: String = HostIdentityAllocator.defaultDirectory, slotCount: UInt32 = defaultSlotCount) {
     self.directory = directory
     self.slotCount = slotCount
-    // A random start keeps processes that start together from trying the same files first.
-    state = Mutex((UInt32.random(in: 0..<slotCount), [:]))
+    start = UInt32.random(in: 0..<slotCount)
   }
 
   func next() throws(SandboxError) -> HostIdentity {
     try prepareDirectory()
     let directory = self.directory
     let slotCount = self.slotCount
-    let leased = state.withLock { state -> Result<UInt32, SandboxError> in
-      for _ in 0..<slotCount {
-        let slot = state.next
-        state.next = (state.next + 1) % slotCount
-        if state.held[slot] != nil { continue }
+    let start = self.start
+    let leased = held.withLock { held -> Result<UInt32, SandboxError> in
+      for offset in 0..<slotCount {
+        let slot = (start + offset) % slotCount
+        if held[slot] != nil { continue }
         let path = "\(directory)/\(slot)"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0 { return .failure(SandboxError(step: "open the uid lease \(path)", errorNumber: errno)) }
         if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-          state.held[slot] = fd
+          held[slot] = fd
           return .success(slot)
         }
         let error = errno
@@ -81,11 +85,11 @@ final class HostIdentityAllocator: Sendable {
   /// Gives a destroyed box's pair back (its processes are gone by then).
   func release(_ identity: HostIdentity) {
     let slot = (identity.base - Self.firstHostID) / 2
-    if let fd = state.withLock({ $0.held.removeValue(forKey: slot) }) { close(fd) }
+    if let fd = held.withLock({ $0.removeValue(forKey: slot) }) { close(fd) }
   }
 
   /// Slots this allocator holds (tests).
-  var heldSlots: Set<UInt32> { state.withLock { Set($0.held.keys) } }
+  var heldSlots: Set<UInt32> { held.withLock { Set($0.keys) } }
 
   /// Root-only, so no other user can take (or block) a lease.
   private func prepareDirectory() throws(SandboxError) {

@@ -92,19 +92,25 @@ import Testing
     let allocator = HostIdentityAllocator(directory: directory)
     var identities: [HostIdentity] = []
     var bases: Set<UInt32> = []
-    // More than a 12-bit counter could tell apart if it simply wrapped.
-    for _ in 0..<3_000 {
+    // Few at once: each lease is an open fd, and other tests count this process's fds.
+    let live = 16
+    for _ in 0..<live {
       let identity = try allocator.next()
       identities.append(identity)
       bases.insert(identity.base)
     }
-    for _ in 0..<2_000 {
+    for _ in 0..<500 {
       allocator.release(identities.removeFirst())
       let identity = try allocator.next()
       #expect(!identities.contains { $0.base == identity.base })
       identities.append(identity)
     }
-    #expect(bases.count == 3_000)
+    #expect(bases.count == live)
+    // Freed pairs are taken again before new ones, so the lock files stay near the most boxes alive
+    // at once, not one per pair ever handed out (516 here). Near, not equal: a box's init, cloned
+    // from this process by a test running alongside, holds a copy of every lease until it closes
+    // what it inherited, and a slot locked that way is skipped.
+    #expect(listDirectory(directory).count < 200)
     for identity in identities { allocator.release(identity) }
     #expect(bases.allSatisfy { $0 >= HostIdentityAllocator.firstHostID && $0 % 2 == 0 })
   }

@@ -87,14 +87,9 @@ private let hostProbe = #"""
   }
   """#
 
-private let probes: (holding: Data, host: String) = {
+private let probes: (holding: Data, host: Data) = {
   do {
-    let holding = try compileC(holdingProbe, name: "quota-holding")
-    let hostBinary = try compileC(hostProbe, name: "quota-host")
-    let path = NSTemporaryDirectory() + "dsa-run-quota-host-probe-\(getpid())"
-    guard FileManager.default.createFile(atPath: path, contents: hostBinary, attributes: [.posixPermissions: 0o700])
-    else { fatalError("cannot write \(path)") }
-    return (holding, path)
+    return (try compileC(holdingProbe, name: "quota-holding"), try compileC(hostProbe, name: "quota-host"))
   } catch {
     fatalError("the quota probes do not compile: \(error)")
   }
@@ -103,8 +98,12 @@ private let probes: (holding: Data, host: String) = {
 /// Root's view from outside while boxes hold what they took: one line per
 /// call, "NAME ok" or "NAME <error>".
 private func rootsOwnCalls() throws -> String {
+  let path = NSTemporaryDirectory() + "dsa-run-quota-host-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+  guard FileManager.default.createFile(atPath: path, contents: probes.host, attributes: [.posixPermissions: 0o700])
+  else { throw SandboxError(step: "write \(path)", errorNumber: errno) }
+  defer { unlink(path) }
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: probes.host)
+  process.executableURL = URL(fileURLWithPath: path)
   let output = Pipe()
   process.standardOutput = output
   try process.run()
@@ -404,11 +403,12 @@ private func heldCount(_ outcome: Outcome) -> Int {
     // file description, so flock keeps them apart either way.
     let directory = temporaryLeaseDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let one = HostIdentityAllocator(directory: directory, slotCount: 64)
-    let other = HostIdentityAllocator(directory: directory, slotCount: 64)
+    // Few slots: each lease is an open fd, and other tests count this process's fds.
+    let one = HostIdentityAllocator(directory: directory, slotCount: 16)
+    let other = HostIdentityAllocator(directory: directory, slotCount: 16)
     var seen: Set<UInt32> = []
     var identities: [(HostIdentityAllocator, HostIdentity)] = []
-    for index in 0..<64 {
+    for index in 0..<16 {
       let allocator = index % 2 == 0 ? one : other
       let identity = try allocator.next()
       #expect(seen.insert(identity.base).inserted)
