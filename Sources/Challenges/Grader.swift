@@ -157,9 +157,8 @@ public final class Grader: Sendable {
       let count = result.tests.filter { $0.verdict == .skipped }.count
       result.verdict = .timeLimit
       result.message =
-        "Grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)) before \(count) test(s) could "
-        + "finish, "
-        + "from test \(skipped.name) on."
+        "Grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)) before \(count) test(s) "
+        + "could finish, from test \(skipped.name) on."
     } else {
       result.verdict = .accepted
     }
