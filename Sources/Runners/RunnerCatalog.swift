@@ -41,7 +41,7 @@ public struct StepLimits: Sendable, Equatable {
 
 /// One step (compile or run) of a runner.
 public struct RunnerStep: Sendable {
-  /// argv with placeholders: {source} {class} {memory_mb} {heap_mb}.
+  /// argv with placeholders: {source} {sources} {class} {memory_mb} {heap_mb}.
   public var argv: [String]
   public var environment: [String]
   public var limits: StepLimits
@@ -73,6 +73,12 @@ public struct Runner: Sendable {
   public var versionPattern: String
   public var installHint: String
   public var sourceNaming: SourceNaming
+  /// The extensions of the files the compile step takes (`{sources}`: every such file, the entry
+  /// file first); an entry file with one of them keeps the learner's name.
+  public var sourceExtensions: [String]
+  /// What a JVM entry point looks like in this language, for the message when there is none or
+  /// more than one ("public static void main(String[] args)").
+  public var entryPoint: String?
   public var policy: String
   public var mounts: [ReadOnlyMount]
   public var compile: RunnerStep?
@@ -156,8 +162,8 @@ public struct RunnerCatalog: Sendable {
     guard !versions.isEmpty else { throw RunnerFileError(file: file, problem: "\"versions\" is empty") }
     return try versions.map { version in
       try version.allowOnly([
-        "version", "requires", "version_probe", "version_pattern", "install", "source_file", "policy", "mounts",
-        "compile", "run",
+        "version", "requires", "version_probe", "version_pattern", "install", "source_file", "source_extensions",
+        "entry_point", "policy", "mounts", "compile", "run",
       ])
       let sourceFile: String = try version.require("source_file")
       let naming: SourceNaming
@@ -168,6 +174,14 @@ public struct RunnerCatalog: Sendable {
           throw RunnerFileError(file: file, problem: "\"source_file\" \(sourceFile) is not a plain file name")
         }
         naming = .fixed(sourceFile)
+      }
+      let nameParts = sourceFile.split(separator: ".")
+      let extensions: [String] =
+        try version.optional("source_extensions") ?? (nameParts.count > 1 ? ["." + nameParts.last!] : [])
+      for fileExtension in extensions
+      where !fileExtension.hasPrefix(".") || fileExtension.count < 2 || fileExtension.contains("/") {
+        throw RunnerFileError(
+          file: file, problem: "\"source_extensions\" holds \"\(fileExtension)\", not an extension like \".cpp\"")
       }
       let probe: [String] = try version.require("version_probe")
       guard probe.first?.hasPrefix("/") == true else {
@@ -182,7 +196,8 @@ public struct RunnerCatalog: Sendable {
       return Runner(
         language: language, displayName: displayName, aliases: aliases, version: try version.require("version"),
         requires: try version.require("requires"), versionProbe: probe, versionPattern: pattern,
-        installHint: try version.require("install"), sourceNaming: naming,
+        installHint: try version.require("install"), sourceNaming: naming, sourceExtensions: extensions,
+        entryPoint: try version.optional("entry_point"),
         policy: try version.optional("policy") ?? "default",
         mounts: try mounts(version.optional("mounts") ?? [], file: file),
         compile: try version.has("compile") ? step(version.object("compile"), file: file, isCompile: true) : nil,
@@ -199,7 +214,7 @@ public struct RunnerCatalog: Sendable {
     }
   }
 
-  private static let placeholders: Set<String> = ["{source}", "{class}", "{memory_mb}", "{heap_mb}"]
+  private static let placeholders: Set<String> = ["{source}", "{sources}", "{class}", "{memory_mb}", "{heap_mb}"]
 
   private static func step(_ object: StrictObject, file: String, isCompile: Bool) throws -> RunnerStep {
     try object.allowOnly(
@@ -216,6 +231,10 @@ public struct RunnerCatalog: Sendable {
         let token = String(rest[open...close])
         guard placeholders.contains(token) else {
           throw RunnerFileError(file: file, problem: "\(object.path): unknown placeholder \(token) in \"\(argument)\"")
+        }
+        // It stands for several arguments, so it cannot be part of one.
+        if token == "{sources}", argument != token {
+          throw RunnerFileError(file: file, problem: "\(object.path): {sources} must be an argument of its own")
         }
         rest = rest[rest.index(after: close)...]
       }
