@@ -202,7 +202,22 @@ public final class Executor: Sendable {
   {
     let runner = try runner(language: language, version: version)
     guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
-    let (files, learnerNames) = try nameFiles(given, runner: runner)
+    var (files, learnerNames) = try nameFiles(given, runner: runner)
+    // A script's launcher is compiled with it and started in its place; it is not the learner's.
+    var entrySource = files[0].name
+    if let script = runner.script,
+      given[0].name.hasSuffix(script.fileExtension)
+        || (script.alias == language.lowercased() && !isEntrySource(given[0].name, runner: runner))
+    {
+      files[0].name = script.entryFile
+      learnerNames[0].box = script.entryFile
+      if given[0].name.isEmpty { learnerNames[0].learner = script.entryFile }
+      guard !files.dropFirst().contains(where: { $0.name == script.entryFile || $0.name == script.launcherFile }) else {
+        throw .badFiles("a script's other files may not be named \(script.entryFile) or \(script.launcherFile)")
+      }
+      files.append(SourceFile(name: script.launcherFile, contents: Data(script.launcherSource.utf8)))
+      entrySource = script.launcherFile
+    }
     let version = probesVersions ? probedVersion(of: runner) : runner.version
     var program = PreparedProgram(
       runner: runner, policy: policy, version: version, mainFile: files[0].name, learnerNames: learnerNames,
@@ -210,7 +225,7 @@ public final class Executor: Sendable {
     if let compile = runner.compile {
       let key = cacheKey(runner: runner, step: compile, files: files)
       // Cached artifacts always held one entry point: only such compiles are stored.
-      if let cached = cache?.lookup(key), let mainClass = try? entryClass(of: runner, in: cached, files: files) {
+      if let cached = cache?.lookup(key), let mainClass = try? entryClass(of: runner, in: cached, entry: entrySource) {
         program.compileCacheHit = true
         program.mainClass = mainClass
         program.runFiles = cached.map { ($0.0, $0.1, true) }
@@ -225,7 +240,7 @@ public final class Executor: Sendable {
           return program
         }
         do throws(EntryPointProblem) {
-          program.mainClass = try entryClass(of: runner, in: artifacts, files: files)
+          program.mainClass = try entryClass(of: runner, in: artifacts, entry: entrySource)
         } catch {
           outcome.status = .compileError
           outcome.message = entryPointMessage(error, runner: runner, learnerNames: learnerNames)
@@ -378,8 +393,7 @@ public final class Executor: Sendable {
       throw .badFiles("the source files total \(total) bytes; at most \(Self.maximumSourceBytes) are accepted")
     }
     var files = given
-    let isSource = { (name: String) in runner.sourceExtensions.contains { name.hasSuffix($0) && name.count > $0.count }
-    }
+    let isSource = { (name: String) in self.isEntrySource(name, runner: runner) }
     switch runner.sourceNaming {
     case .fixed(let name):
       let entry = files[0].name
@@ -411,12 +425,17 @@ public final class Executor: Sendable {
     return (files, learnerNames)
   }
 
+  /// Whether a file has one of the runner's source extensions (and a name before it).
+  private func isEntrySource(_ name: String, runner: Runner) -> Bool {
+    runner.sourceExtensions.contains { name.hasSuffix($0) && name.count > $0.count }
+  }
+
   /// The class to start, when the run names one ({class}); "" for languages that start a file.
-  private func entryClass(of runner: Runner, in artifacts: [(String, Data)], files: [SourceFile])
+  private func entryClass(of runner: Runner, in artifacts: [(String, Data)], entry: String)
     throws(EntryPointProblem) -> String
   {
     guard runner.run.argv.contains(where: { $0.contains("{class}") }) else { return "" }
-    return try EntryPoint.choose(among: artifacts, entrySource: files[0].name)
+    return try EntryPoint.choose(among: artifacts, entrySource: entry)
   }
 
   private func entryPointMessage(_ problem: EntryPointProblem, runner: Runner, learnerNames: [LearnerName]) -> String {

@@ -62,6 +62,19 @@ public enum SourceNaming: Sendable, Equatable {
   case javaPublicClass(fallback: String)
 }
 
+/// How a language's scripts run (Kotlin's `.kts`): a script compiles to a class whose constructor
+/// runs its body, so a launcher file that the runner supplies is compiled beside it and started.
+public struct ScriptMode: Sendable, Equatable {
+  /// The entry file is a script when it ends with this (".kts")...
+  public var fileExtension: String
+  /// ...or when the request named the language by this alias ("kts").
+  public var alias: String?
+  /// The script's name in the box, which names its class ("main.kts" compiles to `Main`).
+  public var entryFile: String
+  public var launcherFile: String
+  public var launcherSource: String
+}
+
 /// One installed (or installable) version of a language.
 public struct Runner: Sendable {
   public var language: String
@@ -79,6 +92,7 @@ public struct Runner: Sendable {
   /// What a JVM entry point looks like in this language, for the message when there is none or
   /// more than one ("public static void main(String[] args)").
   public var entryPoint: String?
+  public var script: ScriptMode?
   public var policy: String
   public var mounts: [ReadOnlyMount]
   public var compile: RunnerStep?
@@ -163,7 +177,7 @@ public struct RunnerCatalog: Sendable {
     return try versions.map { version in
       try version.allowOnly([
         "version", "requires", "version_probe", "version_pattern", "install", "source_file", "source_extensions",
-        "entry_point", "policy", "mounts", "compile", "run",
+        "entry_point", "script", "policy", "mounts", "compile", "run",
       ])
       let sourceFile: String = try version.require("source_file")
       let naming: SourceNaming
@@ -198,11 +212,25 @@ public struct RunnerCatalog: Sendable {
         requires: try version.require("requires"), versionProbe: probe, versionPattern: pattern,
         installHint: try version.require("install"), sourceNaming: naming, sourceExtensions: extensions,
         entryPoint: try version.optional("entry_point"),
+        script: try version.has("script") ? scriptMode(version.object("script"), file: file) : nil,
         policy: try version.optional("policy") ?? "default",
         mounts: try mounts(version.optional("mounts") ?? [], file: file),
         compile: try version.has("compile") ? step(version.object("compile"), file: file, isCompile: true) : nil,
         run: try step(version.object("run"), file: file, isCompile: false), selfTest: selfTest)
     }
+  }
+
+  private static func scriptMode(_ object: StrictObject, file: String) throws -> ScriptMode {
+    try object.allowOnly(["extension", "alias", "entry_file", "launcher_file", "launcher"])
+    let mode = ScriptMode(
+      fileExtension: try object.require("extension"), alias: try object.optional("alias"),
+      entryFile: try object.require("entry_file"), launcherFile: try object.require("launcher_file"),
+      launcherSource: try object.require("launcher"))
+    for name in [mode.entryFile, mode.launcherFile] where BoxDirectory.validate(name: name) != nil || name.contains("/")
+    {
+      throw RunnerFileError(file: file, problem: "\(object.path): \"\(name)\" is not a plain file name")
+    }
+    return mode
   }
 
   private static func mounts(_ list: [[String: Any]], file: String) throws -> [ReadOnlyMount] {

@@ -142,6 +142,32 @@ func uniqueComment() -> String { "// \(UInt64.random(in: 0...UInt64.max))\n" }
   }
 }
 
+@Suite struct KotlinScriptTests {
+  @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
+  func aKtsFileRunsAsAScriptAndNamesItself() throws {
+    let result = try executeFiles(
+      "kotlin",
+      [
+        (
+          "solve it.kts",
+          uniqueComment() + "val line = readLine() ?: \"none\"\nprintln(\"got \" + line + \" \" + f())\n"
+            + "fun f() = 42\nval z = IntArray(0)\nprintln(z[1])\n"
+        )
+      ], stdin: "hi\n")
+    #expect(result.stdout == "got hi 42\n", "\(result.compileMessages) \(result.stderr)")
+    #expect(result.run?.status == .runtimeError)
+    #expect(result.stderr.contains("at Main.<init>(solve it.kts:6)"), "\(result.stderr)")
+    #expect(!result.stderr.contains("reflect"), "the launcher's frames are not the learner's: \(result.stderr)")
+  }
+
+  @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
+  func theKtsAliasRunsAnUnnamedSourceAsAScript() throws {
+    let result = try execute("kts", uniqueComment() + "println(\"script \" + listOf(1, 2).sum())\n")
+    #expect(result.run?.status == .ok, "\(result.compileMessages)")
+    #expect(result.stdout == "script 3\n")
+  }
+}
+
 @Suite struct LearnerFileNameTests {
   @Test(.enabled(if: installed("cpp"), "needs the C++ toolchain"))
   func cppNamesAFileWithASpaceAndNonASCII() throws {
