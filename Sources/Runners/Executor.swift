@@ -342,6 +342,12 @@ public final class Executor: Sendable {
         case .runtimeError:
           outcome.status = .compileError
           outcome.message = "The code did not compile: see the compiler's messages."
+          if let hint = step.errorHints.first(where: { hint in
+            let text = Data(hint.text.utf8)
+            return outcome.stderr.range(of: text) != nil || outcome.stdout.range(of: text) != nil
+          }) {
+            outcome.message = "The code did not compile because " + hint.message
+          }
           return (outcome, nil)
         default:
           outcome.message = "While compiling: " + outcome.message

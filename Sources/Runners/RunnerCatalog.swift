@@ -52,6 +52,9 @@ public struct RunnerStep: Sendable {
   /// Run only: stderr texts that mean the runtime ran out of its memory
   /// budget (the JVM's OutOfMemoryError, V8's heap limit, ...).
   public var memoryErrorPatterns: [String]
+  /// Compile only: compiler texts with the plain words a learner gets for them (no entry point,
+  /// or more than one), in place of "see the compiler's messages".
+  public var errorHints: [(text: String, message: String)] = []
 }
 
 /// How the main source file is named.
@@ -247,7 +250,7 @@ public struct RunnerCatalog: Sendable {
   private static func step(_ object: StrictObject, file: String, isCompile: Bool) throws -> RunnerStep {
     try object.allowOnly(
       isCompile
-        ? ["argv", "environment", "limits", "mounts", "artifacts"]
+        ? ["argv", "environment", "limits", "mounts", "artifacts", "error_hints"]
         : ["argv", "environment", "limits", "mounts", "memory_error_patterns"])
     let argv: [String] = try object.require("argv")
     guard argv.first?.hasPrefix("/") == true else {
@@ -305,10 +308,17 @@ public struct RunnerCatalog: Sendable {
         throw RunnerFileError(file: file, problem: "\(object.path): artifact \"\(artifact)\" is not a plain name")
       }
     }
+    let hints: [[String: Any]] = isCompile ? try object.optional("error_hints") ?? [] : []
+    let errorHints = try hints.map { entry in
+      let hint = StrictObject(entry, file: file, path: object.path + ".error_hints")
+      try hint.allowOnly(["text", "message"])
+      let pair: (text: String, message: String) = (try hint.require("text"), try hint.require("message"))
+      return pair
+    }
     return RunnerStep(
       argv: argv, environment: try object.optional("environment") ?? [], limits: limits,
       mounts: try mounts(object.optional("mounts") ?? [], file: file), artifacts: artifacts,
-      memoryErrorPatterns: try object.optional("memory_error_patterns") ?? [])
+      memoryErrorPatterns: try object.optional("memory_error_patterns") ?? [], errorHints: errorHints)
   }
 }
 

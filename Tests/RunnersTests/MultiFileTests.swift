@@ -118,6 +118,30 @@ func uniqueComment() -> String { "// \(UInt64.random(in: 0...UInt64.max))\n" }
     #expect(two.run == nil)
   }
 
+  @Test(.enabled(if: installed("cpp"), "needs the C++ toolchain"))
+  func cppWithoutOrWithTwoMainsSaysSo() throws {
+    let none = try executeFiles("cpp", [("lib.cpp", uniqueComment() + "int f() { return 1; }\n")])
+    #expect(
+      none.compile?.message == "The code did not compile because it has no entry point: no file defines int main().")
+    let two = try executeFiles(
+      "cpp", [("a.cpp", uniqueComment() + "int main() { return 0; }\n"), ("b.cpp", "int main() { return 1; }\n")])
+    #expect(
+      two.compile?.message.contains("more than one entry point: int main() is defined in more than one file") == true,
+      "\(two.compile?.message ?? "")")
+  }
+
+  @Test(.enabled(if: installed("go"), "needs the Go toolchain"))
+  func goWithoutOrWithTwoMainsSaysSo() throws {
+    let none = try executeFiles("go", [("lib.go", uniqueComment() + "package main\n\nfunc f() {}\n")])
+    #expect(
+      none.compile?.message.contains("no entry point: no file declares func main() in package main") == true,
+      "\(none.compile?.message ?? "")")
+    let two = try executeFiles(
+      "go",
+      [("a.go", uniqueComment() + "package main\n\nfunc main() {}\n"), ("b.go", "package main\n\nfunc main() {}\n")])
+    #expect(two.compile?.message.contains("more than one entry point") == true, "\(two.compile?.message ?? "")")
+  }
+
   @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
   func kotlinCompilesEveryFileAndFindsAnObjectsMain() throws {
     let topLevel = try executeFiles(
