@@ -515,14 +515,20 @@ public final class Executor: Sendable {
   }
 }
 
-/// The public top-level class of a Java source, if any.
+/// The public top-level type of a Java source, if any: the one javac wants the file named after.
+/// An unindented declaration is taken first, as a nested `public enum` is usually indented; a nested
+/// type taken for lack of one only renames a file no public type constrains.
 func javaPublicClass(in source: String) -> String? {
-  let pattern = #"(?m)^\s*public\s+(?:final\s+|abstract\s+|strictfp\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)"#
-  guard let expression = try? NSRegularExpression(pattern: pattern),
-    let match = expression.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
-    let range = Range(match.range(at: 1), in: source)
-  else { return nil }
-  return String(source[range])
+  let modifiers = #"public\s+(?:final\s+|abstract\s+|strictfp\s+|sealed\s+|non-sealed\s+)*"#
+  let kinds = #"(?:class|interface|enum|record|@interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)"#
+  for indentation in ["^", #"^\s*"#] {
+    guard let expression = try? NSRegularExpression(pattern: "(?m)" + indentation + modifiers + kinds),
+      let match = expression.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
+      let range = Range(match.range(at: 1), in: source)
+    else { continue }
+    return String(source[range])
+  }
+  return nil
 }
 
 /// Runs a trusted host command (a toolchain's version probe) with a

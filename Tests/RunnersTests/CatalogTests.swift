@@ -86,6 +86,8 @@ let repositoryRoot: String = {
     #expect(javaPublicClass(in: "import java.util.*;\npublic class Solution {\n}") == "Solution")
     #expect(javaPublicClass(in: "class Helper {}\npublic final class Main2 { }") == "Main2")
     #expect(javaPublicClass(in: "class OnlyPackagePrivate {}") == nil)
+    #expect(javaPublicClass(in: "public record Point(int x, int y) {}") == "Point")
+    #expect(javaPublicClass(in: "class Main {\n  public enum Color { RED }\n}\npublic interface Shape {}") == "Shape")
   }
 }
 

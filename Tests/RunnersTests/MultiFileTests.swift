@@ -78,6 +78,21 @@ func uniqueComment() -> String { "// \(UInt64.random(in: 0...UInt64.max))\n" }
   }
 
   @Test(.enabled(if: installed("java"), "needs the Java toolchain"))
+  func javaNamesEachFileAfterItsPublicType() throws {
+    let result = try executeFiles(
+      "java",
+      [
+        (
+          "Solution.java",
+          uniqueComment() + "public class Main {\n  public enum Color { RED }\n"
+            + "  public static void main(String[] a) { System.out.println(new Point(1, 2).x() + \" \" + Color.RED); }\n}\n"
+        ),
+        ("Geometry.java", "public record Point(int x, int y) {}\n"),
+      ])
+    #expect(result.stdout == "1 RED\n", "\(result.compileMessages) \(result.stderr)")
+  }
+
+  @Test(.enabled(if: installed("java"), "needs the Java toolchain"))
   func javaPrefersTheEntryFilesMain() throws {
     let result = try executeFiles(
       "java",
