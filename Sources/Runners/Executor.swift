@@ -452,7 +452,7 @@ public final class Executor: Sendable {
     case .several(let classes):
       let listed = classes.map { candidate in candidate.name + (candidate.sourceFile.map { " (\($0))" } ?? "") }
       return "The code compiled, but it has more than one entry point: \(listed.joined(separator: ", ")) each have "
-        + "\(entryPoint). Keep one, or give the file that holds the one to start first (now "
+        + "\(entryPoint). Keep one, or give first the file that holds the one to start (the first file is "
         + "\(learnerNames[0].learner))."
     }
   }

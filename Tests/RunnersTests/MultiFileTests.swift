@@ -157,6 +157,15 @@ func uniqueComment() -> String { "// \(UInt64.random(in: 0...UInt64.max))\n" }
     #expect(two.compile?.message.contains("more than one entry point") == true, "\(two.compile?.message ?? "")")
   }
 
+  @Test(.enabled(if: installed("dart"), "needs the Dart toolchain"))
+  func dartWithoutMainSaysSo() throws {
+    let none = try executeFiles("dart", [("lib.dart", uniqueComment() + "int f() => 1;\n")])
+    #expect(none.compile?.status == .compileError)
+    #expect(
+      none.compile?.message.contains("no entry point: the first file declares no top-level main()") == true,
+      "\(none.compile?.message ?? "")")
+  }
+
   @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
   func kotlinCompilesEveryFileAndFindsAnObjectsMain() throws {
     let topLevel = try executeFiles(
