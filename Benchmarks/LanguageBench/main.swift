@@ -198,8 +198,9 @@ struct LanguagePlan: Sendable {
   var isCompiled: Bool { bare.compile != nil }
 }
 
-/// The main file's name and {class}, as `Executor.nameFiles` gives them for
-/// these hello programs (Java's public class is Main).
+/// The main file's name and {class}, as the Executor gives them for these hello programs (Java's
+/// public class is Main; Kotlin's top-level main is in MainKt, which the Executor finds in the class
+/// files).
 func sourceNames(for runner: Runner) -> (file: String, mainClass: String) {
   switch runner.sourceNaming {
   case .fixed(let name):
@@ -217,7 +218,8 @@ func expand(_ templates: [String], source: String, mainClass: String, limits: Bo
   let memory = limits.memoryBytes >> 20
   let heap = max(16, memory * 3 / 4)
   return templates.map {
-    $0.replacingOccurrences(of: "{source}", with: source)
+    // {sources} is every source file; these hello programs have one.
+    $0.replacingOccurrences(of: "{sources}", with: source).replacingOccurrences(of: "{source}", with: source)
       .replacingOccurrences(of: "{class}", with: mainClass)
       .replacingOccurrences(of: "{memory_mb}", with: String(memory))
       .replacingOccurrences(of: "{heap_mb}", with: String(heap))

@@ -55,9 +55,12 @@ public struct PreparedProgram: Sendable {
   /// The probed version ("3.11.2") when the executor probes versions, else the runner's.
   public let version: String
   let mainFile: String
-  let mainClass: String
+  /// The JVM class to start ({class}), found in the compiled classes; empty for other languages.
+  var mainClass = ""
   /// The files as named in the box (the main file may have been renamed).
   public let fileNames: [String]
+  /// How the learner named each file, for the compiler's and the runtime's messages.
+  let learnerNames: [LearnerName]
   /// The compile step's outcome; nil for interpreted languages and compile-cache hits.
   public internal(set) var compile: Outcome?
   public internal(set) var compileCacheHit = false
@@ -65,15 +68,15 @@ public struct PreparedProgram: Sendable {
   var runFiles: [(String, Data, Bool)]?
 
   init(
-    runner: Runner, policy: SeccompPolicy, version: String, mainFile: String, mainClass: String,
-    fileNames: [String], runFiles: [(String, Data, Bool)]?
+    runner: Runner, policy: SeccompPolicy, version: String, mainFile: String, learnerNames: [LearnerName],
+    runFiles: [(String, Data, Bool)]?
   ) {
     self.runner = runner
     self.policy = policy
     self.version = version
     self.mainFile = mainFile
-    self.mainClass = mainClass
-    self.fileNames = fileNames
+    self.learnerNames = learnerNames
+    self.fileNames = learnerNames.map(\.box)
     self.runFiles = runFiles
   }
 
@@ -240,24 +243,52 @@ public final class Executor: Sendable {
   {
     let runner = try runner(language: language, version: version)
     guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
-    let (files, mainClass) = try nameFiles(given, runner: runner)
+    var (files, learnerNames) = try nameFiles(given, runner: runner)
+    // A script's launcher is compiled with it and started in its place; it is not the learner's.
+    var entrySource = files[0].name
+    if let script = runner.script,
+      given[0].name.hasSuffix(script.fileExtension)
+        || (script.alias == language.lowercased() && !isEntrySource(given[0].name, runner: runner))
+    {
+      files[0].name = script.entryFile
+      learnerNames[0].box = script.entryFile
+      if given[0].name.isEmpty { learnerNames[0].learner = script.entryFile }
+      guard !files.dropFirst().contains(where: { $0.name == script.entryFile || $0.name == script.launcherFile }) else {
+        throw .badFiles("a script's other files may not be named \(script.entryFile) or \(script.launcherFile)")
+      }
+      files.append(SourceFile(name: script.launcherFile, contents: Data(script.launcherSource.utf8)))
+      entrySource = script.launcherFile
+    }
     let version = probesVersions ? probedVersion(of: runner) : runner.version
     var program = PreparedProgram(
-      runner: runner, policy: policy, version: version, mainFile: files[0].name, mainClass: mainClass,
-      fileNames: files.map(\.name), runFiles: files.map { ($0.name, $0.contents, false) })
+      runner: runner, policy: policy, version: version, mainFile: files[0].name, learnerNames: learnerNames,
+      runFiles: files.map { ($0.name, $0.contents, false) })
     if let compile = runner.compile {
       let key = cacheKey(runner: runner, step: compile, files: files)
-      if let cached = cache?.lookup(key) {
+      // Cached artifacts always held one entry point: only such compiles are stored.
+      if let cached = cache?.lookup(key), let mainClass = try? entryClass(of: runner, in: cached, entry: entrySource) {
         program.compileCacheHit = true
+        program.mainClass = mainClass
         program.runFiles = cached.map { ($0.0, $0.1, true) }
       } else {
-        let (outcome, artifacts) = try compileInBox(
-          runner: runner, step: compile, policy: policy, files: files, mainClass: mainClass)
-        program.compile = outcome
+        let (compiled, artifacts) = try compileInBox(runner: runner, step: compile, policy: policy, files: files)
+        var outcome = compiled
+        outcome.stdout = LearnerNames.rewrite(outcome.stdout, names: learnerNames)
+        outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: learnerNames)
+        program.runFiles = nil
         guard let artifacts else {
-          program.runFiles = nil
+          program.compile = outcome
           return program
         }
+        do throws(EntryPointProblem) {
+          program.mainClass = try entryClass(of: runner, in: artifacts, entry: entrySource)
+        } catch {
+          outcome.status = .compileError
+          outcome.message = entryPointMessage(error, runner: runner, learnerNames: learnerNames)
+          program.compile = outcome
+          return program
+        }
+        program.compile = outcome
         cache?.store(key, files: artifacts)
         program.runFiles = artifacts.map { ($0.0, $0.1, true) }
       }
@@ -297,6 +328,7 @@ public final class Executor: Sendable {
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
     var outcome = try inBox(spec: spec, files: runFiles, stdin: stdin)
+    outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: program.learnerNames)
     if outcome.status == .runtimeError,
       runner.run.memoryErrorPatterns.contains(where: { outcome.stderr.range(of: Data($0.utf8)) != nil })
     {
@@ -310,12 +342,15 @@ public final class Executor: Sendable {
   /// The compile step in its own box. Returns the outcome and, when it
   /// succeeded, the artifacts read back from the box.
   private func compileInBox(
-    runner: Runner, step: RunnerStep, policy: SeccompPolicy, files: [SourceFile], mainClass: String
+    runner: Runner, step: RunnerStep, policy: SeccompPolicy, files: [SourceFile]
   ) throws(ExecuteError) -> (Outcome, [(String, Data)]?) {
     let limits = step.limits.applied(to: BoxLimits())
+    let sources =
+      [files[0].name]
+      + files.dropFirst().map(\.name).filter { name in runner.sourceExtensions.contains { name.hasSuffix($0) } }
     var spec = BoxSpec(
-      command: expand(step.argv, mainFile: files[0].name, mainClass: mainClass, limits: limits),
-      environment: expand(step.environment, mainFile: files[0].name, mainClass: mainClass, limits: limits),
+      command: expand(step.argv, mainFile: files[0].name, mainClass: "", limits: limits, sources: sources),
+      environment: expand(step.environment, mainFile: files[0].name, mainClass: "", limits: limits),
       policy: policy)
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + step.mounts
@@ -349,6 +384,12 @@ public final class Executor: Sendable {
         case .runtimeError:
           outcome.status = .compileError
           outcome.message = "The code did not compile: see the compiler's messages."
+          if let hint = step.errorHints.first(where: { hint in
+            let text = Data(hint.text.utf8)
+            return outcome.stderr.range(of: text) != nil || outcome.stdout.range(of: text) != nil
+          }) {
+            outcome.message = "The code did not compile because " + hint.message
+          }
           return (outcome, nil)
         default:
           outcome.message = "While compiling: " + outcome.message
@@ -388,9 +429,11 @@ public final class Executor: Sendable {
     return try finish(try box.run(stdin: stdin), box.directory)
   }
 
-  /// Validates file names and sizes and names the main file as the language
-  /// wants. Returns the files and the main class ({class}).
-  func nameFiles(_ given: [SourceFile], runner: Runner) throws(ExecuteError) -> ([SourceFile], String) {
+  /// Validates file names and sizes and names the files as the language wants: the entry file
+  /// keeps the learner's name when it has one of the runner's source extensions, and a Java file
+  /// is named after its public class, which javac demands. Returns the files and how the learner
+  /// named each.
+  func nameFiles(_ given: [SourceFile], runner: Runner) throws(ExecuteError) -> ([SourceFile], [LearnerName]) {
     guard !given.isEmpty else { throw .badFiles("no source files were given") }
     guard given.count <= Self.maximumFiles else { throw .badFiles("at most \(Self.maximumFiles) files may be given") }
     let total = given.reduce(0) { $0 + $1.contents.count }
@@ -398,55 +441,78 @@ public final class Executor: Sendable {
       throw .badFiles("the source files total \(total) bytes; at most \(Self.maximumSourceBytes) are accepted")
     }
     var files = given
-    let mainSource = String(decoding: files[0].contents, as: UTF8.self)
-    let mainName: String
-    let mainClass: String
+    let isSource = { (name: String) in self.isEntrySource(name, runner: runner) }
     switch runner.sourceNaming {
     case .fixed(let name):
-      // The learner's own name, when it has the language's extension, keeps
-      // messages and tracebacks in their words ("sort.cpp:3:5").
-      let fileExtension = name.split(separator: ".").last.map { "." + $0 } ?? ""
-      let given = files[0].name
-      let stemOfGiven = given.dropLast(fileExtension.count)
-      let keepsGiven =
-        given.hasSuffix(fileExtension) && !given.contains("/")
-        && stemOfGiven.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
-      mainName = keepsGiven ? given : name
-      let stem = String(mainName.dropLast(fileExtension.count))
-      // Kotlin names a file's top-level functions' class after the file.
-      mainClass = name.hasSuffix(".kt") ? stem.prefix(1).uppercased() + stem.dropFirst() + "Kt" : stem
+      let entry = files[0].name
+      if !isSource(entry) || entry.hasPrefix("-") || BoxDirectory.validate(name: entry) != nil { files[0].name = name }
     case .javaPublicClass(let fallback):
-      if let publicClass = javaPublicClass(in: mainSource) {
-        mainClass = publicClass
-      } else {
-        let stem = files[0].name.hasSuffix(".java") ? String(files[0].name.dropLast(5)) : ""
-        let identifier = stem.range(of: "^[A-Za-z_][A-Za-z0-9_]*$", options: .regularExpression) != nil
-        mainClass = identifier ? stem : String(fallback.dropLast(5))
+      for index in files.indices where index == 0 || files[index].name.hasSuffix(".java") {
+        let name = files[index].name
+        let directory = name.contains("/") ? String(name[...name.lastIndex(of: "/")!]) : ""
+        if let publicClass = javaPublicClass(in: String(decoding: files[index].contents, as: UTF8.self)) {
+          files[index].name = directory + publicClass + ".java"
+        } else if index == 0, !isSource(name) || name.hasPrefix("-") || BoxDirectory.validate(name: name) != nil {
+          files[index].name = fallback
+        }
       }
-      mainName = mainClass + ".java"
     }
-    files[0].name = mainName
     var seen: Set<String> = []
-    for (index, file) in files.enumerated() {
+    for (index, (file, original)) in zip(files, given).enumerated() {
       if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles("files[\(index)].name: \(problem)") }
-      guard seen.insert(file.name).inserted else {
+      if file.name.hasPrefix("-"), isSource(file.name) {
         throw .badFiles(
-          "files[\(index)].name: two files are named \"\(file.name)\" (the main file is always named \(mainName))")
+          "files[\(index)].name: \"\(file.name)\" starts with \"-\", which the compiler would take for an option; "
+            + "rename it")
+      }
+      guard seen.insert(file.name).inserted else {
+        let renamed = file.name != original.name ? " (\"\(original.name)\" is named after what it declares)" : ""
+        throw .badFiles("files[\(index)].name: two files are named \"\(file.name)\"\(renamed)")
       }
     }
     // Writing both would fail in the box directory (ENOTDIR or EISDIR), the sandbox's error, not the caller's.
     if let conflict = Self.fileConflict(files.map(\.name)) { throw .badFiles(conflict) }
-    return (files, mainClass)
+    let learnerNames = zip(files, given).map { LearnerName(box: $0.name, learner: $1.name.isEmpty ? $0.name : $1.name) }
+    return (files, learnerNames)
   }
 
-  private func expand(_ templates: [String], mainFile: String, mainClass: String, limits: BoxLimits) -> [String] {
+  /// Whether a file has one of the runner's source extensions (and a name before it).
+  private func isEntrySource(_ name: String, runner: Runner) -> Bool {
+    runner.sourceExtensions.contains { name.hasSuffix($0) && name.count > $0.count }
+  }
+
+  /// The class to start, when the run names one ({class}); "" for languages that start a file.
+  private func entryClass(of runner: Runner, in artifacts: [(String, Data)], entry: String)
+    throws(EntryPointProblem) -> String
+  {
+    guard runner.run.argv.contains(where: { $0.contains("{class}") }) else { return "" }
+    return try EntryPoint.choose(among: artifacts, entrySource: entry)
+  }
+
+  private func entryPointMessage(_ problem: EntryPointProblem, runner: Runner, learnerNames: [LearnerName]) -> String {
+    let entryPoint = runner.entryPoint ?? "a main method"
+    switch problem {
+    case .none:
+      return "The code compiled, but it has no entry point, so nothing can start it: add \(entryPoint)."
+    case .several(let classes):
+      let listed = classes.map { candidate in candidate.name + (candidate.sourceFile.map { " (\($0))" } ?? "") }
+      return "The code compiled, but it has more than one entry point: \(listed.joined(separator: ", ")) each have "
+        + "\(entryPoint). Keep one, or give first the file that holds the one to start (the first file is "
+        + "\(learnerNames[0].learner))."
+    }
+  }
+
+  private func expand(
+    _ templates: [String], mainFile: String, mainClass: String, limits: BoxLimits, sources: [String] = []
+  ) -> [String] {
     let memory = limits.memoryBytes >> 20
     let heap = max(16, memory * 3 / 4)
     let values = ["source": mainFile, "class": mainClass, "memory_mb": String(memory), "heap_mb": String(heap)]
     // One pass with native strings: a placeholder inside a substituted value stays as it is, and
     // Foundation's replacingOccurrences (bridged to NSString) cost more than the rest of a warm run's setup.
-    return templates.map { template in
-      guard template.utf8.contains(UInt8(ascii: "{")) else { return template }
+    return templates.flatMap { template -> [String] in
+      guard template.utf8.contains(UInt8(ascii: "{")) else { return [template] }
+      if template == "{sources}" { return sources.isEmpty ? [mainFile] : sources }
       var expanded = ""
       var rest = template[...]
       while let open = rest.firstIndex(of: "{") {
@@ -460,7 +526,7 @@ public final class Executor: Sendable {
           rest = rest[afterOpen...]
         }
       }
-      return expanded + rest
+      return [expanded + rest]
     }
   }
 
@@ -494,14 +560,20 @@ public final class Executor: Sendable {
   }
 }
 
-/// The public top-level class of a Java source, if any.
+/// The public top-level type of a Java source, if any: the one javac wants the file named after.
+/// An unindented declaration is taken first, as a nested `public enum` is usually indented; a nested
+/// type taken for lack of one only renames a file no public type constrains.
 func javaPublicClass(in source: String) -> String? {
-  let pattern = #"(?m)^\s*public\s+(?:final\s+|abstract\s+|strictfp\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)"#
-  guard let expression = try? NSRegularExpression(pattern: pattern),
-    let match = expression.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
-    let range = Range(match.range(at: 1), in: source)
-  else { return nil }
-  return String(source[range])
+  let modifiers = #"public\s+(?:final\s+|abstract\s+|strictfp\s+|sealed\s+|non-sealed\s+)*"#
+  let kinds = #"(?:class|interface|enum|record|@interface)\s+([A-Za-z_$][A-Za-z0-9_$]*)"#
+  for indentation in ["^", #"^\s*"#] {
+    guard let expression = try? NSRegularExpression(pattern: "(?m)" + indentation + modifiers + kinds),
+      let match = expression.firstMatch(in: source, range: NSRange(source.startIndex..., in: source)),
+      let range = Range(match.range(at: 1), in: source)
+    else { continue }
+    return String(source[range])
+  }
+  return nil
 }
 
 /// Runs a trusted host command (a toolchain's version probe) with a

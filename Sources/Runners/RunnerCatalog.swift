@@ -41,7 +41,7 @@ public struct StepLimits: Sendable, Equatable {
 
 /// One step (compile or run) of a runner.
 public struct RunnerStep: Sendable {
-  /// argv with placeholders: {source} {class} {memory_mb} {heap_mb}.
+  /// argv with placeholders: {source} {sources} {class} {memory_mb} {heap_mb}.
   public var argv: [String]
   public var environment: [String]
   public var limits: StepLimits
@@ -52,6 +52,9 @@ public struct RunnerStep: Sendable {
   /// Run only: stderr texts that mean the runtime ran out of its memory
   /// budget (the JVM's OutOfMemoryError, V8's heap limit, ...).
   public var memoryErrorPatterns: [String]
+  /// Compile only: compiler texts with the plain words a learner gets for them (no entry point,
+  /// or more than one), in place of "see the compiler's messages".
+  public var errorHints: [(text: String, message: String)] = []
 }
 
 /// How the main source file is named.
@@ -60,6 +63,19 @@ public enum SourceNaming: Sendable, Equatable {
   case fixed(String)
   /// Java: "<public class>.java", or the fallback when there is no public class.
   case javaPublicClass(fallback: String)
+}
+
+/// How a language's scripts run (Kotlin's `.kts`): a script compiles to a class whose constructor
+/// runs its body, so a launcher file that the runner supplies is compiled beside it and started.
+public struct ScriptMode: Sendable, Equatable {
+  /// The entry file is a script when it ends with this (".kts")...
+  public var fileExtension: String
+  /// ...or when the request named the language by this alias ("kts").
+  public var alias: String?
+  /// The script's name in the box, which names its class ("main.kts" compiles to `Main`).
+  public var entryFile: String
+  public var launcherFile: String
+  public var launcherSource: String
 }
 
 /// One installed (or installable) version of a language.
@@ -73,6 +89,13 @@ public struct Runner: Sendable {
   public var versionPattern: String
   public var installHint: String
   public var sourceNaming: SourceNaming
+  /// The extensions of the files the compile step takes (`{sources}`: every such file, the entry
+  /// file first); an entry file with one of them keeps the learner's name.
+  public var sourceExtensions: [String]
+  /// What a JVM entry point looks like in this language, for the message when there is none or
+  /// more than one ("public static void main(String[] args)").
+  public var entryPoint: String?
+  public var script: ScriptMode?
   public var policy: String
   public var mounts: [ReadOnlyMount]
   public var compile: RunnerStep?
@@ -156,8 +179,8 @@ public struct RunnerCatalog: Sendable {
     guard !versions.isEmpty else { throw RunnerFileError(file: file, problem: "\"versions\" is empty") }
     return try versions.map { version in
       try version.allowOnly([
-        "version", "requires", "version_probe", "version_pattern", "install", "source_file", "policy", "mounts",
-        "compile", "run",
+        "version", "requires", "version_probe", "version_pattern", "install", "source_file", "source_extensions",
+        "entry_point", "script", "policy", "mounts", "compile", "run",
       ])
       let sourceFile: String = try version.require("source_file")
       let naming: SourceNaming
@@ -168,6 +191,14 @@ public struct RunnerCatalog: Sendable {
           throw RunnerFileError(file: file, problem: "\"source_file\" \(sourceFile) is not a plain file name")
         }
         naming = .fixed(sourceFile)
+      }
+      let nameParts = sourceFile.split(separator: ".")
+      let extensions: [String] =
+        try version.optional("source_extensions") ?? (nameParts.count > 1 ? ["." + nameParts.last!] : [])
+      for fileExtension in extensions
+      where !fileExtension.hasPrefix(".") || fileExtension.count < 2 || fileExtension.contains("/") {
+        throw RunnerFileError(
+          file: file, problem: "\"source_extensions\" holds \"\(fileExtension)\", not an extension like \".cpp\"")
       }
       let probe: [String] = try version.require("version_probe")
       guard probe.first?.hasPrefix("/") == true else {
@@ -182,12 +213,27 @@ public struct RunnerCatalog: Sendable {
       return Runner(
         language: language, displayName: displayName, aliases: aliases, version: try version.require("version"),
         requires: try version.require("requires"), versionProbe: probe, versionPattern: pattern,
-        installHint: try version.require("install"), sourceNaming: naming,
+        installHint: try version.require("install"), sourceNaming: naming, sourceExtensions: extensions,
+        entryPoint: try version.optional("entry_point"),
+        script: try version.has("script") ? scriptMode(version.object("script"), file: file) : nil,
         policy: try version.optional("policy") ?? "default",
         mounts: try mounts(version.optional("mounts") ?? [], file: file),
         compile: try version.has("compile") ? step(version.object("compile"), file: file, isCompile: true) : nil,
         run: try step(version.object("run"), file: file, isCompile: false), selfTest: selfTest)
     }
+  }
+
+  private static func scriptMode(_ object: StrictObject, file: String) throws -> ScriptMode {
+    try object.allowOnly(["extension", "alias", "entry_file", "launcher_file", "launcher"])
+    let mode = ScriptMode(
+      fileExtension: try object.require("extension"), alias: try object.optional("alias"),
+      entryFile: try object.require("entry_file"), launcherFile: try object.require("launcher_file"),
+      launcherSource: try object.require("launcher"))
+    for name in [mode.entryFile, mode.launcherFile] where BoxDirectory.validate(name: name) != nil || name.contains("/")
+    {
+      throw RunnerFileError(file: file, problem: "\(object.path): \"\(name)\" is not a plain file name")
+    }
+    return mode
   }
 
   private static func mounts(_ list: [[String: Any]], file: String) throws -> [ReadOnlyMount] {
@@ -199,12 +245,12 @@ public struct RunnerCatalog: Sendable {
     }
   }
 
-  private static let placeholders: Set<String> = ["{source}", "{class}", "{memory_mb}", "{heap_mb}"]
+  private static let placeholders: Set<String> = ["{source}", "{sources}", "{class}", "{memory_mb}", "{heap_mb}"]
 
   private static func step(_ object: StrictObject, file: String, isCompile: Bool) throws -> RunnerStep {
     try object.allowOnly(
       isCompile
-        ? ["argv", "environment", "limits", "mounts", "artifacts"]
+        ? ["argv", "environment", "limits", "mounts", "artifacts", "error_hints"]
         : ["argv", "environment", "limits", "mounts", "memory_error_patterns"])
     let argv: [String] = try object.require("argv")
     guard argv.first?.hasPrefix("/") == true else {
@@ -216,6 +262,10 @@ public struct RunnerCatalog: Sendable {
         let token = String(rest[open...close])
         guard placeholders.contains(token) else {
           throw RunnerFileError(file: file, problem: "\(object.path): unknown placeholder \(token) in \"\(argument)\"")
+        }
+        // It stands for several arguments, so it cannot be part of one.
+        if token == "{sources}", argument != token {
+          throw RunnerFileError(file: file, problem: "\(object.path): {sources} must be an argument of its own")
         }
         rest = rest[rest.index(after: close)...]
       }
@@ -258,10 +308,17 @@ public struct RunnerCatalog: Sendable {
         throw RunnerFileError(file: file, problem: "\(object.path): artifact \"\(artifact)\" is not a plain name")
       }
     }
+    let hints: [[String: Any]] = isCompile ? try object.optional("error_hints") ?? [] : []
+    let errorHints = try hints.map { entry in
+      let hint = StrictObject(entry, file: file, path: object.path + ".error_hints")
+      try hint.allowOnly(["text", "message"])
+      let pair: (text: String, message: String) = (try hint.require("text"), try hint.require("message"))
+      return pair
+    }
     return RunnerStep(
       argv: argv, environment: try object.optional("environment") ?? [], limits: limits,
       mounts: try mounts(object.optional("mounts") ?? [], file: file), artifacts: artifacts,
-      memoryErrorPatterns: try object.optional("memory_error_patterns") ?? [])
+      memoryErrorPatterns: try object.optional("memory_error_patterns") ?? [], errorHints: errorHints)
   }
 }
 

@@ -60,12 +60,25 @@ let repositoryRoot: String = {
     ("", #", "argv2": []"#, "", "unknown key"),
     (#""policy": "", "#, "", "", "empty"),
     ("", "", #""aliases": 5, "#, "wrong type"),
+    (#""source_extensions": ["cpp"], "#, "", "", "not an extension like"),
+    (#""script": {"extension": ".t"}, "#, "", "", "is missing"),
+    (
+      #""script": {"extension": ".t", "entry_file": "../x.t", "launcher_file": "l.t", "launcher": "x"}, "#, "", "",
+      "not a plain file name"
+    ),
   ])
   func brokenRunnerFilesAreRefused(version: String, run: String, top: String, word: String) {
     let error = #expect(throws: RunnerFileError.self) {
       _ = try RunnerCatalog.parse(self.runnerFile(version: version, run: run, top: top), file: "toy.json")
     }
     #expect(word.isEmpty || error?.problem.contains(word) == true, "\(String(describing: error))")
+  }
+
+  @Test func sourcesMustBeAnArgumentOfItsOwn() {
+    let data = Data(
+      String(decoding: runnerFile(), as: UTF8.self).replacingOccurrences(of: "{source}", with: "-x{sources}").utf8)
+    let error = #expect(throws: RunnerFileError.self) { _ = try RunnerCatalog.parse(data, file: "toy.json") }
+    #expect(error?.problem.contains("{sources} must be an argument of its own") == true)
   }
 
   @Test func unknownPlaceholderIsRefused() {
@@ -86,6 +99,8 @@ let repositoryRoot: String = {
     #expect(javaPublicClass(in: "import java.util.*;\npublic class Solution {\n}") == "Solution")
     #expect(javaPublicClass(in: "class Helper {}\npublic final class Main2 { }") == "Main2")
     #expect(javaPublicClass(in: "class OnlyPackagePrivate {}") == nil)
+    #expect(javaPublicClass(in: "public record Point(int x, int y) {}") == "Point")
+    #expect(javaPublicClass(in: "class Main {\n  public enum Color { RED }\n}\npublic interface Shape {}") == "Shape")
   }
 }
 

@@ -70,3 +70,37 @@ let dartPrograms: [LanguagePrograms] = [
     arguments: Check.allCases)
   func dart(_ check: Check) throws { try verify("dart", check) }
 }
+
+// The runner ends the VM's idle-task wait (--idle_timeout_micros=0, see docs/toolchains.md) to cut its
+// one-second stall at exit; the program's own ending must stay as Dart defines it.
+@Suite struct DartEndingTests {
+  @Test(.enabled(if: installed("dart"), "needs the Dart toolchain"))
+  func timersAfterMainExitCodesAndUncaughtErrorsKeepTheirMeaning() throws {
+    let later = try execute(
+      "dart",
+      """
+      import 'dart:async';
+      import 'dart:io';
+
+      Future<void> main() async {
+        await Future.delayed(const Duration(milliseconds: 50));
+        stdout.write('after await, ');
+        Timer(const Duration(milliseconds: 200), () {
+          stderr.writeln('timer on stderr');
+          print('timer fired');
+          exitCode = 3;
+        });
+      }
+      """)
+    #expect(later.stdout == "after await, timer fired\n", "\(later.compileMessages) \(later.stderr)")
+    #expect(later.stderr == "timer on stderr\n")
+    #expect(later.run?.exitCode == 3)
+    let uncaught = try execute(
+      "dart",
+      "import 'dart:async';\n\nvoid main() {\n  print('before');\n"
+        + "  Timer(Duration.zero, () => throw StateError('late failure'));\n}\n")
+    #expect(uncaught.stdout == "before\n")
+    #expect(uncaught.run?.exitCode == 255)
+    #expect(uncaught.stderr.contains("Bad state: late failure"), "\(uncaught.stderr)")
+  }
+}
