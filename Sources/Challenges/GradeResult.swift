@@ -53,6 +53,9 @@ public struct TestGrade: Sendable {
   public var firstDifference: StepDifference?
   /// The end of the program's stderr (at most `Grader.stderrExcerptBytes`), for tracebacks.
   public var stderr: String = ""
+  /// The start of the program's stdout (at most `Grader.stdoutExcerptBytes`), for the CLI's
+  /// expected-versus-yours report; not part of the grade object.
+  public var stdout: String = ""
 
   public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
     self.name = name
