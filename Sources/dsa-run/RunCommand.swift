@@ -75,9 +75,12 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
   } else if options.remote == nil, let remote = environment["DSA_RUN_REMOTE"], !remote.isEmpty {
     options.remote = remote
   }
-  if options.token == nil, let token = environment["DSA_RUN_TOKEN"], !token.isEmpty { options.token = token }
   if options.token != nil && options.remote == nil {
     throw UsageError(message: "--token goes with --remote (or --daemon, or DSA_RUN_REMOTE)")
+  }
+  // A token in the environment waits for a remote: a local run ignores it.
+  if options.token == nil, options.remote != nil, let token = environment["DSA_RUN_TOKEN"], !token.isEmpty {
+    options.token = token
   }
   if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
   if options.files.isEmpty {

@@ -27,7 +27,8 @@ import Testing
     let written = try runCLI(
       ["challenges", "starter", "insertion-sort", "--lang", "py", "-o", target], data: repositoryRoot)
     #expect(written.status == 0, "\(written.stderr)")
-    let starter = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/challenges/insertion-sort/starter/main.py"))
+    let starter = try Data(
+      contentsOf: URL(fileURLWithPath: repositoryRoot + "/challenges/insertion-sort/starter/main.py"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == starter)
     #expect(written.stderr.contains("dsa-run --lang python \(target) --challenge insertion-sort"))
     try Data("my work\n".utf8).write(to: URL(fileURLWithPath: target))

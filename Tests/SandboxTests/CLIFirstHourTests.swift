@@ -16,8 +16,19 @@ final class BackgroundCLI: @unchecked Sendable {
   private var stderrData = Data()
 
   init(_ arguments: [String], environment: [String: String]? = nil) throws {
-    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
-    process.arguments = arguments
+    // As a shell starts it: no blocked signals and default dispositions (a Dispatch thread, which
+    // Process.run is called on, blocks signals, and its children would inherit the mask). The
+    // wrapper execs, so the pid is dsa-run's.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments =
+      [
+        "-S", "-c",
+        "import os, signal, sys\n"
+          + "for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(number, signal.SIG_DFL)\n"
+          + "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
+          + "os.execv(sys.argv[1], sys.argv[1:])",
+        dsaRunBinary,
+      ] + arguments
     if let environment { process.environment = environment }
     process.standardOutput = output
     process.standardError = errors
@@ -269,7 +280,8 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     let allowAll = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
     func write(_ digest: Data, mode: mode_t) throws {
       unlink(entry)
-      let data = Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + digest + Data("\n".utf8)
+      let data =
+        Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + digest + Data("\n".utf8)
         + allowAll
       try data.write(to: URL(fileURLWithPath: entry))
       chmod(entry, mode)
@@ -311,7 +323,8 @@ func temporaryFile(_ text: String, name: String) throws -> String {
   }
 
   @Test(arguments: [
-    (["--remote", "unix:relative.sock"], "absolute socket path"), (["--remote", "ftp://x"], "http:// URL or unix:/PATH"),
+    (["--remote", "unix:relative.sock"], "absolute socket path"),
+    (["--remote", "ftp://x"], "http:// URL or unix:/PATH"),
     (["--remote", "http://127.0.0.1:9", "--token", "two words"], "printable ASCII"),
     (["--token", "t"], "--token goes with --remote"), (["--local", "--daemon"], "contradict"),
   ])
@@ -327,7 +340,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--local"]
-    process.environment = ["DSA_RUN_REMOTE": "unix:/nonexistent/dsa-rund.sock"]
+    process.environment = ["DSA_RUN_REMOTE": "unix:/nonexistent/dsa-rund.sock", "DSA_RUN_TOKEN": "unused"]
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
@@ -408,7 +421,8 @@ final class OneShotHTTPServer: @unchecked Sendable {
       received.append(contentsOf: buffer[0..<count])
       if let head = received.range(of: Data("\r\n\r\n".utf8)) {
         let headText = String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
-        let length = headText.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+        let length =
+          headText.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
           .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
         if received.count - head.upperBound >= length { break }
       }
@@ -419,7 +433,8 @@ final class OneShotHTTPServer: @unchecked Sendable {
                "stderr": "", "stdout_truncated": false, "stderr_truncated": false, "cpu_ms": 1, "wall_ms": 1,
                "memory_kb": 1}}
       """
-    let response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+    let response =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
       + "Connection: close\r\n\r\n" + body
     _ = response.withCString { write(connection, $0, strlen($0)) }
   }
