@@ -16,7 +16,7 @@ import Sandbox
 
 /// `DSA_RUN_SECCOMP_CACHE`, or beside the compile cache.
 var seccompCacheDirectory: String {
-  ProcessInfo.processInfo.environment["DSA_RUN_SECCOMP_CACHE"] ?? "/var/cache/dsa-run/seccomp"
+  getenv("DSA_RUN_SECCOMP_CACHE").map { String(cString: $0) } ?? "/var/cache/dsa-run/seccomp"
 }
 
 func policiesDirectory() throws -> String {
@@ -48,7 +48,7 @@ func loadPolicies() throws -> [String: SeccompPolicy] {
 func loadPolicy(named name: String) throws -> SeccompPolicy {
   let directory = try policiesDirectory()
   let file = directory + "/" + name + ".json"
-  if !name.contains("/"), FileManager.default.fileExists(atPath: file) {
+  if !name.contains("/"), access(file, R_OK) == 0 {
     let policy = try PolicyCache.load(file: file)
     if policy.name == name { return policy }
   }
@@ -71,9 +71,10 @@ enum PolicyCache {
 
   /// A policy file compiled, or its cached compilation.
   static func load(file: String, cacheDirectory: String = seccompCacheDirectory) throws -> SeccompPolicy {
-    guard let source = FileManager.default.contents(atPath: file) else {
-      throw UsageError(message: "\(file): cannot be read")
-    }
+    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw UsageError(message: "\(file): cannot be read: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    let source = try readAll(fd, limit: 1 << 20, what: file)
     let key = cacheKey(source)
     if let cached = read(key: key, directory: cacheDirectory) { return cached }
     let policy = try SeccompCompiler.compile(json: source, source: file)

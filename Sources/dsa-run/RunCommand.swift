@@ -69,17 +69,17 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
       options.files.append(argument)
     }
   }
-  let environment = ProcessInfo.processInfo.environment
+  func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
   if options.local {
     if options.remote != nil { throw UsageError(message: "--local and --remote (or --daemon) contradict each other") }
-  } else if options.remote == nil, let remote = environment["DSA_RUN_REMOTE"], !remote.isEmpty {
+  } else if options.remote == nil, let remote = environment("DSA_RUN_REMOTE"), !remote.isEmpty {
     options.remote = remote
   }
   if options.token != nil && options.remote == nil {
     throw UsageError(message: "--token goes with --remote (or --daemon, or DSA_RUN_REMOTE)")
   }
   // A token in the environment waits for a remote: a local run ignores it.
-  if options.token == nil, options.remote != nil, let token = environment["DSA_RUN_TOKEN"], !token.isEmpty {
+  if options.token == nil, options.remote != nil, let token = environment("DSA_RUN_TOKEN"), !token.isEmpty {
     options.token = token
   }
   if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
