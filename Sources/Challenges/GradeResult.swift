@@ -58,6 +58,9 @@ public struct TestGrade: Sendable {
   /// For the operator's log, never for the learner (no encoder writes it): the whole error behind
   /// an `internal_error`, which may name host paths.
   public var operatorDetail = ""
+  /// The start of the program's stdout (at most `Grader.stdoutExcerptBytes`), for the CLI's
+  /// expected-versus-yours report; not part of the grade object.
+  public var stdout: String = ""
 
   public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
     self.name = name

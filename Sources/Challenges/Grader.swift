@@ -46,6 +46,8 @@ public final class Grader: Sendable {
   public let executor: Executor
   /// The bytes of a test's stderr kept in `TestGrade.stderr` (its end, where tracebacks end).
   public static let stderrExcerptBytes = 4096
+  /// The bytes of a test's stdout kept in `TestGrade.stdout` (its start, where a difference begins).
+  public static let stdoutExcerptBytes = 64 << 10
 
   public init(executor: Executor) {
     self.executor = executor
@@ -230,6 +232,7 @@ private struct TestWork: Sendable {
     grade.memoryKilobytes = outcome.memoryKilobytes
     let tail = outcome.stderr.suffix(Grader.stderrExcerptBytes)
     grade.stderr = String(decoding: tail, as: UTF8.self)
+    grade.stdout = String(decoding: outcome.stdout.prefix(Grader.stdoutExcerptBytes), as: UTF8.self)
     if let verdict = GradeVerdict(runStatus: outcome.status) {
       grade.verdict = verdict
       grade.message = outcome.message

@@ -36,11 +36,19 @@ public final class CompileCache: Sendable {
   public var hits: UInt64 { hitCount.load(ordering: .relaxed) }
   public var misses: UInt64 { missCount.load(ordering: .relaxed) }
 
+  /// ^[0-9a-f]{64}$, without starting ICU's regular expressions.
+  static func isDigest(_ key: String) -> Bool {
+    key.utf8.count == 64
+      && key.utf8.allSatisfy {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+      }
+  }
+
   private func path(for key: String) -> String { directory + "/objects/" + key + ".bundle" }
 
   /// The files stored under `key`, or nil.
   public func lookup(_ key: String) -> [(String, Data)]? {
-    guard key.range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil else { return nil }
+    guard Self.isDigest(key) else { return nil }
     let path = path(for: key)
     let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
@@ -64,7 +72,7 @@ public final class CompileCache: Sendable {
 
   /// Stores files under `key` atomically, then evicts if over budget.
   public func store(_ key: String, files: [(String, Data)]) {
-    guard key.range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil else { return }
+    guard Self.isDigest(key) else { return }
     let bundle = Self.encode(files)
     let temporary = directory + "/tmp/\(key).\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
     guard FileManager.default.createFile(atPath: temporary, contents: bundle, attributes: [.posixPermissions: 0o600])

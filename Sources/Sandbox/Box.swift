@@ -46,6 +46,8 @@ public final class Box: @unchecked Sendable {
   private var workDirectoryMounted = false
   private var ran = false
   private var destroyed = false
+  /// Counted by BoxInterruption until `destroy()` ends.
+  private var admitted = false
 
   public init(host: SandboxHost, spec: BoxSpec) throws(SandboxError) {
     try validateProgram(spec)
@@ -56,6 +58,8 @@ public final class Box: @unchecked Sendable {
     self.identity = try host.identities.next()
     self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
     do {
+      try BoxInterruption.admit()
+      admitted = true
       try createWorkDirectory()
       cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: spec.limits)
     } catch {
@@ -86,7 +90,10 @@ public final class Box: @unchecked Sendable {
   public func destroy() {
     if destroyed { return }
     destroyed = true
-    defer { host.identities.release(identity) }
+    defer {
+      host.identities.release(identity)
+      if admitted { BoxInterruption.leave() }
+    }
     cgroup?.destroy()
     cgroup = nil
     if workDirectoryMounted {
@@ -109,6 +116,12 @@ public final class Box: @unchecked Sendable {
       host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: BoxLayout(spec),
       limits: spec.limits, program: spec, pipes: &pipes, serve: false)
     defer { process.close() }
+    let pidfd = process.pidfd
+    let interruption = BoxInterruption.register { [cgroup] in
+      _ = dsa_pidfd_send_signal(pidfd, SIGKILL)
+      cgroup?.killAll()
+    }
+    defer { BoxInterruption.unregister(interruption) }
     let started = monotonicMilliseconds()
     let startedMicroseconds = monotonicMicroseconds()
 

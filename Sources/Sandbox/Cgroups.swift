@@ -69,11 +69,12 @@ public struct CgroupSetup: Sendable {
   static func parseCgroupMounts(_ mountInfo: String) -> CgroupMounts {
     var result = CgroupMounts()
     for line in mountInfo.split(separator: "\n") {
-      // "id parent major:minor root mountpoint options ... - fstype source superoptions"
-      let halves = line.components(separatedBy: " - ")
-      guard halves.count == 2 else { continue }
-      let left = halves[0].split(separator: " ")
-      let right = halves[1].split(separator: " ")
+      // "id parent major:minor root mountpoint options ... - fstype source superoptions"; split by the
+      // standard library, not Foundation's components(separatedBy:), which was a fifth of a CLI start.
+      let fields = line.split(separator: " ")
+      guard let dash = fields.firstIndex(of: "-") else { continue }
+      let left = fields[..<dash]
+      let right = Array(fields[(dash + 1)...])
       guard left.count >= 5, right.count >= 3, left[3] == "/" else { continue }
       let mountPoint = String(left[4])
       if right[0] == "cgroup2", result.v2 == nil {

@@ -30,6 +30,9 @@ public final class WarmBox: @unchecked Sendable {
   private var parentAlive: Int32 = -1
   private var planned: [PlannedMount] = []
   private var destroyed = false
+  /// Counted by BoxInterruption until `destroy()` ends.
+  private var admitted = false
+  private var interruption: UInt64?
   /// True once the init died or the protocol failed: the box must not run again.
   public private(set) var isBroken = false
   /// Runs served so far.
@@ -66,6 +69,8 @@ public final class WarmBox: @unchecked Sendable {
     self.identity = try host.identities.next()
     self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
     do {
+      try BoxInterruption.admit()
+      admitted = true
       try start()
     } catch {
       destroy()
@@ -120,6 +125,11 @@ public final class WarmBox: @unchecked Sendable {
     self.planned = planned
     let pid = process.pid
     Self.liveInits.withLock { _ = $0.insert(pid) }
+    let pidfd = process.pidfd
+    interruption = BoxInterruption.register { [cgroup] in
+      _ = dsa_pidfd_send_signal(pidfd, SIGKILL)
+      cgroup?.killAll()
+    }
     parentAlive = pipes.go.write
     pipes.go.write = -1
     var fresh = fingerprint()
@@ -390,7 +400,13 @@ public final class WarmBox: @unchecked Sendable {
   public func destroy() {
     if destroyed { return }
     destroyed = true
-    defer { host.identities.release(identity) }
+    defer {
+      host.identities.release(identity)
+      if admitted { BoxInterruption.leave() }
+    }
+    // Before the pidfd is closed: the killer must not signal a reused descriptor.
+    if let interruption { BoxInterruption.unregister(interruption) }
+    interruption = nil
     if control >= 0 {
       close(control)
       control = -1

@@ -40,7 +40,8 @@ func resolveChallenge(_ reference: String) throws -> Challenge {
   }
 }
 
-func runChallenge(_ options: RunOptions) -> Never {
+/// Grades as the options ask and prints the grade; returns the exit code.
+func runChallenge(_ options: RunOptions) -> Int32 {
   let challenge: Challenge
   let files: [SourceFile]
   let executor: Executor
@@ -52,7 +53,7 @@ func runChallenge(_ options: RunOptions) -> Never {
       throw UsageError(message: "limit flags cannot be used with --challenge (the challenge sets the limits)")
     }
     if !options.arguments.isEmpty { throw UsageError(message: "program arguments cannot be used with --challenge") }
-    if let remote = options.remote { runRemoteChallenge(options, url: remote) }
+    if let remote = options.remote { return runRemoteChallenge(options, url: remote) }
     var configuration = options.configuration
     // A challenge given by its path holds expected answers too: hidden like the installed ones.
     if let reference = options.challenge, FileManager.default.fileExists(atPath: reference) {
@@ -65,9 +66,9 @@ func runChallenge(_ options: RunOptions) -> Never {
     challenge = try resolveChallenge(options.challenge ?? "")
     files = try readSources(options.files)
   } catch let error as UsageError {
-    fail(error.message, code: 2)
+    return complain(error.message, code: 2)
   } catch {
-    fail("\(error)", code: 2)
+    return complain("\(error)", code: 2)
   }
   let grader = Grader(executor: executor)
   let result: GradeResult
@@ -77,39 +78,42 @@ func runChallenge(_ options: RunOptions) -> Never {
       options: GradeOptions(version: options.version, stopAtFirstFailure: options.stopAtFirstFailure))
   } catch {
     executor.pool?.drain()
-    if case .sandbox = error { fail("internal_error: \(error)", code: 3) }
-    fail("\(error)", code: 2)
+    if case .sandbox = error { return complain("internal_error: \(error)", code: 3) }
+    return complain("\(error)", code: 2)
   }
   executor.pool?.drain()
+  if wasInterrupted { return 3 }
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(GradeEncoder.gradeObject(result)) + Data("\n".utf8))
   } else {
-    printGrade(result, id: challenge.id, totalPoints: challenge.totalPoints)
+    printGrade(result, id: challenge.id, totalPoints: challenge.totalPoints, challenge: challenge)
   }
-  exitForGrade(result.verdict)
+  return gradeExitCode(result.verdict)
 }
 
 /// The documented exit code of a grade.
-func exitForGrade(_ verdict: GradeVerdict) -> Never {
+func gradeExitCode(_ verdict: GradeVerdict) -> Int32 {
   switch verdict {
-  case .accepted: exit(0)
-  case .compileError: exit(121)
-  case .internalError: exit(3)
-  default: exit(notAcceptedExitCode)
+  case .accepted: return 0
+  case .compileError: return 121
+  case .internalError: return 3
+  default: return notAcceptedExitCode
   }
 }
 
 /// `--challenge ID --remote URL`: the daemon grades (POST /v1/grade) and this prints its answer as a
 /// local grade prints. Only ids: the daemon grades the challenges it has.
-func runRemoteChallenge(_ options: RunOptions, url: String) -> Never {
+func runRemoteChallenge(_ options: RunOptions, url: String) -> Int32 {
   let reference = options.challenge ?? ""
   guard ChallengeLoader.isValidID(reference) else {
-    fail("--remote grades a challenge the server has: give its id (see GET /v1/challenges), not a path", code: 2)
+    return complain(
+      "--remote grades a challenge the server has: give its id (see GET /v1/challenges), not a path", code: 2)
   }
   let endpoint: RemoteEndpoint
   let body: Data
   do {
     endpoint = try RemoteEndpoint(url)
+    try checkToken(options.token)
     var object: [String: Any] = [
       "language": options.language, "files": try remoteFiles(options), "challenge": reference,
     ]
@@ -117,13 +121,18 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Never {
     if options.stopAtFirstFailure { object["stop_at_first_failure"] = true }
     body = ResultEncoder.data(object)
   } catch let error as UsageError {
-    fail(error.message, code: 2)
+    return complain(error.message, code: 2)
   } catch {
-    fail("\(error)", code: 2)
+    return complain("\(error)", code: 2)
   }
-  let (object, raw) = postToDaemon(endpoint, path: "/v1/grade", body: body)
+  let object: [String: Any]
+  let raw: Data
+  switch postToDaemon(endpoint, path: "/v1/grade", body: body, token: options.token) {
+  case .failure(let failure): return complain(failure.message, code: failure.code)
+  case .success(let answer): (object, raw) = answer
+  }
   guard let result = GradeEncoder.gradeResult(object) else {
-    fail("\(endpoint.display) sent a grade that is not a grade object", code: 3)
+    return complain("\(endpoint.display) sent a grade that is not a grade object", code: 3)
   }
   if options.json {
     printJSONBody(raw)
@@ -132,13 +141,15 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Never {
       FileHandle.standardError.write(compile.stdout)
       FileHandle.standardError.write(compile.stderr)
     }
-    printGrade(result, id: result.challenge, totalPoints: result.tests.reduce(0) { $0 + $1.points })
+    // The server's tests are its own: no input or expected output is shown.
+    printGrade(result, id: result.challenge, totalPoints: result.tests.reduce(0) { $0 + $1.points }, challenge: nil)
   }
-  exitForGrade(result.verdict)
+  return gradeExitCode(result.verdict)
 }
 
 /// One line per test, the first failure explained, and a total line.
-func printGrade(_ result: GradeResult, id: String, totalPoints: Double) {
+/// `challenge` (local grades) lets a visible test's failure show its input and expected output.
+func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challenge: Challenge?) {
   if result.verdict == .compileError {
     if let compile = result.compile {
       FileHandle.standardError.write(compile.stdout)
@@ -162,6 +173,9 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double) {
   if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
     print("")
     print(explain(failed))
+    if let challenge, let test = challenge.tests.first(where: { $0.name == failed.name }), isVisible(test) {
+      print(visibleDetails(of: failed, test: test, challenge: challenge))
+    }
   } else if result.verdict == .timeLimit {
     print("")
     print(result.message)
@@ -215,6 +229,12 @@ func points(_ value: Double) -> String {
 }
 
 func runChallengesCommand(_ arguments: [String]) -> Never {
+  if asksForHelp(arguments) { printHelp(challengesHelp) }
+  switch arguments.first {
+  case "show": showChallenge(Array(arguments.dropFirst()))
+  case "starter": writeStarter(Array(arguments.dropFirst()))
+  default: break
+  }
   var asJSON = false
   var check = false
   var solutions = false
@@ -225,11 +245,15 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
     case "--check": check = true
     case "--solutions": solutions = true
     default:
-      if argument.hasPrefix("-") { fail("unknown option \"\(argument)\" (see dsa-run --help)", code: 2) }
+      if argument.hasPrefix("-") { fail("unknown option \"\(argument)\" (see dsa-run challenges --help)", code: 2) }
       paths.append(argument)
     }
   }
-  if !paths.isEmpty && !check { fail("give directories only with --check", code: 2) }
+  if !paths.isEmpty && !check {
+    fail(
+      "unknown challenges command \"\(paths[0])\"; give show, starter, or --check DIR (see dsa-run challenges --help)",
+      code: 2)
+  }
   if solutions && !check { fail("--solutions goes with --check", code: 2) }
   if paths.isEmpty {
     guard let root = ChallengeCatalog.locateRoot() else {
@@ -263,7 +287,7 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
       problems.isEmpty
         ? "\(challenges.count) challenge(s), all valid"
         : "\(challenges.count) valid challenge(s), \(broken) broken (\(problems.count) problem(s))")
-    exit(problems.isEmpty && mismatches == 0 ? 0 : 1)
+    finish(problems.isEmpty && mismatches == 0 ? 0 : 1)
   }
   if asJSON {
     FileHandle.standardOutput.write(ResultEncoder.data(challenges.map(GradeEncoder.summaryObject)) + Data("\n".utf8))
@@ -281,7 +305,7 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
     FileHandle.standardError.write(
       Data("dsa-run: broken challenges not listed: \(broken) (see dsa-run challenges --check)\n".utf8))
   }
-  exit(0)
+  finish(0)
 }
 
 /// Grades every reference solution (`--check --solutions`), one line each; returns how many did not

@@ -55,12 +55,12 @@ struct PrintedStep {
     }
   }
 
-  /// Passes the program's output through, plus one line when a limit or the
-  /// sandbox ended it.
+  /// Passes the program's output through, plus one line when a limit, a signal or the sandbox ended
+  /// it (the same message as --json's).
   func printPlain() {
     FileHandle.standardOutput.write(stdout)
     FileHandle.standardError.write(stderr)
-    if truncated || ![Status.ok, .runtimeError].contains(status) {
+    if truncated || signal != nil || ![Status.ok, .runtimeError].contains(status) {
       FileHandle.standardError.write(Data("dsa-run: \(statusWord): \(message)\n".utf8))
     }
   }
@@ -69,19 +69,24 @@ struct PrintedStep {
 /// The documented exit code for a local outcome.
 func exitCode(for outcome: Outcome) -> Int32 { PrintedStep(outcome).cliExitCode }
 
-/// Prints a compile-and-run result (unless `json`, whose object the caller
-/// printed) and exits with its code: a failed compile shows the compiler's
-/// messages on stderr and exits 121.
-func finishRun(compile: PrintedStep?, run: PrintedStep?, json: Bool) -> Never {
+/// Prints a compile-and-run result (unless `json`, whose object the caller printed) and returns its
+/// exit code: a failed compile shows the compiler's messages on stderr and gives 121. Nothing is
+/// printed after an interrupt.
+func printRun(compile: PrintedStep?, run: PrintedStep?, json: Bool) -> Int32 {
   if let compile, compile.status != .ok {
-    if !json {
+    if !json && !wasInterrupted {
       FileHandle.standardError.write(compile.stdout)
       FileHandle.standardError.write(compile.stderr)
       FileHandle.standardError.write(Data("dsa-run: \(compile.statusWord): \(compile.message)\n".utf8))
     }
-    exit(compile.status == .compileError ? 121 : compile.cliExitCode)
+    return compile.status == .compileError ? 121 : compile.cliExitCode
   }
-  guard let run else { exit(3) }
-  if !json { run.printPlain() }
-  exit(run.cliExitCode)
+  guard let run else { return 3 }
+  if !json && !wasInterrupted { run.printPlain() }
+  return run.cliExitCode
+}
+
+/// `printRun`, then the exit.
+func finishRun(compile: PrintedStep?, run: PrintedStep?, json: Bool) -> Never {
+  finish(printRun(compile: compile, run: run, json: json))
 }

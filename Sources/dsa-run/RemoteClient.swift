@@ -4,7 +4,8 @@ import Sandbox
 
 // dsa-run --lang ... --remote URL: the same run through a dsa-rund's POST /v1/execute, printed as a
 // local run prints it. The HTTP/1.1 client is a small one of our own over a POSIX socket (http://
-// only): Foundation's URLSession needs networking libraries a minimal Linux host may lack.
+// and unix:/PATH, no TLS): Foundation's URLSession needs networking libraries a minimal Linux host
+// may lack, and cannot reach a Unix socket.
 
 /// A failure to talk to the server at all (exit 3).
 struct RemoteFailure: Error {
@@ -18,15 +19,32 @@ struct RemoteResponse {
   var body: Data
 }
 
-/// `http://host[:port][/prefix]`, split.
+/// `http://host[:port][/prefix]` or `unix:/path/to.sock`, split.
 struct RemoteEndpoint {
   var host: String
   var port: UInt16
   var pathPrefix: String
+  /// A Unix socket's path (then host is "localhost" for the Host header).
+  var socketPath: String?
 
   init(_ text: String) throws {
+    if text.hasPrefix("unix:") {
+      let path = String(text.dropFirst("unix:".count))
+      guard path.hasPrefix("/"), !path.contains("\0") else {
+        throw UsageError(message: "--remote unix: needs an absolute socket path, e.g. unix:/run/dsa-rund.sock")
+      }
+      guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+        throw UsageError(message: "--remote: the socket path \(path) is too long for a Unix socket")
+      }
+      socketPath = path
+      host = "localhost"
+      port = 80
+      pathPrefix = ""
+      return
+    }
     guard text.hasPrefix("http://") else {
-      throw UsageError(message: "--remote needs an http:// URL (https is not supported), got \"\(text)\"")
+      throw UsageError(
+        message: "--remote needs an http:// URL or unix:/PATH (https is not supported), got \"\(text)\"")
     }
     let rest = text.dropFirst("http://".count)
     let authority = rest.prefix { $0 != "/" }
@@ -62,22 +80,55 @@ struct RemoteEndpoint {
 
   /// The Host header's value.
   var hostHeader: String { (host.contains(":") ? "[\(host)]" : host) + (port == 80 ? "" : ":\(port)") }
-  var display: String { "http://\(hostHeader)" }
+  var display: String { socketPath.map { "unix:\($0)" } ?? "http://\(hostHeader)" }
 }
 
 /// A minimal HTTP/1.1 client: one request per connection (`Connection: close`).
 enum RemoteClient {
   static let timeoutSeconds = 120
 
-  static func post(_ endpoint: RemoteEndpoint, path: String, json body: Data) throws -> RemoteResponse {
-    let descriptor = try connect(endpoint)
+  static func post(_ endpoint: RemoteEndpoint, path: String, json body: Data, token: String? = nil) throws
+    -> RemoteResponse
+  {
+    let descriptor = try endpoint.socketPath.map(connectUnix) ?? connect(endpoint)
     defer { close(descriptor) }
     var head = "POST \(endpoint.pathPrefix)\(path) HTTP/1.1\r\n"
     head += "Host: \(endpoint.hostHeader)\r\n"
+    if let token { head += "Authorization: Bearer \(token)\r\n" }
     head += "User-Agent: dsa-run\r\nAccept: application/json\r\nContent-Type: application/json\r\n"
     head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
     try writeAll(descriptor, Data(head.utf8) + body, endpoint: endpoint)
     return try readResponse(descriptor, endpoint: endpoint)
+  }
+
+  private static func setTimeouts(_ descriptor: Int32) {
+    var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  private static func connectUnix(_ path: String) throws -> Int32 {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else {
+      throw RemoteFailure(message: "cannot reach unix:\(path): \(String(cString: strerror(errno)))")
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      throw RemoteFailure(message: "cannot reach unix:\(path): \(reason) (is dsa-rund listening there?)")
+    }
+    setTimeouts(descriptor)
+    return descriptor
   }
 
   private static func connect(_ endpoint: RemoteEndpoint) throws -> Int32 {
@@ -103,9 +154,7 @@ enum RemoteClient {
         continue
       }
       if Glibc.connect(descriptor, current.pointee.ai_addr, current.pointee.ai_addrlen) == 0 {
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setTimeouts(descriptor)
         var one: Int32 = 1
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         return descriptor
@@ -249,47 +298,73 @@ func remoteBody(_ options: RunOptions) throws -> Data {
   return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
 }
 
-/// `--remote`: posts the run and prints what a local run prints.
-func runRemote(_ options: RunOptions, url: String) -> Never {
+/// `--remote`: posts the run and prints what a local run prints; returns the exit code.
+func runRemote(_ options: RunOptions, url: String) -> Int32 {
   let endpoint: RemoteEndpoint
   let body: Data
   do {
     endpoint = try RemoteEndpoint(url)
+    try checkToken(options.token)
     body = try remoteBody(options)
   } catch let error as UsageError {
-    fail(error.message, code: 2)
+    return complain(error.message, code: 2)
   } catch {
-    fail("\(error)", code: 2)
+    return complain("\(error)", code: 2)
   }
-  let (object, raw) = postToDaemon(endpoint, path: "/v1/execute", body: body)
-  if options.json { printJSONBody(raw) }
-  finishRun(compile: PrintedStep(json: object["compile"]), run: PrintedStep(json: object["run"]), json: options.json)
+  switch postToDaemon(endpoint, path: "/v1/execute", body: body, token: options.token) {
+  case .failure(let failure): return complain(failure.message, code: failure.code)
+  case .success(let (object, raw)):
+    if options.json { printJSONBody(raw) }
+    return printRun(
+      compile: PrintedStep(json: object["compile"]), run: PrintedStep(json: object["run"]), json: options.json)
+  }
+}
+
+/// A token goes into a header line: printable ASCII only.
+func checkToken(_ token: String?) throws {
+  guard let token else { return }
+  guard !token.isEmpty, token.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+    throw UsageError(message: "--token (or DSA_RUN_TOKEN) must be printable ASCII without spaces")
+  }
+}
+
+/// Why a daemon call gave no result, and the exit code it means.
+struct DaemonFailure: Error {
+  var message: String
+  var code: Int32
 }
 
 /// Posts `body` to the daemon and returns its 200 answer as an object and as bytes; any other answer
-/// or failure ends the CLI with the daemon's own error message (exit 2 for the caller's mistakes,
-/// 3 for the server's or the network's).
-func postToDaemon(_ endpoint: RemoteEndpoint, path: String, body: Data) -> ([String: Any], Data) {
+/// or failure is the daemon's own error message (exit 2 for the caller's mistakes, 3 for the
+/// server's or the network's).
+func postToDaemon(_ endpoint: RemoteEndpoint, path: String, body: Data, token: String?) -> Result<
+  ([String: Any], Data), DaemonFailure
+> {
   let response: RemoteResponse
   do {
-    response = try RemoteClient.post(endpoint, path: path, json: body)
+    response = try RemoteClient.post(endpoint, path: path, json: body, token: token)
   } catch let error as RemoteFailure {
-    fail(error.message, code: 3)
+    return .failure(DaemonFailure(message: error.message, code: 3))
   } catch {
-    fail("\(error)", code: 3)
+    return .failure(DaemonFailure(message: "\(error)", code: 3))
   }
   let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
   guard response.status == 200 else {
     let code: Int32 = (400..<500).contains(response.status) ? 2 : 3
     if let error = object?["error"] as? [String: Any], let message = error["message"] as? String {
-      fail(message, code: code)
+      let hint = response.status == 401 && token == nil ? " (give --token or set DSA_RUN_TOKEN)" : ""
+      return .failure(DaemonFailure(message: message + hint, code: code))
     }
     let text = String(decoding: response.body.prefix(200), as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    fail("\(endpoint.display) answered \(response.status)\(text.isEmpty ? "" : ": \(text)")", code: code)
+    return .failure(
+      DaemonFailure(
+        message: "\(endpoint.display) answered \(response.status)\(text.isEmpty ? "" : ": \(text)")", code: code))
   }
-  guard let object else { fail("\(endpoint.display) sent a result that is not JSON", code: 3) }
-  return (object, response.body)
+  guard let object else {
+    return .failure(DaemonFailure(message: "\(endpoint.display) sent a result that is not JSON", code: 3))
+  }
+  return .success((object, response.body))
 }
 
 /// `--json` with `--remote`: the daemon's body as it came, on one line.

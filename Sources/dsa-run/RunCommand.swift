@@ -17,8 +17,14 @@ struct RunOptions {
   var arguments: [String] = []
   var configuration = SandboxConfiguration()
   var cacheDirectory = "/var/cache/dsa-run/compile"
-  /// `--remote URL`: run through a dsa-rund instead of a local box.
+  /// `--remote URL` (or `--daemon`, or $DSA_RUN_REMOTE): run through a dsa-rund instead of a local box.
   var remote: String?
+  /// `--local`: ignore $DSA_RUN_REMOTE.
+  var local = false
+  /// `--token TOKEN` (or $DSA_RUN_TOKEN): the bearer token for --remote.
+  var token: String?
+  /// `--watch`: run (or grade) again whenever a source file is saved.
+  var watch = false
   /// `--challenge ID|DIR`: grade the program on a challenge instead of running it once.
   var challenge: String?
   var stopAtFirstFailure = false
@@ -33,21 +39,48 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--lang": options.language = try cursor.value(for: argument)
     case "--version": options.version = try cursor.value(for: argument)
     case "--stdin": options.stdinPath = try cursor.value(for: argument)
-    case "--time-limit": options.limits.cpuMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
-    case "--wall-limit": options.limits.wallMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
-    case "--memory-limit": options.limits.memoryMegabytes = try parseCount(cursor.value(for: argument), flag: argument)
-    case "--output-limit": options.limits.outputKilobytes = try parseCount(cursor.value(for: argument), flag: argument)
+    case "--time-limit":
+      options.limits.cpuMilliseconds = try parseSeconds(
+        cursor.value(for: argument), flag: argument, maximum: FlagMaximum.cpuSeconds)
+    case "--wall-limit":
+      options.limits.wallMilliseconds = try parseSeconds(
+        cursor.value(for: argument), flag: argument, maximum: FlagMaximum.wallSeconds)
+    case "--memory-limit":
+      options.limits.memoryMegabytes = try parseCount(
+        cursor.value(for: argument), flag: argument, unit: "MB", maximum: FlagMaximum.memoryMegabytes)
+    case "--output-limit":
+      options.limits.outputKilobytes = try parseCount(
+        cursor.value(for: argument), flag: argument, unit: "KB", maximum: FlagMaximum.outputKilobytes)
     case "--json": options.json = true
     case "--cache-dir": options.cacheDirectory = try cursor.value(for: argument)
     case "--work-root": options.configuration.workRoot = try cursor.value(for: argument)
     case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(cursor.value(for: argument))
     case "--remote": options.remote = try cursor.value(for: argument)
+    case "--daemon": options.remote = localDaemonURL
+    case "--local": options.local = true
+    case "--token": options.token = try cursor.value(for: argument)
+    case "--watch": options.watch = true
     case "--challenge": options.challenge = try cursor.value(for: argument)
     case "--stop-at-first-failure": options.stopAtFirstFailure = true
     default:
-      if argument.hasPrefix("-") { throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)") }
+      if argument.hasPrefix("-") && argument != "-" {
+        throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)")
+      }
       options.files.append(argument)
     }
+  }
+  func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+  if options.local {
+    if options.remote != nil { throw UsageError(message: "--local and --remote (or --daemon) contradict each other") }
+  } else if options.remote == nil, let remote = environment("DSA_RUN_REMOTE"), !remote.isEmpty {
+    options.remote = remote
+  }
+  if options.token != nil && options.remote == nil {
+    throw UsageError(message: "--token goes with --remote (or --daemon, or DSA_RUN_REMOTE)")
+  }
+  // A token in the environment waits for a remote: a local run ignores it.
+  if options.token == nil, options.remote != nil, let token = environment("DSA_RUN_TOKEN"), !token.isEmpty {
+    options.token = token
   }
   if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
   if options.files.isEmpty {
@@ -76,16 +109,49 @@ func readSources(_ paths: [String]) throws -> [SourceFile] {
   }
 }
 
+/// The runner catalog; for one language named as its file is (`python` -> runners/python.json), only
+/// that file: parsing every runner file was a fifth of a `--lang python` start. An exact name wins over
+/// any alias in the whole catalog as well, so the runner is the same; an alias (`py`) or an unknown
+/// name loads them all (and the error lists them).
+func loadCatalog(directory: String, for languages: [String]?) throws -> RunnerCatalog {
+  if let languages, languages.count == 1 {
+    let name = languages[0].lowercased()
+    let path = directory + "/" + name + ".json"
+    let fd = name.contains("/") || name.hasPrefix(".") ? -1 : open(path, O_RDONLY | O_CLOEXEC)
+    if fd >= 0 {
+      defer { close(fd) }
+      let runners = try RunnerCatalog.parse(try readAll(fd, limit: 1 << 20, what: path), file: path)
+      if runners.first?.language == name { return RunnerCatalog(languages: [name: runners]) }
+    }
+  }
+  return try RunnerCatalog.load(directory: directory)
+}
+
+/// The local daemon's socket (`--daemon`); systemd/dsa-rund.socket names it.
+let localDaemonURL = "unix:/run/dsa-rund.sock"
+
+/// An executor for this host. `languages` limits the seccomp policies compiled to the ones those
+/// languages' runners name (nil: every policy, for grading and listings).
 func makeExecutor(
-  configuration: SandboxConfiguration, cacheDirectory: String?, probesVersions: Bool = true, warmBoxes: Bool = false
+  configuration: SandboxConfiguration, cacheDirectory: String?, probesVersions: Bool = true, warmBoxes: Bool = false,
+  languages: [String]? = nil
 ) throws -> Executor {
   guard let runnersDirectory = DataDirectories.locate("runners") else {
     throw UsageError(message: "cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
   }
-  let catalog = try RunnerCatalog.load(directory: runnersDirectory)
-  let policies = try loadPolicies()
+  let catalog = try loadCatalog(directory: runnersDirectory, for: languages)
+  let policies: [String: SeccompPolicy]
+  var compiles = true
+  if let languages {
+    let runners = languages.flatMap { catalog.language(named: $0) ?? [] }
+    policies = try loadPolicies(named: Set(runners.map(\.policy)))
+    compiles = runners.isEmpty || runners.contains { $0.compile != nil }
+  } else {
+    policies = try loadPolicies()
+  }
   let host = try SandboxHost(configuration: configuration)
-  let cache = try cacheDirectory.map { try CompileCache(directory: $0) }
+  // Opening the compile cache sizes it (a stat of every entry): not for an interpreted language.
+  let cache = try compiles ? cacheDirectory.map { try CompileCache(directory: $0) } : nil
   // Grading runs one program many times: warm boxes pay the box setup once per parallel lane.
   let pool = warmBoxes ? BoxPool(host: host) : nil
   return Executor(
@@ -93,44 +159,71 @@ func makeExecutor(
 }
 
 func runProgram(_ arguments: [String]) -> Never {
+  if asksForHelp(arguments) { printHelp(runHelp) }
   let options: RunOptions
-  var request: ExecuteRequest
-  let executor: Executor
   do {
     options = try parseRun(arguments)
-    if options.challenge != nil { runChallenge(options) }
-    if options.stopAtFirstFailure { throw UsageError(message: "--stop-at-first-failure needs --challenge") }
-    if let remote = options.remote { runRemote(options, url: remote) }
-    executor = try makeExecutor(
-      configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json)
-    // The language first: a typo in --lang is the first thing to hear about.
-    _ = try executor.runner(language: options.language, version: options.version)
-    request = ExecuteRequest(
-      language: options.language, version: options.version, files: try readSources(options.files))
-    request.stdin = try readInput(path: options.stdinPath)
-    request.arguments = options.arguments
-    request.runLimits = options.limits
+    if options.stopAtFirstFailure && options.challenge == nil {
+      throw UsageError(message: "--stop-at-first-failure needs --challenge")
+    }
   } catch let error as UsageError {
     fail(error.message, code: 2)
   } catch {
     fail("\(error)", code: 2)
   }
+  if options.watch { watchAndRepeat(options) }
+  finish(runOnce(options))
+}
+
+/// One run or grade as the options ask; returns the exit code.
+func runOnce(_ options: RunOptions) -> Int32 {
+  if options.challenge != nil { return runChallenge(options) }
+  if let remote = options.remote { return runRemote(options, url: remote) }
+  var request: ExecuteRequest
+  let executor: Executor
+  do {
+    executor = try makeExecutor(
+      configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
+      languages: [options.language])
+    // The language first: a typo in --lang is the first thing to hear about.
+    _ = try executor.runner(language: options.language, version: options.version)
+    request = ExecuteRequest(
+      language: options.language, version: options.version, files: try readSources(options.files))
+    // --watch feeds only --stdin (read again each time): our own stdin can be read once.
+    request.stdin = options.watch && options.stdinPath == nil ? Data() : try readInput(path: options.stdinPath)
+    request.arguments = options.arguments
+    request.runLimits = options.limits
+  } catch let error as UsageError {
+    return complain(error.message, code: 2)
+  } catch {
+    return complain("\(error)", code: 2)
+  }
   let result: ExecuteResult
   do {
     result = try executor.execute(request)
   } catch {
-    if case .sandbox = error {
-      fail("internal_error: \(error)", code: 3)
-    }
-    fail("\(error)", code: 2)
+    if case .sandbox = error { return complain("internal_error: \(error)", code: 3) }
+    return complain("\(error)", code: 2)
   }
+  if wasInterrupted { return 3 }
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.executeValue(result)) + Data("\n".utf8))
   }
-  finishRun(compile: result.compile.map(PrintedStep.init), run: result.run.map(PrintedStep.init), json: options.json)
+  return printRun(
+    compile: result.compile.map(PrintedStep.init), run: result.run.map(PrintedStep.init), json: options.json)
+}
+
+/// `fail` without the exit: one line on stderr (none after an interrupt), and the code.
+func complain(_ message: String, code: Int32) -> Int32 {
+  if !wasInterrupted { FileHandle.standardError.write(Data("dsa-run: \(message)\n".utf8)) }
+  return code
 }
 
 func listLanguages(_ arguments: [String]) -> Never {
+  if asksForHelp(arguments) { printHelp(languagesHelp) }
+  for argument in arguments where argument != "--json" {
+    fail("unknown option \"\(argument)\" (see dsa-run languages --help)", code: 2)
+  }
   let asJSON = arguments.contains("--json")
   let executor: Executor
   do {
@@ -161,5 +254,5 @@ func listLanguages(_ arguments: [String]) -> Never {
       print("\(language)\(version)\(state)  (aliases: \(aliases))")
     }
   }
-  exit(0)
+  finish(0)
 }

@@ -6,83 +6,49 @@ import Sandbox
 // dsa-run: the command-line face. `exec` runs any argv in a box (operators
 // and tests); `doctor` reports what this host supports.
 
-let exitCodes = """
-  Exit codes:
-    0-119      the program's own exit code (ok or runtime_error)
-    128+N      the program was ended by signal N
-    2          usage error (bad flag, unknown language, missing file, limit out of range,
-               toolchain not installed: the line says how to install it)
-    3          internal_error: the sandbox failed, or (--challenge) the challenge's checker failed
-               (never the program's fault)
-    120        --challenge: the grade is not accepted (wrong_answer, runtime_error, time_limit, ...)
-    121        compile_error (the compiler's messages are on stderr)
-    122        forbidden: a blocked system call killed the program
-    123        output_limit
-    124        time_limit (CPU or wall; the message says which)
-    125        memory_limit
-  """
-
-let usage = """
-  Usage:
-    dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
-    dsa-run --lang LANG FILE --challenge ID|DIR [--json] [--stop-at-first-failure]
-                                                  grade a program on a challenge's tests
-    dsa-run languages [--json]                    languages, versions, and whether they are installed
-    dsa-run challenges [--json]                   the challenges: id, title, tests, tags
-    dsa-run challenges --check [--solutions] [DIR...]
-                                                  validate challenges (a challenge or a challenges/ folder);
-                                                  --solutions also grades every reference solution
-    dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box
-    dsa-run doctor [--json]                       report this host's sandbox support
-    dsa-run --help
-
-  --lang options:
-    --version V            a language version (default: the newest installed)
-    --stdin PATH           feed this file (default: dsa-run's own stdin when it is not a terminal)
-    --time-limit SEC, --wall-limit SEC, --memory-limit MB, --output-limit KB
-                           limits of the run (defaults come from runners/LANG.json)
-    --json                 one result object: {language, version, compile, run, steps}
-    --cache-dir PATH       compile cache (default /var/cache/dsa-run/compile)
-    --challenge ID|DIR     grade on a challenge (an id under challenges/, or a directory): one line
-                           per test, the first difference explained, a total; exit 0 when accepted
-    --stop-at-first-failure  with --challenge: start no more tests after one fails
-
-  exec options:
-    --time-limit SEC       CPU time of the whole box (default 5)
-    --wall-limit SEC       wall-clock time (default 10)
-    --memory-limit MB      memory of the whole box (default 256)
-    --output-limit KB      bytes kept per stream; more kills the box (default 1024)
-    --processes N          processes and threads at once (default 64)
-    --tmp-limit MB         size of /tmp and of /box (default 64)
-    --stdin PATH           feed this file; without it, dsa-run's own stdin is fed
-                           when it is not a terminal
-    --env NAME=VALUE       add to the (otherwise empty) environment; repeatable
-    --mount HOST[:BOX]     bind a host path read-only; repeatable
-    --file NAME=HOSTPATH   copy a host file into /box/NAME before the run; repeatable
-    --policy NAME          seccomp policy from policies/ (default "default")
-    --cgroup-mode MODE     cgroup-v2, cgroup-v1 or rlimit (default: detect)
-    --work-root PATH       host directory for box work directories (default /run/dsa-run)
-    --json                 print one JSON result object instead of the program's output
-
-  """ + exitCodes
+installInterruptHandling()
 
 struct UsageError: Error { let message: String }
 
+/// One line on stderr, then the exit (none after an interrupt: see `finish`).
 func fail(_ message: String, code: Int32) -> Never {
-  FileHandle.standardError.write(Data("dsa-run: \(message)\n".utf8))
-  exit(code)
+  if !wasInterrupted { FileHandle.standardError.write(Data("dsa-run: \(message)\n".utf8)) }
+  finish(code)
 }
 
-func parseSeconds(_ text: String, flag: String) throws -> UInt64 {
+/// The hard ceilings of a box, in the units the flags use.
+enum FlagMaximum {
+  static let cpuSeconds = BoxLimits.ceilings.cpuTimeMilliseconds / 1000
+  static let wallSeconds = BoxLimits.ceilings.wallTimeMilliseconds / 1000
+  static let memoryMegabytes = BoxLimits.ceilings.memoryBytes >> 20
+  static let outputKilobytes = BoxLimits.ceilings.outputBytesPerStream >> 10
+  static let processes = BoxLimits.ceilings.processes
+  static let tmpMegabytes = min(BoxLimits.ceilings.tmpBytes, BoxLimits.ceilings.workDirectoryBytes) >> 20
+}
+
+/// Seconds as milliseconds, refused past `maximum` seconds (in seconds, not milliseconds).
+func parseSeconds(_ text: String, flag: String, maximum: UInt64) throws -> UInt64 {
   guard let value = Double(text), value > 0, value.isFinite else {
     throw UsageError(message: "\(flag) needs a positive number of seconds, got \"\(text)\"")
   }
-  return UInt64((value * 1000).rounded())
+  guard value <= Double(maximum) else {
+    throw UsageError(message: "limit out of range: \(flag) \(text) is too long; at most \(maximum) s")
+  }
+  let milliseconds = UInt64((value * 1000).rounded())
+  guard milliseconds > 0 else {
+    throw UsageError(message: "limit out of range: \(flag) \(text) is too short; at least 0.001 s")
+  }
+  return milliseconds
 }
 
-func parseCount(_ text: String, flag: String) throws -> UInt64 {
+/// A whole number of `unit`s, refused past `maximum` (before any shift could overflow).
+func parseCount(_ text: String, flag: String, unit: String, maximum: UInt64) throws -> UInt64 {
   guard let value = UInt64(text), value > 0 else {
     throw UsageError(message: "\(flag) needs a positive whole number, got \"\(text)\"")
+  }
+  guard value <= maximum else {
+    let amount = unit.isEmpty ? "\(maximum)" : "\(maximum) \(unit)"
+    throw UsageError(message: "limit out of range: \(flag) \(text) is too much; at most \(amount)")
   }
   return value
 }
@@ -140,16 +106,26 @@ func parseExec(_ arguments: [String]) throws -> ExecOptions {
     switch argument {
     case "--": options.command = cursor.rest()
     case "--time-limit":
-      options.limits.cpuTimeMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
+      options.limits.cpuTimeMilliseconds = try parseSeconds(
+        cursor.value(for: argument), flag: argument, maximum: FlagMaximum.cpuSeconds)
     case "--wall-limit":
-      options.limits.wallTimeMilliseconds = try parseSeconds(cursor.value(for: argument), flag: argument)
+      options.limits.wallTimeMilliseconds = try parseSeconds(
+        cursor.value(for: argument), flag: argument, maximum: FlagMaximum.wallSeconds)
     case "--memory-limit":
-      options.limits.memoryBytes = try parseCount(cursor.value(for: argument), flag: argument) << 20
+      options.limits.memoryBytes =
+        try parseCount(cursor.value(for: argument), flag: argument, unit: "MB", maximum: FlagMaximum.memoryMegabytes)
+        << 20
     case "--output-limit":
-      options.limits.outputBytesPerStream = try parseCount(cursor.value(for: argument), flag: argument) << 10
-    case "--processes": options.limits.processes = try parseCount(cursor.value(for: argument), flag: argument)
+      options.limits.outputBytesPerStream =
+        try parseCount(cursor.value(for: argument), flag: argument, unit: "KB", maximum: FlagMaximum.outputKilobytes)
+        << 10
+    case "--processes":
+      options.limits.processes = try parseCount(
+        cursor.value(for: argument), flag: argument, unit: "", maximum: FlagMaximum.processes)
     case "--tmp-limit":
-      let bytes = try parseCount(cursor.value(for: argument), flag: argument) << 20
+      let bytes =
+        try parseCount(cursor.value(for: argument), flag: argument, unit: "MB", maximum: FlagMaximum.tmpMegabytes)
+        << 20
       options.limits.tmpBytes = bytes
       options.limits.workDirectoryBytes = bytes
     case "--stdin": options.stdinPath = try cursor.value(for: argument)
@@ -159,66 +135,105 @@ func parseExec(_ arguments: [String]) throws -> ExecOptions {
         throw UsageError(message: "--env needs NAME=VALUE, got \"\(pair)\"")
       }
       options.environment.append(pair)
-    case "--mount":
-      let text = try cursor.value(for: argument)
-      let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-      options.mounts.append(ReadOnlyMount(hostPath: parts[0], boxPath: parts.count > 1 ? parts[1] : nil))
+    case "--mount": options.mounts.append(try parseMount(cursor.value(for: argument)))
     case "--file":
       let pair = try cursor.value(for: argument)
-      guard let equals = pair.firstIndex(of: "=") else {
+      guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex, pair.index(after: equals) != pair.endIndex
+      else {
         throw UsageError(message: "--file needs NAME=HOSTPATH, got \"\(pair)\"")
       }
-      options.files.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+      let name = String(pair[..<equals])
+      if let problem = BoxDirectory.validate(name: name) {
+        throw UsageError(message: "--file \(pair): \(problem)")
+      }
+      options.files.append((name, String(pair[pair.index(after: equals)...])))
     case "--policy": options.policy = try cursor.value(for: argument)
     case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(cursor.value(for: argument))
     case "--work-root": options.configuration.workRoot = try cursor.value(for: argument)
     case "--json": options.json = true
     default:
-      throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)")
+      throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run exec --help)")
     }
   }
-  if options.command.isEmpty { throw UsageError(message: "exec needs a command after --") }
+  guard let program = options.command.first else { throw UsageError(message: "exec needs a command after --") }
+  guard program.hasPrefix("/") else {
+    let hint = hostPath(of: program).map { ", e.g. \($0)" } ?? ""
+    throw UsageError(
+      message: "exec needs the command's absolute path (there is no PATH search in the box), got \"\(program)\"\(hint)")
+  }
   if let problem = options.limits.violation() { throw UsageError(message: "limit out of range: \(problem)") }
   return options
+}
+
+/// `HOST[:BOX]`: both absolute when given.
+func parseMount(_ text: String) throws -> ReadOnlyMount {
+  let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+  guard let host = parts.first, host.hasPrefix("/") else {
+    throw UsageError(message: "--mount needs an absolute HOST path (HOST[:BOX]), got \"\(text)\"")
+  }
+  if parts.count > 1 && !parts[1].hasPrefix("/") {
+    throw UsageError(message: "--mount needs an absolute BOX path after the colon, got \"\(text)\"")
+  }
+  return ReadOnlyMount(hostPath: host, boxPath: parts.count > 1 ? parts[1] : nil)
+}
+
+/// Where `name` is on this host's PATH (only as a hint: the box has the host's /usr).
+func hostPath(of name: String) -> String? {
+  guard !name.contains("/"), !name.isEmpty else { return nil }
+  for directory in ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"] {
+    let candidate = directory + "/" + name
+    if access(candidate, X_OK) == 0 { return candidate }
+  }
+  return nil
 }
 
 /// The bytes to feed the program: --stdin, or our own stdin when piped.
 func readInput(path: String?) throws -> Data {
   let maximum = 64 << 20
   if let path {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw UsageError(message: "cannot read --stdin file \(path)")
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else {
+      throw UsageError(message: "cannot read --stdin \(path): \(String(cString: strerror(errno)))")
     }
-    let data = handle.readData(ofLength: maximum + 1)
-    if data.count > maximum { throw UsageError(message: "--stdin file \(path) is larger than 64 MiB") }
-    return data
+    defer { close(fd) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    return try readAll(fd, limit: maximum, what: "--stdin \(path)")
   }
   if isatty(0) != 0 { return Data() }
-  let data = FileHandle.standardInput.readData(ofLength: maximum + 1)
-  if data.count > maximum { throw UsageError(message: "standard input is larger than 64 MiB") }
+  return try readAll(0, limit: maximum, what: "standard input")
+}
+
+/// Reads a regular file, pipe, socket or device to its end; a directory (or any read error) is a
+/// usage error that names `what`.
+func readAll(_ fd: Int32, limit: Int, what: String) throws -> Data {
+  var info = stat()
+  if fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+    throw UsageError(message: "cannot read \(what): it is a directory")
+  }
+  var data = Data()
+  var chunk = [UInt8](repeating: 0, count: 65_536)
+  while true {
+    let count = read(fd, &chunk, chunk.count)
+    if count == 0 { break }
+    if count < 0 {
+      if errno == EINTR { continue }
+      throw UsageError(message: "cannot read \(what): \(String(cString: strerror(errno)))")
+    }
+    data.append(contentsOf: chunk[0..<count])
+    if data.count > limit { throw UsageError(message: "\(what) is larger than \(limit >> 20) MiB") }
+  }
   return data
 }
 
-func loadPolicies() throws -> [String: SeccompPolicy] {
-  guard let directory = DataDirectories.locate("policies") else {
-    throw UsageError(message: "cannot find the policies/ folder (set DSA_RUN_DATA to the folder that holds it)")
-  }
-  return try SeccompCompiler.loadDirectory(directory)
-}
-
 func runExec(_ arguments: [String]) -> Never {
+  if asksForHelp(arguments) { printHelp(execHelp) }
   let options: ExecOptions
   let input: Data
   let policy: SeccompPolicy
   do {
     options = try parseExec(arguments)
     input = try readInput(path: options.stdinPath)
-    let policies = try loadPolicies()
-    guard let chosen = policies[options.policy] else {
-      throw UsageError(
-        message: "unknown policy \"\(options.policy)\"; known: \(policies.keys.sorted().joined(separator: ", "))")
-    }
-    policy = chosen
+    policy = try loadPolicy(named: options.policy)
   } catch let error as UsageError {
     fail(error.message, code: 2)
   } catch {
@@ -227,34 +242,48 @@ func runExec(_ arguments: [String]) -> Never {
   var spec = BoxSpec(command: options.command, environment: options.environment, policy: policy)
   spec.limits = options.limits
   spec.readOnlyMounts = options.mounts
+  var contents: [(String, Data, Bool)] = []
+  for (name, hostPath) in options.files {
+    do {
+      let fd = open(hostPath, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        throw UsageError(message: "cannot read --file \(hostPath): \(String(cString: strerror(errno)))")
+      }
+      defer { close(fd) }
+      contents.append((name, try readAll(fd, limit: 64 << 20, what: "--file \(hostPath)"), access(hostPath, X_OK) == 0))
+    } catch let error as UsageError {
+      fail(error.message, code: 2)
+    } catch {
+      fail("\(error)", code: 2)
+    }
+  }
   do {
     let host = try SandboxHost(configuration: options.configuration)
     let box = try Box(host: host, spec: spec)
     defer { box.destroy() }
-    for (name, hostPath) in options.files {
-      guard let contents = FileManager.default.contents(atPath: hostPath) else {
-        box.destroy()
-        fail("cannot read --file \(hostPath)", code: 2)
-      }
-      try box.writeFile(name, contents: contents, executable: access(hostPath, X_OK) == 0)
+    for (name, data, executable) in contents {
+      try box.writeFile(name, contents: data, executable: executable)
     }
     let outcome = try box.run(stdin: input)
     box.destroy()
-    if options.json {
+    if options.json && !wasInterrupted {
       FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.outcomeValue(outcome)) + Data("\n".utf8))
     }
     finishRun(compile: nil, run: PrintedStep(outcome), json: options.json)
   } catch {
-    if options.json {
+    if options.json && !wasInterrupted {
       let object: [String: Any] = ["status": "internal_error", "message": "The sandbox failed: \(error)"]
-      FileHandle.standardOutput.write(
-        (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) + Data("\n".utf8))
+      FileHandle.standardOutput.write(ResultEncoder.data(object) + Data("\n".utf8))
     }
     fail("internal_error: the sandbox failed: \(error)", code: 3)
   }
 }
 
 func runDoctor(_ arguments: [String]) -> Never {
+  if asksForHelp(arguments) { printHelp(doctorHelp) }
+  for argument in arguments where argument != "--json" {
+    fail("unknown option \"\(argument)\" (see dsa-run doctor --help)", code: 2)
+  }
   let asJSON = arguments.contains("--json")
   var facts: [(String, String)] = []
   var healthy = true
@@ -277,14 +306,14 @@ func runDoctor(_ arguments: [String]) -> Never {
     facts.append(("error", "\(error)"))
     healthy = false
   }
+  if wasInterrupted { finish(3) }
   if asJSON {
     let object: [String: Any] = ["healthy": healthy, "facts": facts.map { ["name": $0.0, "value": $0.1] }]
-    FileHandle.standardOutput.write(
-      (try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) + Data("\n".utf8))
+    FileHandle.standardOutput.write(ResultEncoder.data(object) + Data("\n".utf8))
   } else {
     for (name, value) in facts { print("\(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(value)") }
   }
-  exit(healthy ? 0 : 3)
+  finish(healthy ? 0 : 3)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -292,11 +321,14 @@ switch arguments.first {
 case "exec": runExec(Array(arguments.dropFirst()))
 case "languages": listLanguages(Array(arguments.dropFirst()))
 case "challenges": runChallengesCommand(Array(arguments.dropFirst()))
-case let first? where first.hasPrefix("--") && first != "--help": runProgram(arguments)
 case "doctor": runDoctor(Array(arguments.dropFirst()))
+case "--version" where arguments.count == 1:
+  print("dsa-run \(toolVersion)")
+  finish(0)
 case "--help", "-h", "help", nil:
   print(usage)
-  exit(arguments.isEmpty ? 2 : 0)
+  finish(arguments.isEmpty ? 2 : 0)
+case let first? where first.hasPrefix("-"): runProgram(arguments)
 default:
   if arguments.contains("--lang") { runProgram(arguments) }
   fail("unknown command \"\(arguments[0])\" (see dsa-run --help)", code: 2)

@@ -1,0 +1,139 @@
+// The help texts: `dsa-run --help`, and `dsa-run COMMAND --help` for each command. README.md's usage,
+// options and exit-code tables say the same.
+
+/// `dsa-run --version`.
+let toolVersion = "0.1.0"
+
+let exitCodesHelp = """
+  Exit codes:
+    0-119      the program's own exit code (ok or runtime_error)
+    128+N      the program was ended by signal N (a one-line message says which); also dsa-run's own
+               exit when it gets SIGINT (130), SIGHUP (129) or SIGTERM (143): the program is stopped
+               and its box removed
+    2          usage error (bad flag, unknown language, missing file, limit out of range,
+               toolchain not installed: the line says how to install it)
+    3          internal_error: the sandbox failed, or (--challenge) the challenge's checker failed
+               (never the program's fault); --remote: the server could not be reached or failed
+    120        --challenge: the grade is not accepted (wrong_answer, runtime_error, time_limit, ...)
+    121        compile_error (the compiler's messages are on stderr)
+    122        forbidden: a blocked system call killed the program
+    123        output_limit
+    124        time_limit (CPU or wall; the message says which)
+    125        memory_limit
+  """
+
+let runHelp = """
+  Usage:
+    dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
+    dsa-run --lang LANG FILE --challenge ID|DIR [--json] [--stop-at-first-failure] [--watch]
+                                                  grade a program on a challenge's tests
+
+  --lang options:
+    --version V            a language version (default: the newest installed)
+    --stdin PATH           feed this file (default: dsa-run's own stdin when it is not a terminal)
+    --time-limit SEC       CPU time, at most 60 s (default from runners/LANG.json)
+    --wall-limit SEC       wall-clock time, at most 120 s
+    --memory-limit MB      memory, at most 4096 MB
+    --output-limit KB      bytes kept per stream, at most 65536 KB
+    --json                 one result object: {language, version, compile, run, steps}
+    --cache-dir PATH       compile cache (default /var/cache/dsa-run/compile)
+    --challenge ID|DIR     grade on a challenge (an id under challenges/, or a directory): one line
+                           per test, the first failure explained, a total; exit 0 when accepted
+    --stop-at-first-failure  with --challenge: start no more tests after one fails
+    --watch                run (or grade) again each time a FILE is saved; Ctrl-C ends it
+    --remote URL           run (or grade) on a dsa-rund: http://HOST[:PORT][/PREFIX] or unix:/PATH
+                           (a Unix socket); default $DSA_RUN_REMOTE when set
+    --daemon               the same as --remote unix:/run/dsa-rund.sock (the local daemon's socket)
+    --local                run here even when DSA_RUN_REMOTE is set
+    --token TOKEN          bearer token for --remote (default $DSA_RUN_TOKEN)
+
+  """
+
+let execHelp = """
+  Usage:
+    dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box (COMMAND is an absolute path)
+
+  exec options:
+    --time-limit SEC       CPU time of the whole box (default 5, at most 60)
+    --wall-limit SEC       wall-clock time (default 10, at most 120)
+    --memory-limit MB      memory of the whole box (default 256, at most 4096)
+    --output-limit KB      bytes kept per stream; more kills the box (default 1024, at most 65536)
+    --processes N          processes and threads at once (default 64, at most 1024)
+    --tmp-limit MB         size of /tmp and of /box (default 64, at most 1024)
+    --stdin PATH           feed this file; without it, dsa-run's own stdin is fed
+                           when it is not a terminal
+    --env NAME=VALUE       add to the (otherwise empty) environment; repeatable
+    --mount HOST[:BOX]     bind a host path read-only; repeatable
+    --file NAME=HOSTPATH   copy a host file into /box/NAME before the run; repeatable
+    --policy NAME          seccomp policy from policies/ (default "default")
+    --cgroup-mode MODE     cgroup-v2, cgroup-v1 or rlimit (default: detect)
+    --work-root PATH       host directory for box work directories (default /run/dsa-run)
+    --json                 print one JSON result object instead of the program's output
+
+  """
+
+let languagesHelp = """
+  Usage:
+    dsa-run languages [--json]   languages, versions, and whether they are installed
+
+  """
+
+let challengesHelp = """
+  Usage:
+    dsa-run challenges [--json]                   the challenges: id, title, tests, tags
+    dsa-run challenges show ID|DIR                the statement and the sample tests
+    dsa-run challenges starter ID|DIR --lang LANG [-o FILE]
+                                                  the starter code (on stdout, or written to FILE)
+    dsa-run challenges --check [--solutions] [DIR...]
+                                                  validate challenges (a challenge or a challenges/ folder);
+                                                  --solutions also grades every reference solution
+
+  """
+
+let doctorHelp = """
+  Usage:
+    dsa-run doctor [--json]   report this host's sandbox support and run a self-test
+
+  """
+
+let environmentHelp = """
+  Environment:
+    DSA_RUN_DATA           the folder that holds runners/, policies/ and challenges/
+    DSA_RUN_REMOTE         the default --remote URL
+    DSA_RUN_TOKEN          the default --token
+
+  """
+
+let usage =
+  """
+  Usage:
+    dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
+    dsa-run --lang LANG FILE --challenge ID|DIR [--json]        grade a program on a challenge
+    dsa-run languages [--json]                    languages, versions, and whether they are installed
+    dsa-run challenges [--json] | show ID | starter ID --lang LANG [-o FILE] | --check [DIR...]
+    dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box
+    dsa-run doctor [--json]                       report this host's sandbox support
+    dsa-run COMMAND --help                        the options of one command
+    dsa-run --version                             this tool's version
+
+  """
+  + runHelp.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("  --lang options") }
+  .joined(separator: "\n")
+  + execHelp.split(separator: "\n", omittingEmptySubsequences: false).drop {
+    !$0.hasPrefix("  exec options")
+  }.joined(separator: "\n") + environmentHelp + exitCodesHelp
+
+/// `--help` (or `-h`) anywhere in a command's arguments, before "--".
+func asksForHelp(_ arguments: [String]) -> Bool {
+  for argument in arguments {
+    if argument == "--" { return false }
+    if argument == "--help" || argument == "-h" { return true }
+  }
+  return false
+}
+
+/// Prints a command's help and exits 0.
+func printHelp(_ text: String) -> Never {
+  print(text + exitCodesHelp)
+  finish(0)
+}

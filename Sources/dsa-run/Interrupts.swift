@@ -1,0 +1,54 @@
+import Foundation
+import Glibc
+import Sandbox
+import Synchronization
+
+// Ctrl-C, kill and a closed terminal: the program is stopped at once, every box is cleaned up
+// (work directory, mounts, cgroups), and dsa-run exits 128+N like a shell would.
+//
+// The three signals are blocked in every thread (the mask is set before any other thread exists, and
+// new threads inherit it; box programs start with an empty mask, see spawn.c) and taken by one thread
+// with sigwait, so no handler ever runs at an awkward moment.
+
+/// The signal that interrupted dsa-run, or 0.
+let interruptingSignal = Atomic<Int32>(0)
+
+var wasInterrupted: Bool { interruptingSignal.load(ordering: .acquiring) != 0 }
+
+/// How long the interrupt waits for the boxes to be destroyed before it exits anyway (a stale box is
+/// swept by the next dsa-run start).
+let interruptCleanupMilliseconds: UInt64 = 5_000
+
+private func interruptSignals() -> sigset_t {
+  var signals = sigset_t()
+  sigemptyset(&signals)
+  for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, number) }
+  return signals
+}
+
+/// Must run first in main, before any thread is started.
+func installInterruptHandling() {
+  var signals = interruptSignals()
+  pthread_sigmask(SIG_BLOCK, &signals, nil)
+  let thread = Thread {
+    var waited = interruptSignals()
+    var number: Int32 = 0
+    while sigwait(&waited, &number) != 0 {}
+    interruptingSignal.store(number, ordering: .releasing)
+    BoxInterruption.stopAll()
+    _ = BoxInterruption.waitUntilBoxesAreGone(timeoutMilliseconds: interruptCleanupMilliseconds)
+    fflush(nil)
+    _exit(128 + number)
+  }
+  thread.name = "dsa-run-signals"
+  thread.start()
+}
+
+/// Every exit of dsa-run: after an interrupt, the interrupt thread gives the exit code (128+N) once
+/// the boxes are gone, and nothing more is printed.
+func finish(_ code: Int32) -> Never {
+  if wasInterrupted {
+    while true { pause() }
+  }
+  exit(code)
+}

@@ -1,0 +1,159 @@
+import API
+import Foundation
+import Glibc
+import Runners
+import Sandbox
+
+// Seccomp policies for the CLI: only the ones a command needs are loaded, and each compiled BPF
+// program is kept on disk under the SHA-256 of what it was compiled from (the policy file, the
+// libseccomp version and this dsa-run binary), so a start reads a few hundred bytes instead of
+// running libseccomp's compiler on every policy.
+//
+// The cache is root's alone: the directory is created 0700, entries are written to a temporary name
+// and renamed into place, and an entry is used only when it is a regular file (no symlink), owned by
+// this user, writable by nobody else, in a directory of the same kind, and its recorded key and digest
+// match. Anything else is recompiled and replaced.
+
+/// `DSA_RUN_SECCOMP_CACHE`, or beside the compile cache.
+var seccompCacheDirectory: String {
+  getenv("DSA_RUN_SECCOMP_CACHE").map { String(cString: $0) } ?? "/var/cache/dsa-run/seccomp"
+}
+
+func policiesDirectory() throws -> String {
+  guard let directory = DataDirectories.locate("policies") else {
+    throw UsageError(message: "cannot find the policies/ folder (set DSA_RUN_DATA to the folder that holds it)")
+  }
+  return directory
+}
+
+/// Every policy under policies/ (doctor, grading), each through the cache.
+func loadPolicies() throws -> [String: SeccompPolicy] {
+  let directory = try policiesDirectory()
+  let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+    $0.hasSuffix(".json")
+  }.sorted()
+  var policies: [String: SeccompPolicy] = [:]
+  for name in names {
+    let policy = try PolicyCache.load(file: directory + "/" + name)
+    if policies[policy.name] != nil {
+      throw UsageError(message: "policies/\(name): a second policy is named \"\(policy.name)\"")
+    }
+    policies[policy.name] = policy
+  }
+  if policies.isEmpty { throw UsageError(message: "\(directory): no policy files (*.json) found") }
+  return policies
+}
+
+/// One policy by name: its file `NAME.json` when that file holds it, else a search of them all.
+func loadPolicy(named name: String) throws -> SeccompPolicy {
+  let directory = try policiesDirectory()
+  let file = directory + "/" + name + ".json"
+  if !name.contains("/"), access(file, R_OK) == 0 {
+    let policy = try PolicyCache.load(file: file)
+    if policy.name == name { return policy }
+  }
+  let policies = try loadPolicies()
+  guard let policy = policies[name] else {
+    throw UsageError(message: "unknown policy \"\(name)\"; known: \(policies.keys.sorted().joined(separator: ", "))")
+  }
+  return policy
+}
+
+/// The policies a set of names needs, each loaded once.
+func loadPolicies(named names: Set<String>) throws -> [String: SeccompPolicy] {
+  var policies: [String: SeccompPolicy] = [:]
+  for name in names.sorted() { policies[name] = try loadPolicy(named: name) }
+  return policies
+}
+
+enum PolicyCache {
+  static let magic = "dsa-run seccomp cache 1\n"
+
+  /// A policy file compiled, or its cached compilation.
+  static func load(file: String, cacheDirectory: String = seccompCacheDirectory) throws -> SeccompPolicy {
+    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw UsageError(message: "\(file): cannot be read: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    let source = try readAll(fd, limit: 1 << 20, what: file)
+    let key = cacheKey(source)
+    if let cached = read(key: key, directory: cacheDirectory) { return cached }
+    let policy = try SeccompCompiler.compile(json: source, source: file)
+    write(policy, key: key, directory: cacheDirectory)
+    return policy
+  }
+
+  static func cacheKey(_ source: Data) -> String {
+    var hash = SHA256()
+    hash.update(magic)
+    hash.update(SeccompCompiler.compilerIdentity + "\n")
+    hash.update(executableIdentity + "\n")
+    hash.updateField(source)
+    return hash.finalize()
+  }
+
+  /// This binary's inode, size and mtime: a rebuilt dsa-run may compile policies differently.
+  static let executableIdentity: String = {
+    var info = stat()
+    guard stat("/proc/self/exe", &info) == 0 else { return "unknown" }
+    return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+  }()
+
+  /// An entry: magic | key | SHA-256 of the payload | payload (JSON), one line each but the payload.
+  static func encode(_ policy: SeccompPolicy, key: String) -> Data {
+    let payload = ResultEncoder.data([
+      "name": policy.name, "description": policy.description, "rule_count": policy.ruleCount,
+      "bpf": policy.bpf.base64EncodedString(),
+    ])
+    return Data((magic + key + "\n" + SHA256.hex(payload) + "\n").utf8) + payload
+  }
+
+  static func decode(_ data: Data, key: String) -> SeccompPolicy? {
+    let header = Data((magic + key + "\n").utf8)
+    guard data.count > header.count + 65, data.prefix(header.count) == header else { return nil }
+    let digestStart = data.startIndex + header.count
+    let digest = String(decoding: data[digestStart..<digestStart + 64], as: UTF8.self)
+    guard data[digestStart + 64] == UInt8(ascii: "\n") else { return nil }
+    let payload = Data(data[(digestStart + 65)...])
+    guard SHA256.hex(payload) == digest,
+      let object = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any],
+      let name = object["name"] as? String, let description = object["description"] as? String,
+      let ruleCount = object["rule_count"] as? Int, let text = object["bpf"] as? String,
+      let bpf = Data(base64Encoded: text)
+    else { return nil }
+    return SeccompPolicy(name: name, description: description, ruleCount: ruleCount, bpf: bpf)
+  }
+
+  /// Whether `path` (opened as `fd`) is ours alone: owned by this user, writable by no one else.
+  static func isPrivate(_ info: stat) -> Bool {
+    info.st_uid == geteuid() && info.st_mode & 0o022 == 0
+  }
+
+  static func read(key: String, directory: String) -> SeccompPolicy? {
+    var directoryInfo = stat()
+    guard lstat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR, isPrivate(directoryInfo)
+    else { return nil }
+    let fd = open(directory + "/" + key, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, isPrivate(info), info.st_size < 1 << 20,
+      let data = try? readAll(fd, limit: 1 << 20, what: "a cached policy")
+    else { return nil }
+    return decode(data, key: key)
+  }
+
+  /// Best effort: a cache that cannot be written only costs the next start a compile.
+  static func write(_ policy: SeccompPolicy, key: String, directory: String) {
+    if mkdir(directory, 0o700) != 0 && errno != EEXIST { return }
+    var directoryInfo = stat()
+    guard lstat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR, isPrivate(directoryInfo)
+    else { return }
+    let temporary = directory + "/.\(key).\(getpid()).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return }
+    let bytes = encode(policy, key: key)
+    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    if written != bytes.count || rename(temporary, directory + "/" + key) != 0 { unlink(temporary) }
+  }
+}

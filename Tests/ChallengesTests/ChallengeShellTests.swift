@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import Challenges
+
+// `dsa-run challenges show`, `challenges starter`, and what a failed visible test shows, through the
+// built binary.
+
+@Suite struct ChallengeShellTests {
+  @Test func showPrintsTheStatementAndTheSampleTests() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let result = try runCLI(["challenges", "show", "sum"], data: data.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("sum: Sum\n"))
+    #expect(result.stdout.contains("Print the sum."))
+    #expect(result.stdout.contains("Sample test 2 (1 point):\n  input:\n    7 14\n  expected output:\n    21\n"))
+    let missing = try runCLI(["challenges", "show", "nope"], data: data.path)
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("no challenge \"nope\""))
+  }
+
+  @Test func showLeavesOutTheHiddenTests() throws {
+    // insertion-sort marks "reversed" and "negatives" hidden: their inputs never reach the shell.
+    let result = try runCLI(["challenges", "show", "insertion-sort"], data: repositoryRoot)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("Sample test"), "\(result.stdout)")
+    #expect(!result.stdout.contains("Sample test reversed") && !result.stdout.contains("Sample test negatives"))
+    let hiddenInput = try String(
+      contentsOfFile: repositoryRoot + "/challenges/insertion-sort/tests/reversed.in", encoding: .utf8)
+    let line = try #require(hiddenInput.split(separator: "\n").last)
+    #expect(!result.stdout.contains(String(line)), "\(result.stdout)")
+  }
+
+  @Test func starterWritesTheStarterCodeAndKeepsAnExistingFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let target = directory.path + "/sort.py"
+    let written = try runCLI(
+      ["challenges", "starter", "insertion-sort", "--lang", "py", "-o", target], data: repositoryRoot)
+    #expect(written.status == 0, "\(written.stderr)")
+    let starter = try Data(
+      contentsOf: URL(fileURLWithPath: repositoryRoot + "/challenges/insertion-sort/starter/main.py"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == starter)
+    #expect(written.stderr.contains("dsa-run --lang python \(target) --challenge insertion-sort"))
+    try Data("my work\n".utf8).write(to: URL(fileURLWithPath: target))
+    let refused = try runCLI(
+      ["challenges", "starter", "insertion-sort", "--lang", "python", "-o", target], data: repositoryRoot)
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("exists; give --force"))
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "my work\n")
+    let printed = try runCLI(["challenges", "starter", "insertion-sort", "--lang", "cpp"], data: repositoryRoot)
+    #expect(printed.status == 0)
+    #expect(
+      Data(printed.stdout.utf8)
+        == (try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/challenges/insertion-sort/starter/main.cpp"))))
+    let unknown = try runCLI(["challenges", "starter", "insertion-sort", "--lang", "cobol"], data: repositoryRoot)
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("has no cobol starter"))
+  }
+
+  @Test func aWrongOutputShowsTheInputAndExpectedAgainstYours() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    try Data("print(sum(map(int, input().split())) + 1)\n".utf8).write(
+      to: URL(fileURLWithPath: data.path + "/off-by-one.py"))
+    let result = try data.grade("off-by-one.py", "sum")
+    #expect(result.status == 120)
+    #expect(
+      result.stdout.contains(
+        "Input of test 1:\n    7\nExpected output (-) and yours (+), from line 1:\n  - 7\n  + 8\n"), "\(result.stdout)")
+  }
+
+  @Test func aWrongStepShowsTheInputAndTheLastStepThatMatched() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let result = try data.grade("wrong.py", "sample")
+    #expect(result.status == 120)
+    #expect(result.stdout.contains("Input of test reversed:"), "\(result.stdout)")
+    #expect(result.stdout.contains("Step 5, the last one that matched: {"), "\(result.stdout)")
+  }
+}

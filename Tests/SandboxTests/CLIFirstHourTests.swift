@@ -1,0 +1,447 @@
+import Foundation
+import Glibc
+import Testing
+
+// What a new user meets in the first hour at a shell (issue 15): signals, bad input, help, limits in
+// the user's units, --remote with a token over a Unix socket, and the seccomp cache. Every test runs
+// the built dsa-run as a real process.
+
+/// A dsa-run process started in the background, with its output collected.
+final class BackgroundCLI: @unchecked Sendable {
+  let process = Process()
+  private let output = Pipe()
+  private let errors = Pipe()
+  private let lock = NSLock()
+  private var stdoutData = Data()
+  private var stderrData = Data()
+
+  init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    // As a shell starts it: no blocked signals and default dispositions (a Dispatch thread, which
+    // Process.run is called on, blocks signals, and its children would inherit the mask). The
+    // wrapper execs, so the pid is dsa-run's.
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments =
+      [
+        "-S", "-c",
+        "import os, signal, sys\n"
+          + "for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(number, signal.SIG_DFL)\n"
+          + "signal.pthread_sigmask(signal.SIG_SETMASK, [])\n"
+          + "os.execv(sys.argv[1], sys.argv[1:])",
+        dsaRunBinary,
+      ] + arguments
+    if let environment { process.environment = environment }
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self else { return }
+      self.lock.lock()
+      self.stdoutData.append(data)
+      self.lock.unlock()
+    }
+    errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self else { return }
+      self.lock.lock()
+      self.stderrData.append(data)
+      self.lock.unlock()
+    }
+    try process.run()
+  }
+
+  var pid: Int32 { process.processIdentifier }
+  var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+  var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+
+  /// Polls `condition` every 20 ms for up to `seconds`.
+  func waitFor(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if condition() { return true }
+      usleep(20_000)
+    }
+    return condition()
+  }
+
+  /// Waits for the exit and returns the status (the exit code, or 128+N for a signal death).
+  func wait() -> Int32 {
+    process.waitUntilExit()
+    output.fileHandleForReading.readabilityHandler = nil
+    errors.fileHandleForReading.readabilityHandler = nil
+    return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+  }
+}
+
+/// The work directories, mounts and cgroups that a dsa-run process with this pid made and did not
+/// remove.
+func leftovers(of pid: Int32, workRoot: String = "/run/dsa-run") -> [String] {
+  var found: [String] = []
+  let prefix = "\(pid)-"
+  for entry in (try? FileManager.default.contentsOfDirectory(atPath: workRoot + "/boxes")) ?? []
+  where entry.hasPrefix(prefix) {
+    found.append(workRoot + "/boxes/" + entry)
+  }
+  let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+  for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
+  func walk(_ directory: String, depth: Int) {
+    guard depth > 0 else { return }
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+      let path = directory + "/" + entry
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+      if entry.hasPrefix("dsa-run-\(prefix)") {
+        found.append(path)
+      } else {
+        walk(path, depth: depth - 1)
+      }
+    }
+  }
+  walk("/sys/fs/cgroup", depth: 4)
+  return found
+}
+
+/// Whether this dsa-run process has a box right now.
+func hasBox(_ pid: Int32, workRoot: String = "/run/dsa-run") -> Bool {
+  ((try? FileManager.default.contentsOfDirectory(atPath: workRoot + "/boxes")) ?? []).contains {
+    $0.hasPrefix("\(pid)-")
+  }
+}
+
+func temporaryFile(_ text: String, name: String) throws -> String {
+  let directory = NSTemporaryDirectory() + "dsa-run-first-hour-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  let path = directory + "/" + name
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
+@Suite(.serialized) struct CLISignalTests {
+  static let signals: [(Int32, Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)]
+
+  /// Starts dsa-run, waits until its box exists, sends `signal`, and checks the exit code, that the
+  /// 30 s program did not run on, and that nothing of the box is left.
+  private func interrupt(_ arguments: [String], signal: Int32, expected: Int32) throws {
+    let cli = try BackgroundCLI(arguments)
+    #expect(cli.waitFor { hasBox(cli.pid) }, "no box appeared: \(cli.stderr)")
+    // Let the program itself start, not only its box.
+    usleep(300_000)
+    let sent = Date()
+    kill(cli.pid, signal)
+    let status = cli.wait()
+    let elapsed = Date().timeIntervalSince(sent)
+    #expect(status == expected, "stderr: \(cli.stderr)")
+    #expect(elapsed < 10, "took \(elapsed) s after the signal")
+    #expect(leftovers(of: cli.pid).isEmpty, "\(leftovers(of: cli.pid))")
+    #expect(cli.stdout.isEmpty)
+  }
+
+  @Test(arguments: signals)
+  func execStopsAtOnceAndCleansUp(signal: Int32, expected: Int32) throws {
+    try interrupt(["exec", "--wall-limit", "60", "--", "/bin/sleep", "30"], signal: signal, expected: expected)
+  }
+
+  @Test(arguments: signals)
+  func languageRunStopsAtOnceAndCleansUp(signal: Int32, expected: Int32) throws {
+    let path = try temporaryFile("import time\ntime.sleep(30)\n", name: "sleepy.py")
+    try interrupt(
+      ["--lang", "python", path, "--wall-limit", "60", "--cache-dir", NSTemporaryDirectory() + "dsa-run-cli-cache"],
+      signal: signal, expected: expected)
+  }
+
+  @Test(arguments: signals)
+  func gradingStopsAtOnceAndCleansUp(signal: Int32, expected: Int32) throws {
+    let path = try temporaryFile("import time\ntime.sleep(30)\n", name: "sleepy.py")
+    try interrupt(
+      [
+        "--lang", "python", path, "--challenge", repositoryRoot + "/challenges/insertion-sort", "--cache-dir",
+        NSTemporaryDirectory() + "dsa-run-cli-cache",
+      ], signal: signal, expected: expected)
+  }
+}
+
+@Suite struct CLIFirstHourTests {
+  @Test func stdinThatIsADirectoryIsAUsageError() throws {
+    let script = try temporaryFile("print(1)\n", name: "one.py")
+    for arguments in [["exec", "--stdin", "/tmp", "--", "/bin/cat"], ["--lang", "python", script, "--stdin", "/tmp"]] {
+      let result = try runCLI(arguments)
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(result.stderr == "dsa-run: cannot read --stdin /tmp: it is a directory\n")
+    }
+    // `dsa-run exec -- /bin/cat < /tmp`
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["exec", "--", "/bin/cat"]
+    process.standardInput = FileHandle(fileDescriptor: open("/tmp", O_RDONLY | O_DIRECTORY), closeOnDealloc: true)
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 2)
+    #expect(message == "dsa-run: cannot read standard input: it is a directory\n")
+  }
+
+  @Test(arguments: [
+    (["exec", "--", "echo", "hi"], "absolute path", "/usr/bin/echo"),
+    (["exec", "--mount", "", "--", "/bin/true"], "--mount needs an absolute HOST path", ""),
+    (["exec", "--mount", "/usr:box", "--", "/bin/true"], "absolute BOX path", ""),
+    (["exec", "--file", "=/etc/hostname", "--", "/bin/true"], "--file needs NAME=HOSTPATH", ""),
+    (["exec", "--file", "../x=/etc/hostname", "--", "/bin/true"], "contains an empty", ""),
+    (["exec", "--memory-limit", "999999", "--", "/bin/true"], "at most 4096 MB", ""),
+    (["exec", "--time-limit", "100", "--", "/bin/true"], "at most 60 s", ""),
+    (["exec", "--wall-limit", "1000", "--", "/bin/true"], "at most 120 s", ""),
+    (["exec", "--output-limit", "99999999", "--", "/bin/true"], "at most 65536 KB", ""),
+    (["exec", "--memory-limit", "18446744073709551615", "--", "/bin/true"], "at most 4096 MB", ""),
+    (["--lang", "python", "x.py", "--memory-limit", "999999"], "at most 4096 MB", ""),
+    (["--lang", "python", "x.py", "--time-limit", "61"], "at most 60 s", ""),
+    (["--lang", "python", "x.py", "--time-limit", "0.0001"], "at least 0.001 s", ""),
+  ])
+  func badInputIsAUsageErrorInTheUsersWords(arguments: [String], words: String, more: String) throws {
+    let result = try runCLI(arguments)
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains(words), "\(result.stderr)")
+    if !more.isEmpty { #expect(result.stderr.contains(more), "\(result.stderr)") }
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+  }
+
+  @Test func aCrashBySignalPrintsTheJSONMessage() throws {
+    let command = ["exec", "--", "/bin/sh", "-c", "kill -SEGV $$"]
+    let plain = try runCLI(command)
+    #expect(plain.status == 139)
+    let json = try runCLI(["exec", "--json"] + command.dropFirst())
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let message = try #require(object["message"] as? String)
+    #expect(message.contains("SIGSEGV"))
+    #expect(plain.stderr == "dsa-run: runtime_error: \(message)\n")
+  }
+
+  @Test(arguments: [
+    (["--help"], "--remote URL"), (["-h"], "DSA_RUN_TOKEN"), (["exec", "--help"], "--mount HOST[:BOX]"),
+    (["languages", "--help"], "dsa-run languages [--json]"), (["doctor", "--help"], "dsa-run doctor [--json]"),
+    (["challenges", "--help"], "challenges starter ID|DIR --lang LANG"),
+    (["--lang", "python", "x.py", "--help"], "--token TOKEN"),
+  ])
+  func everyCommandHasHelp(arguments: [String], words: String) throws {
+    let result = try runCLI(arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("Usage:"))
+    #expect(result.stdout.contains(words))
+    #expect(result.stdout.contains("124        time_limit"))
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test func versionPrintsTheToolsVersion() throws {
+    let result = try runCLI(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout.range(of: #"^dsa-run [0-9]+\.[0-9]+\.[0-9]+\n$"#, options: .regularExpression) != nil)
+  }
+
+  @Test func onlyTheNeededPolicyIsCompiledAndATamperedCacheIsRefused() throws {
+    let cache = NSTemporaryDirectory() + "dsa-run-seccomp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    defer { try? FileManager.default.removeItem(atPath: cache) }
+    var environment = ProcessInfo.processInfo.environment
+    environment["DSA_RUN_SECCOMP_CACHE"] = cache
+    // A system call no policy allows: the default policy kills the program (forbidden, 122).
+    let forbidden = [
+      "exec", "--", "/usr/bin/python3", "-c", "import ctypes; ctypes.CDLL(None).syscall(999, 0, 0, 0, 0)",
+    ]
+    func run(_ arguments: [String]) throws -> Int32 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+      process.arguments = arguments
+      process.environment = environment
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+    #expect(try run(forbidden) == 122)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: cache)
+    #expect(entries.count == 1, "one policy needed, \(entries) compiled")
+    let entry = cache + "/" + (entries.first ?? "")
+    var info = stat()
+    #expect(stat(cache, &info) == 0 && info.st_mode & 0o777 == 0o700)
+    #expect(stat(entry, &info) == 0 && info.st_mode & 0o077 == 0)
+    // The cached entry is what is used: the second run compiles nothing and says the same.
+    #expect(try run(forbidden) == 122)
+
+    // A program that allows every system call (BPF_RET|BPF_K, SECCOMP_RET_ALLOW), written over the
+    // entry in three ways a cache must refuse: a payload that does not match its digest, a matching
+    // digest in a file others may write, and a symbolic link.
+    let original = try Data(contentsOf: URL(fileURLWithPath: entry))
+    let lines = original.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
+    try #require(lines.count == 4)
+    var payload = try #require(try JSONSerialization.jsonObject(with: Data(lines[3])) as? [String: Any])
+    payload["bpf"] = Data([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).base64EncodedString()
+    let allowAll = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+    func write(_ digest: Data, mode: mode_t) throws {
+      unlink(entry)
+      let data =
+        Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + digest + Data("\n".utf8)
+        + allowAll
+      try data.write(to: URL(fileURLWithPath: entry))
+      chmod(entry, mode)
+    }
+    try write(Data(lines[2]), mode: 0o600)
+    #expect(try run(forbidden) == 122, "a payload that does not match its digest was used")
+    try write(Data(sha256Hex(allowAll).utf8), mode: 0o666)
+    #expect(try run(forbidden) == 122, "an entry others may write was used")
+    let elsewhere = cache + ".elsewhere"
+    try write(Data(sha256Hex(allowAll).utf8), mode: 0o600)
+    #expect(rename(entry, elsewhere) == 0)
+    defer { unlink(elsewhere) }
+    #expect(symlink(elsewhere, entry) == 0)
+    #expect(try run(forbidden) == 122, "a symbolic link was followed")
+  }
+
+  @Test func remoteSendsTheTokenOverAUnixSocketFromTheEnvironment() throws {
+    let socketPath = NSTemporaryDirectory() + "dsa-run-remote-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let server = try OneShotHTTPServer(unixSocket: socketPath)
+    defer { unlink(socketPath) }
+    let script = try temporaryFile("print('never run here')\n", name: "remote.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "python", script]
+    process.environment = ["DSA_RUN_REMOTE": "unix:" + socketPath, "DSA_RUN_TOKEN": "s3cret-token"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let request = server.request()
+    #expect(request.hasPrefix("POST /v1/execute HTTP/1.1\r\n"))
+    #expect(request.contains("\r\nAuthorization: Bearer s3cret-token\r\n"))
+    #expect(request.contains("never run here"))
+    #expect(printed == "from the daemon\n")
+    #expect(process.terminationStatus == 0)
+  }
+
+  @Test(arguments: [
+    (["--remote", "unix:relative.sock"], "absolute socket path"),
+    (["--remote", "ftp://x"], "http:// URL or unix:/PATH"),
+    (["--remote", "http://127.0.0.1:9", "--token", "two words"], "printable ASCII"),
+    (["--token", "t"], "--token goes with --remote"), (["--local", "--daemon"], "contradict"),
+  ])
+  func remoteOptionsAreChecked(extra: [String], words: String) throws {
+    let script = try temporaryFile("print(1)\n", name: "r.py")
+    let result = try runCLI(["--lang", "python", script] + extra)
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stderr.contains(words), "\(result.stderr)")
+  }
+
+  @Test func localOverridesTheRemoteFromTheEnvironment() throws {
+    let script = try temporaryFile("print('here')\n", name: "local.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "python", script, "--local"]
+    process.environment = ["DSA_RUN_REMOTE": "unix:/nonexistent/dsa-rund.sock", "DSA_RUN_TOKEN": "unused"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(printed == "here\n")
+  }
+
+  @Test func watchRunsAgainWhenTheFileIsSaved() throws {
+    let path = try temporaryFile("print('first version')\n", name: "watched.py")
+    let cli = try BackgroundCLI([
+      "--lang", "python", path, "--watch", "--cache-dir", NSTemporaryDirectory() + "dsa-run-cli-cache",
+    ])
+    #expect(cli.waitFor { cli.stderr.contains("watching") }, "\(cli.stderr)")
+    #expect(cli.stdout == "first version\n")
+    // As an editor saves: a new file renamed over the old one.
+    try "print('second version')\n".write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(cli.waitFor { cli.stdout.contains("second version") }, "\(cli.stdout) \(cli.stderr)")
+    #expect(cli.stdout == "first version\nsecond version\n")
+    kill(cli.pid, SIGINT)
+    #expect(cli.wait() == 130)
+    #expect(leftovers(of: cli.pid).isEmpty)
+  }
+}
+
+func sha256Hex(_ data: Data) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+  let input = Pipe()
+  let output = Pipe()
+  process.standardInput = input
+  process.standardOutput = output
+  try process.run()
+  input.fileHandleForWriting.write(data)
+  try input.fileHandleForWriting.close()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  return String(text.prefix(64))
+}
+
+/// Accepts one connection on a Unix socket, keeps the request, and answers with a fixed execute result.
+final class OneShotHTTPServer: @unchecked Sendable {
+  private let listener: Int32
+  private let done = DispatchSemaphore(value: 0)
+  private var received = Data()
+
+  init(unixSocket path: String) throws {
+    unlink(path)
+    listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard bound == 0, listen(listener, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
+    Thread { [self] in self.serve() }.start()
+  }
+
+  private func serve() {
+    defer {
+      close(listener)
+      done.signal()
+    }
+    let connection = accept(listener, nil, nil)
+    guard connection >= 0 else { return }
+    defer { close(connection) }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = read(connection, &buffer, buffer.count)
+      if count <= 0 { return }
+      received.append(contentsOf: buffer[0..<count])
+      if let head = received.range(of: Data("\r\n\r\n".utf8)) {
+        let headText = String(decoding: received[..<head.lowerBound], as: UTF8.self).lowercased()
+        let length =
+          headText.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+          .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        if received.count - head.upperBound >= length { break }
+      }
+    }
+    let body = """
+      {"language": "python", "version": "3.11.2", "compile": null, "steps": [],
+       "run": {"status": "ok", "message": "", "exit_code": 0, "signal": null, "stdout": "from the daemon\\n",
+               "stderr": "", "stdout_truncated": false, "stderr_truncated": false, "cpu_ms": 1, "wall_ms": 1,
+               "memory_kb": 1}}
+      """
+    let response =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+      + "Connection: close\r\n\r\n" + body
+    _ = response.withCString { write(connection, $0, strlen($0)) }
+  }
+
+  /// The request as received (waits for the connection to end).
+  func request() -> String {
+    _ = done.wait(timeout: .now() + 30)
+    return String(decoding: received, as: UTF8.self)
+  }
+}
