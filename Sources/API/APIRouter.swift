@@ -104,7 +104,11 @@ public final class APIRouter: Sendable {
     // Health checks come from load balancers and systemd that hold no token.
     if path != "/healthz" { try authorize(request) }
     guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
-    guard request.method == method else { throw .methodNotAllowed(request.method, path: path, allowed: [method]) }
+    // HEAD is GET without the body (the server leaves it out), as RFC 9110 §9.3.2 asks of GET routes.
+    let asked = request.method == "HEAD" && method == "GET" ? "GET" : request.method
+    guard asked == method else {
+      throw .methodNotAllowed(request.method, path: path, allowed: method == "GET" ? ["GET", "HEAD"] : [method])
+    }
     switch route {
     case "/v1/execute": return try execute(request, trace: &trace)
     case "/v1/grade": return try grade(request, trace: &trace)
@@ -127,6 +131,41 @@ public final class APIRouter: Sendable {
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return Self.json(["status": "ok"])
+    }
+  }
+
+  /// What the HTTP server answered on its own (a parse error, 408, the 503 over its connection cap),
+  /// logged and counted like a routed answer and given a request id: `HTTPServer`'s
+  /// `ownAnswerObserver`.
+  public func ownAnswer(_ response: HTTPResponse) -> HTTPResponse {
+    var response = response
+    let id = "\(idPrefix)-\(requestCounter.add(1, ordering: .relaxed).newValue)"
+    response.headers.add(name: "X-Request-Id", value: id)
+    metrics.recordRequest(route: Self.serverRoute, code: response.status.code)
+    if let sink = configuration.logSink {
+      sink(
+        RequestLogEntry(
+          id: id, time: LogTime.now(), method: "-", route: Self.serverRoute, status: response.status.code,
+          error: Self.ownAnswerCode(response.status), language: nil, runStatus: nil, queueMilliseconds: nil,
+          runMilliseconds: nil, totalMilliseconds: 0,
+          detail: String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .newlines)))
+    }
+    return response
+  }
+
+  /// The route label of answers the HTTP server sent before any route was known.
+  public static let serverRoute = "http"
+
+  static func ownAnswerCode(_ status: HTTPStatus) -> String {
+    switch status.code {
+    case 408: return "request_timeout"
+    case 411: return "length_required"
+    case 413: return "body_too_large"
+    case 414: return "target_too_long"
+    case 431: return "header_too_large"
+    case 503: return "too_many_connections"
+    case 505: return "http_version_not_supported"
+    default: return "bad_request"
     }
   }
 
@@ -262,7 +301,11 @@ public final class APIRouter: Sendable {
   private func runtimesObject() -> [String: Any] {
     var runtimes: [[String: Any]] = []
     for name in executor.catalog.names {
-      for runner in executor.catalog.languages[name] ?? [] {
+      let runners = executor.catalog.languages[name] ?? []
+      let installed = runners.filter { $0.missingRequirement == nil }
+      // A picker fed by this list shows what can run; a version that is not installed is listed only
+      // when no version of its language is, so the operator still learns what to install.
+      for runner in installed.isEmpty ? runners : installed {
         let missing = runner.missingRequirement
         runtimes.append([
           "language": runner.language,

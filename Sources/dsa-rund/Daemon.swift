@@ -118,7 +118,8 @@ func runDaemon(_ configuration: DaemonConfiguration) -> Never {
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
     // connection threads only parse, decode, wait and encode.
     server = HTTPServer(
-      configuration: configuration.serverConfiguration(listeners: listeners), handler: router.handle)
+      configuration: configuration.serverConfiguration(listeners: listeners, ownAnswerObserver: router.ownAnswer),
+      handler: router.handle)
     try server.start()
     logLine(
       "started",

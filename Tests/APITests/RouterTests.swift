@@ -212,7 +212,19 @@ import Testing
   @Test func runtimesList() throws {
     let router = makeRouter()
     let runtimes = try #require(router.handle(request("GET", "/v1/runtimes")).object["runtimes"] as? [[String: Any]])
-    #expect(runtimes.count == APIFixture.executor.catalog.languages.values.reduce(0) { $0 + $1.count })
+    // One entry per installed version; a language with none installed is listed with its reason.
+    let catalog = APIFixture.executor.catalog
+    let expected = catalog.names.reduce(0) { total, name in
+      let runners = catalog.languages[name] ?? []
+      let installed = runners.filter { $0.missingRequirement == nil }.count
+      return total + (installed == 0 ? runners.count : installed)
+    }
+    #expect(runtimes.count == expected)
+    let languages = runtimes.compactMap { $0["language"] as? String }
+    if APIFixture.isInstalled("dart") {
+      // runners/dart.json also declares Dart 3, which is not installed here: not listed beside 2.16.
+      #expect(languages.filter { $0 == "dart" }.count == 1)
+    }
     for runtime in runtimes {
       #expect(Set(runtime.keys) == ["language", "name", "version", "aliases", "available", "reason"])
       let available = try #require(runtime["available"] as? Bool)
@@ -245,5 +257,35 @@ import Testing
     let time = try #require(object["time"] as? String)
     #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
     #expect(!entries[0].line.contains("\n"))
+  }
+
+  @Test func headIsGetWithoutTheBodyAndOtherMethodsNameBoth() {
+    let router = makeRouter()
+    let head = router.handle(request("HEAD", "/healthz"))
+    #expect(head.status == .ok)
+    #expect(head.body == router.handle(request("GET", "/healthz")).body)
+    let post = router.handle(request("POST", "/healthz"))
+    #expect(post.status.code == 405)
+    #expect(post.headers["Allow"] == "GET, HEAD")
+    #expect(router.handle(request("HEAD", "/v1/execute")).headers["Allow"] == "POST")
+  }
+
+  @Test func theServersOwnAnswersAreLoggedCountedAndCarryARequestID() throws {
+    let logs = LogCollector()
+    let router = makeRouter { $0.logSink = logs.sink }
+    let own = HTTPResponse(status: .contentTooLarge, body: Data("the body is over 1048576 bytes\n".utf8))
+    let answered = router.ownAnswer(own)
+    let id = try #require(answered.headers["X-Request-Id"])
+    #expect(!id.isEmpty)
+    #expect(answered.status == own.status && answered.body == own.body)
+    let entry = try #require(logs.all.first)
+    #expect(entry.id == id && entry.status == 413 && entry.route == "http" && entry.error == "body_too_large")
+    #expect(entry.detail == "the body is over 1048576 bytes")
+    _ = router.ownAnswer(HTTPResponse(status: .requestTimeout))
+    let text = router.metrics.render(queueDepth: 0, boxesInFlight: 0, cacheHits: 0, cacheMisses: 0)
+    #expect(text.contains("route=\"http\""))
+    #expect(router.metrics.requestCount(route: "http", code: 413) == 1)
+    #expect(router.metrics.requestCount(route: "http", code: 408) == 1)
+    #expect(logs.all.last?.error == "request_timeout")
   }
 }

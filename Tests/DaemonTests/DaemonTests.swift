@@ -7,6 +7,23 @@ import Testing
 // and the queue tests depend on timing.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DaemonTests {
+  @Test func theHTTPLayersOwnAnswersAreLoggedCountedAndCarryARequestID() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    // 414: a target over the parser's limit, answered before any route is known.
+    let long = try curl(daemon.baseURL + "/" + String(repeating: "a", count: 20_000))
+    #expect(long.status == 414)
+    let id = try #require(long.headers["x-request-id"])
+    #expect(!id.isEmpty)
+    let head = try curl(daemon.baseURL + "/healthz", ["--head"])
+    #expect(head.status == 200)
+    let metrics = try curl(daemon.baseURL + "/metrics")
+    #expect(metrics.body.contains("dsa_run_http_requests_total{route=\"http\",code=\"414\"} 1"), "\(metrics.body)")
+    let entry = daemon.logLines().first { $0["id"] as? String == id }
+    #expect(entry?["status"] as? Int == 414)
+    #expect(entry?["error"] as? String == "target_too_long")
+  }
+
   @Test func executeRuntimesHealthAndMetricsAnswerWithCurl() throws {
     let daemon = try DaemonProcess()
     defer { daemon.cleanUp() }
@@ -323,6 +340,32 @@ struct ConfigurationTests {
     let start = try runProcess(daemonBinary, ["--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
     #expect(start.status == 1)
     #expect(start.stderr.contains("slotz"))
+  }
+
+  @Test func maximaAboveTheSandboxCeilingsAreRefusedInTheirUnits() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/dsa-rund.json"
+    try Data(#"{"limits": {"memory_mb": 99999999, "wall_ms": 120001, "cpu_ms": 60000}}"#.utf8)
+      .write(to: URL(fileURLWithPath: path))
+    let finished = try runProcess(
+      daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
+    #expect(finished.status == 1)
+    #expect(finished.stderr.contains("limits.memory_mb is 99999999; the sandbox allows at most 4096 MB"))
+    #expect(finished.stderr.contains("limits.wall_ms is 120001; the sandbox allows at most 120000 ms"))
+    #expect(!finished.stderr.contains("cpu_ms"), "the ceiling itself is allowed: \(finished.stderr)")
+  }
+
+  @Test func noTCPWithListenIsAUsageError() throws {
+    let environment = ["DSA_RUN_DATA": repositoryRoot]
+    let both = try runProcess(
+      daemonBinary, ["--check-config", "--no-tcp", "--listen", "127.0.0.1:0", "--unix", "/tmp/x.sock"],
+      environment: environment)
+    #expect(both.status == 2)
+    #expect(both.stderr.contains("--no-tcp and --listen 127.0.0.1:0 contradict"), "\(both.stderr)")
+    let unixOnly = try runProcess(
+      daemonBinary, ["--check-config", "--no-tcp", "--unix", "/tmp/x.sock"], environment: environment)
+    #expect(unixOnly.status == 0, "\(unixOnly.stderr)")
   }
 
   @Test func aBrokenRunnerFileFailsTheCheck() throws {
