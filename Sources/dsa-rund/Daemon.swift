@@ -37,6 +37,11 @@ func systemdPassedSockets() -> Bool {
 }
 
 /// `--check-config`: the config, then every runner and policy file; one line per problem.
+/// What an install without challenges is told, by `--check-config` and at start.
+let noChallengesWarning =
+  "no challenges found (a challenges/ folder beside runners/ and policies/, or under $DSA_RUN_DATA); "
+  + "POST /v1/grade can grade only inline challenges"
+
 func checkConfiguration(_ options: DaemonOptions) -> Never {
   let (_, configProblems) = options.loadConfiguration()
   var problems = configProblems
@@ -76,6 +81,11 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
     challengeCount = challenges.challenges.count
     problems += challenges.problems.map { "challenges (\(root)): \($0)" }
   }
+  if challengeCount == 0 {
+    // Not an error (inline challenges still grade), but an install that forgot challenges/ looks
+    // exactly like this, and its learners would only see unknown_challenge.
+    FileHandle.standardError.write(Data("dsa-rund: warning: \(noChallengesWarning)\n".utf8))
+  }
   for problem in problems {
     FileHandle.standardError.write(Data("dsa-rund: \(problem)\n".utf8))
   }
@@ -110,6 +120,7 @@ func runDaemon(_ configuration: DaemonConfiguration) -> Never {
     // A broken challenge is logged and left out; it never stops the daemon or gets graded.
     let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
     for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }
+    if challenges.challenges.isEmpty { logLine("warning", ["message": noChallengesWarning]) }
     let router = APIRouter(
       executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError),
       challenges: challenges)

@@ -435,6 +435,35 @@ struct ConfigurationTests {
     #expect(started.contains("127.0.0.1:\(port)") && started.contains("unix:\(socketPath)"), "\(started)")
   }
 
+  /// scripts/install into a scratch root, as CI runs it: the installed daemon finds its own data (from
+  /// any directory, without DSA_RUN_DATA), the units name the installed paths and verify, and an
+  /// install that lost its challenges is warned about.
+  @Test func theInstallScriptInstallsAWorkingDaemon() throws {
+    let root = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let binaries = URL(fileURLWithPath: daemonBinary).deletingLastPathComponent().path
+    var environment = ProcessInfo.processInfo.environment
+    environment.removeValue(forKey: "DSA_RUN_DATA")
+    let install = try runProcess(
+      "/bin/bash", [repositoryRoot + "/scripts/install", "--destdir", root, "--prefix", "/opt/dsa-test", "--from", binaries],
+      environment: environment, timeout: .seconds(120))
+    #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
+    #expect(install.stdout.contains("12 challenges"), "\(install.stdout)")
+    #expect(install.stdout.contains("systemd-analyze verify: the units are valid"), "\(install.stdout)")
+    let service = try String(contentsOfFile: root + "/etc/systemd/system/dsa-rund.service", encoding: .utf8)
+    #expect(service.contains("ExecStart=/opt/dsa-test/bin/dsa-rund --config /etc/dsa-run/dsa-rund.json"))
+    #expect(service.contains("Documentation=file:///opt/dsa-test/share/doc/dsa-run/api.md"))
+    #expect(FileManager.default.fileExists(atPath: root + "/opt/dsa-test/share/doc/dsa-run/api.md"))
+
+    try FileManager.default.removeItem(atPath: root + "/opt/dsa-test/share/dsa-run/challenges")
+    let check = try runProcess(
+      root + "/opt/dsa-test/bin/dsa-rund", ["--check-config", "--config", root + "/etc/dsa-run/dsa-rund.json"],
+      environment: environment)
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(check.stdout.contains("0 challenges"))
+    #expect(check.stderr.contains("warning: no challenges found"), "\(check.stderr)")
+  }
+
   @Test func systemdUnitsVerify() throws {
     let analyze = "/usr/bin/systemd-analyze"
     try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is not installed")
