@@ -445,7 +445,8 @@ struct ConfigurationTests {
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "DSA_RUN_DATA")
     let install = try runProcess(
-      "/bin/bash", [repositoryRoot + "/scripts/install", "--destdir", root, "--prefix", "/opt/dsa-test", "--from", binaries],
+      "/bin/bash",
+      [repositoryRoot + "/scripts/install", "--destdir", root, "--prefix", "/opt/dsa-test", "--from", binaries],
       environment: environment, timeout: .seconds(120))
     #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
     #expect(install.stdout.contains("12 challenges"), "\(install.stdout)")
