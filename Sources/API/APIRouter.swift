@@ -221,14 +221,23 @@ public final class APIRouter: Sendable {
     let options = GradeOptions(
       version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false)
     let grader = self.grader
-    let (outcome, _) = try inSlot(trace: &trace) { () throws(ExecuteError) in
+    let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in
       try grader.grade(challenge, language: body.language, files: files, options: options)
     }
     switch outcome {
     case .success(let result):
       trace.runStatus = result.verdict.rawValue
+      metrics.recordGrade(
+        language: trace.language ?? body.language, verdict: result.verdict.rawValue,
+        testVerdicts: result.tests.map(\.verdict.rawValue), seconds: Self.seconds(elapsed))
       return Self.json(GradeEncoder.gradeObject(result))
-    case .failure(let error): throw .from(error)
+    case .failure(let error):
+      if case .sandbox = error {
+        metrics.recordGrade(
+          language: trace.language ?? body.language, verdict: Status.internalError.rawValue, testVerdicts: [],
+          seconds: Self.seconds(elapsed))
+      }
+      throw .from(error)
     }
   }
 
