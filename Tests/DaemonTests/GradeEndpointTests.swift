@@ -79,6 +79,11 @@ struct GradeEndpointTests {
     let graded = try post(daemon, "/v1/grade", ["language": "py", "source": source, "challenge": inline])
     #expect(graded.status == 200, "\(graded.body)")
     #expect(graded.json["verdict"] as? String == "accepted", "\(graded.body)")
+    #expect(graded.json["challenge"] as? String == "inline")
+    var named = inline
+    named["id"] = "sum-of-two"
+    let namedGrade = try post(daemon, "/v1/grade", ["language": "py", "source": source, "challenge": named])
+    #expect(namedGrade.json["challenge"] as? String == "sum-of-two", "\(namedGrade.body)")
 
     var broken = inline
     broken["checker"] = ["name": "nonsense"]
