@@ -23,6 +23,8 @@ public final class APIRouter: Sendable {
   /// The challenges `POST /v1/grade` grades on by id and `GET /v1/challenges` lists.
   public let challenges: ChallengeCatalog
   private let grader: Grader
+  /// `GET /v1/openapi.json`'s body, made once: the catalog and the maxima do not change while we run.
+  private let servedOpenAPIDocument: Data?
 
   typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
   private let perform: Perform
@@ -33,7 +35,7 @@ public final class APIRouter: Sendable {
   /// Methods per route, for routing and for 405's `Allow`.
   public static let routes: [String: String] = [
     "/v1/execute": "POST", "/v1/grade": "POST", "/v1/runtimes": "GET", "/v1/challenges": "GET",
-    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET",
+    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET", "/v1/openapi.json": "GET",
   ]
   /// `GET /v1/challenges/ID`: one route for every id (and one metrics label), named as OpenAPI does.
   public static let challengeRoute = "/v1/challenges/{id}"
@@ -60,6 +62,12 @@ public final class APIRouter: Sendable {
     grader = Grader(executor: executor)
     self.configuration = configuration
     self.perform = perform
+    servedOpenAPIDocument = configuration.openAPIDocument.flatMap { document in
+      let installed = executor.catalog.names.flatMap { name in
+        (executor.catalog.languages[name] ?? []).filter(\.isAvailable).flatMap { [$0.language] + $0.aliases }
+      }
+      return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: configuration.maxima)
+    }
     queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
   }
 
@@ -124,6 +132,9 @@ public final class APIRouter: Sendable {
       }
       return Self.json(GradeEncoder.challengeObject(challenge))
     case "/v1/runtimes": return Self.json(runtimesObject())
+    case "/v1/openapi.json":
+      guard let document = servedOpenAPIDocument else { throw .notFound(path) }
+      return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: document)
     case "/metrics":
       let text = metrics.render(
         queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,

@@ -37,6 +37,13 @@ func systemdPassedSockets() -> Bool {
 }
 
 /// `--check-config`: the config, then every runner and policy file; one line per problem.
+/// The OpenAPI document beside the data: docs/openapi.json in a source tree, openapi.json in an
+/// install's data folder (scripts/install puts it there).
+func openAPIDocumentPath() -> String? {
+  guard let root = DataDirectories.locateRoot() else { return nil }
+  return [root + "/docs/openapi.json", root + "/openapi.json"].first { FileManager.default.fileExists(atPath: $0) }
+}
+
 /// What an install without challenges is told, by `--check-config` and at start.
 let noChallengesWarning =
   "no challenges found (a challenges/ folder beside runners/ and policies/, or under $DSA_RUN_DATA); "
@@ -81,6 +88,14 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
     challengeCount = challenges.challenges.count
     problems += challenges.problems.map { "challenges (\(root)): \($0)" }
   }
+  if let path = openAPIDocumentPath() {
+    let document = FileManager.default.contents(atPath: path) ?? Data()
+    if OpenAPIDocument.specialized(document, languages: [], maxima: LimitMaxima()) == nil {
+      problems.append("\(path): not the OpenAPI document of this version (its request and limit schemas)")
+    }
+  } else {
+    FileHandle.standardError.write(Data("dsa-rund: warning: no openapi.json in the data folder\n".utf8))
+  }
   if challengeCount == 0 {
     // Not an error (inline challenges still grade), but an install that forgot challenges/ looks
     // exactly like this, and its learners would only see unknown_challenge.
@@ -121,9 +136,12 @@ func runDaemon(_ configuration: DaemonConfiguration) -> Never {
     let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
     for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }
     if challenges.challenges.isEmpty { logLine("warning", ["message": noChallengesWarning]) }
-    let router = APIRouter(
-      executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError),
-      challenges: challenges)
+    var apiConfiguration = configuration.apiConfiguration(logSink: RequestLog.standardError)
+    apiConfiguration.openAPIDocument = openAPIDocumentPath().flatMap { FileManager.default.contents(atPath: $0) }
+    if apiConfiguration.openAPIDocument == nil {
+      logLine("warning", ["message": "no openapi.json in the data folder: GET /v1/openapi.json answers 404"])
+    }
+    let router = APIRouter(executor: executor, configuration: apiConfiguration, challenges: challenges)
     let fromSystemd = systemdPassedSockets()
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the

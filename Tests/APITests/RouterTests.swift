@@ -288,4 +288,32 @@ import Testing
     #expect(router.metrics.requestCount(route: "http", code: 408) == 1)
     #expect(logs.all.last?.error == "request_timeout")
   }
+
+  @Test func theServedOpenAPIDocumentNamesTheInstalledLanguagesAndTheMaxima() throws {
+    let shipped = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/docs/openapi.json"))
+    let router = makeRouter {
+      $0.openAPIDocument = shipped
+      $0.maxima.memoryMegabytes = 512
+    }
+    let response = router.handle(request("GET", "/v1/openapi.json"))
+    #expect(response.status == .ok)
+    #expect(response.headers["Content-Type"] == "application/json")
+    let document = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+    for name in ["ExecuteRequest", "GradeRequest"] {
+      let properties = try #require((schemas[name] as? [String: Any])?["properties"] as? [String: Any])
+      let languages = try #require((properties["language"] as? [String: Any])?["enum"] as? [String])
+      #expect(languages.contains("python") && languages.contains("py"), "\(languages)")
+      #expect(languages == languages.sorted())
+      for language in languages {
+        #expect(APIFixture.executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true)
+      }
+    }
+    let limits = try #require((schemas["Limits"] as? [String: Any])?["properties"] as? [String: Any])
+    #expect((limits["memory_mb"] as? [String: Any])?["maximum"] as? Int == 512)
+    #expect((limits["cpu_ms"] as? [String: Any])?["maximum"] as? Int == 10_000)
+    // Without the shipped document there is nothing to serve.
+    #expect(makeRouter().handle(request("GET", "/v1/openapi.json")).status == .notFound)
+    #expect(OpenAPIDocument.specialized(Data("{}".utf8), languages: [], maxima: LimitMaxima()) == nil)
+  }
 }
