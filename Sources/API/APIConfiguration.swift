@@ -27,6 +27,9 @@ public struct APIConfiguration: Sendable {
   public var bearerTokens: [String] = []
   /// Where request log lines go; nil logs nothing.
   public var logSink: RequestLogSink?
+  /// The shipped docs/openapi.json, served at `GET /v1/openapi.json` with this server's languages and
+  /// maxima filled in (`OpenAPIDocument`); nil serves 404 there.
+  public var openAPIDocument: Data?
 
   /// The defaults, with `slots` slots and a line of twice that.
   /// The grade budget in effect.

@@ -23,6 +23,8 @@ public final class APIRouter: Sendable {
   /// The challenges `POST /v1/grade` grades on by id and `GET /v1/challenges` lists.
   public let challenges: ChallengeCatalog
   private let grader: Grader
+  /// `GET /v1/openapi.json`'s body, made once: the catalog and the maxima do not change while we run.
+  private let servedOpenAPIDocument: Data?
 
   typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
   private let perform: Perform
@@ -33,7 +35,7 @@ public final class APIRouter: Sendable {
   /// Methods per route, for routing and for 405's `Allow`.
   public static let routes: [String: String] = [
     "/v1/execute": "POST", "/v1/grade": "POST", "/v1/runtimes": "GET", "/v1/challenges": "GET",
-    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET",
+    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET", "/v1/openapi.json": "GET",
   ]
   /// `GET /v1/challenges/ID`: one route for every id (and one metrics label), named as OpenAPI does.
   public static let challengeRoute = "/v1/challenges/{id}"
@@ -60,6 +62,12 @@ public final class APIRouter: Sendable {
     grader = Grader(executor: executor)
     self.configuration = configuration
     self.perform = perform
+    servedOpenAPIDocument = configuration.openAPIDocument.flatMap { document in
+      let installed = executor.catalog.names.flatMap { name in
+        (executor.catalog.languages[name] ?? []).filter(\.isAvailable).flatMap { [$0.language] + $0.aliases }
+      }
+      return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: configuration.maxima)
+    }
     queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
   }
 
@@ -113,7 +121,11 @@ public final class APIRouter: Sendable {
     // Health checks come from load balancers and systemd that hold no token.
     if path != "/healthz" { try authorize(request) }
     guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
-    guard request.method == method else { throw .methodNotAllowed(request.method, path: path, allowed: [method]) }
+    // HEAD is GET without the body (the server leaves it out), as RFC 9110 §9.3.2 asks of GET routes.
+    let asked = request.method == "HEAD" && method == "GET" ? "GET" : request.method
+    guard asked == method else {
+      throw .methodNotAllowed(request.method, path: path, allowed: method == "GET" ? ["GET", "HEAD"] : [method])
+    }
     switch route {
     case "/v1/execute": return try execute(request, trace: &trace)
     case "/v1/grade": return try grade(request, trace: &trace)
@@ -129,6 +141,9 @@ public final class APIRouter: Sendable {
       }
       return Self.json(GradeEncoder.challengeObject(challenge))
     case "/v1/runtimes": return Self.json(runtimesObject())
+    case "/v1/openapi.json":
+      guard let document = servedOpenAPIDocument else { throw .notFound(path) }
+      return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: document)
     case "/metrics":
       let text = metrics.render(
         queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
@@ -138,6 +153,41 @@ public final class APIRouter: Sendable {
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return Self.json(["status": "ok"])
+    }
+  }
+
+  /// What the HTTP server answered on its own (a parse error, 408, the 503 over its connection cap),
+  /// logged and counted like a routed answer and given a request id: `HTTPServer`'s
+  /// `ownAnswerObserver`.
+  public func ownAnswer(_ response: HTTPResponse) -> HTTPResponse {
+    var response = response
+    let id = "\(idPrefix)-\(requestCounter.add(1, ordering: .relaxed).newValue)"
+    response.headers.add(name: "X-Request-Id", value: id)
+    metrics.recordRequest(route: Self.serverRoute, code: response.status.code)
+    if let sink = configuration.logSink {
+      sink(
+        RequestLogEntry(
+          id: id, time: LogTime.now(), method: "-", route: Self.serverRoute, status: response.status.code,
+          error: Self.ownAnswerCode(response.status), language: nil, runStatus: nil, queueMilliseconds: nil,
+          runMilliseconds: nil, totalMilliseconds: 0,
+          detail: String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .newlines)))
+    }
+    return response
+  }
+
+  /// The route label of answers the HTTP server sent before any route was known.
+  public static let serverRoute = "http"
+
+  static func ownAnswerCode(_ status: HTTPStatus) -> String {
+    switch status.code {
+    case 408: return "request_timeout"
+    case 411: return "length_required"
+    case 413: return "body_too_large"
+    case 414: return "target_too_long"
+    case 431: return "header_too_large"
+    case 503: return "too_many_connections"
+    case 505: return "http_version_not_supported"
+    default: return "bad_request"
     }
   }
 
@@ -205,7 +255,7 @@ public final class APIRouter: Sendable {
       version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false,
       timeBoundMilliseconds: configuration.resolvedGradeWallMilliseconds)
     let grader = self.grader
-    let (outcome, _) = try inSlot(trace: &trace) { () throws(ExecuteError) in
+    let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in
       try grader.grade(challenge, language: body.language, files: files, options: options)
     }
     switch outcome {
@@ -213,8 +263,17 @@ public final class APIRouter: Sendable {
       trace.runStatus = result.verdict.rawValue
       let details = result.tests.filter { !$0.operatorDetail.isEmpty }.map { "test \($0.name): \($0.operatorDetail)" }
       if !details.isEmpty { trace.detail = details.joined(separator: "; ") }
+      metrics.recordGrade(
+        language: trace.language ?? body.language, verdict: result.verdict.rawValue,
+        testVerdicts: result.tests.map(\.verdict.rawValue), seconds: Self.seconds(elapsed))
       return Self.json(GradeEncoder.gradeObject(result, exposeCompileCache: configuration.exposeCompileCache))
-    case .failure(let error): throw .from(error)
+    case .failure(let error):
+      if case .sandbox = error {
+        metrics.recordGrade(
+          language: trace.language ?? body.language, verdict: Status.internalError.rawValue, testVerdicts: [],
+          seconds: Self.seconds(elapsed))
+      }
+      throw .from(error)
     }
   }
 
@@ -287,7 +346,11 @@ public final class APIRouter: Sendable {
   private func runtimesObject() -> [String: Any] {
     var runtimes: [[String: Any]] = []
     for name in executor.catalog.names {
-      for runner in executor.catalog.languages[name] ?? [] {
+      let runners = executor.catalog.languages[name] ?? []
+      let installed = runners.filter { $0.missingRequirement == nil }
+      // A picker fed by this list shows what can run; a version that is not installed is listed only
+      // when no version of its language is, so the operator still learns what to install.
+      for runner in installed.isEmpty ? runners : installed {
         let missing = runner.missingRequirement
         runtimes.append([
           "language": runner.language,

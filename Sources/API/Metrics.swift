@@ -15,12 +15,27 @@ public final class APIMetrics: Sendable {
     static func < (left: Pair, right: Pair) -> Bool { (left.first, left.second) < (right.first, right.second) }
   }
 
+  private struct Histogram {
+    var bucketCounts = [UInt64](repeating: 0, count: APIMetrics.durationBuckets.count)
+    var count: UInt64 = 0
+    var sum: Double = 0
+
+    mutating func observe(_ seconds: Double) {
+      // Buckets are cumulative in the exposition, so each observation goes in its first bucket only
+      // and the rendering sums them.
+      if let index = APIMetrics.durationBuckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[index] += 1 }
+      count += 1
+      sum += seconds
+    }
+  }
+
   private struct State {
     var requests: [Pair: UInt64] = [:]
     var runs: [Pair: UInt64] = [:]
-    var bucketCounts = [UInt64](repeating: 0, count: APIMetrics.durationBuckets.count)
-    var durationCount: UInt64 = 0
-    var durationSum: Double = 0
+    var runDurations = Histogram()
+    var grades: [Pair: UInt64] = [:]
+    var gradeTests: [Pair: UInt64] = [:]
+    var gradeDurations = Histogram()
   }
 
   private let state = Mutex(State())
@@ -37,11 +52,17 @@ public final class APIMetrics: Sendable {
   public func recordRun(language: String, status: String, seconds: Double) {
     state.withLock { state in
       state.runs[Pair(first: language, second: status), default: 0] += 1
-      // Buckets are cumulative in the exposition, so each observation goes in its first bucket only
-      // and the rendering sums them.
-      if let index = Self.durationBuckets.firstIndex(where: { seconds <= $0 }) { state.bucketCounts[index] += 1 }
-      state.durationCount += 1
-      state.durationSum += seconds
+      state.runDurations.observe(seconds)
+    }
+  }
+
+  /// Counts one grade, each of its tests by verdict, and its duration (queue wait excluded). Kept
+  /// apart from the runs: a grade of eight tests is one request, not eight executions.
+  public func recordGrade(language: String, verdict: String, testVerdicts: [String], seconds: Double) {
+    state.withLock { state in
+      state.grades[Pair(first: language, second: verdict), default: 0] += 1
+      for test in testVerdicts { state.gradeTests[Pair(first: language, second: test), default: 0] += 1 }
+      state.gradeDurations.observe(seconds)
     }
   }
 
@@ -57,32 +78,29 @@ public final class APIMetrics: Sendable {
   ) -> String {
     let snapshot = state.withLock { $0 }
     var text = ""
-    text += "# HELP dsa_run_http_requests_total HTTP requests answered, by route and status code.\n"
-    text += "# TYPE dsa_run_http_requests_total counter\n"
-    for (pair, count) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
-      text += "dsa_run_http_requests_total{route=\"\(escape(pair.first))\",code=\"\(pair.second)\"} \(count)\n"
-    }
-    text += "# HELP dsa_run_runs_total Executions finished, by language and status word.\n"
-    text += "# TYPE dsa_run_runs_total counter\n"
-    for (pair, count) in snapshot.runs.sorted(by: { $0.key < $1.key }) {
-      text += "dsa_run_runs_total{language=\"\(escape(pair.first))\",status=\"\(escape(pair.second))\"} \(count)\n"
-    }
+    text += labelled(
+      "dsa_run_http_requests_total", help: "HTTP requests answered, by route and status code.",
+      labels: ("route", "code"), snapshot.requests)
+    text += labelled(
+      "dsa_run_runs_total", help: "Executions finished, by language and status word.", labels: ("language", "status"),
+      snapshot.runs)
     text += "# HELP dsa_run_queue_depth Requests waiting for a box slot.\n"
     text += "# TYPE dsa_run_queue_depth gauge\n"
     text += "dsa_run_queue_depth \(queueDepth)\n"
     text += "# HELP dsa_run_boxes_in_flight Executions holding a box slot.\n"
     text += "# TYPE dsa_run_boxes_in_flight gauge\n"
     text += "dsa_run_boxes_in_flight \(boxesInFlight)\n"
-    text += "# HELP dsa_run_run_duration_seconds Time from taking a slot to the result, seconds.\n"
-    text += "# TYPE dsa_run_run_duration_seconds histogram\n"
-    var cumulative: UInt64 = 0
-    for (index, bound) in Self.durationBuckets.enumerated() {
-      cumulative += snapshot.bucketCounts[index]
-      text += "dsa_run_run_duration_seconds_bucket{le=\"\(format(bound))\"} \(cumulative)\n"
-    }
-    text += "dsa_run_run_duration_seconds_bucket{le=\"+Inf\"} \(snapshot.durationCount)\n"
-    text += "dsa_run_run_duration_seconds_sum \(format(snapshot.durationSum))\n"
-    text += "dsa_run_run_duration_seconds_count \(snapshot.durationCount)\n"
+    text += histogram(
+      "dsa_run_run_duration_seconds", help: "Time from taking a slot to the result, seconds.", snapshot.runDurations)
+    text += labelled(
+      "dsa_run_grades_total", help: "Grades finished, by language and verdict.", labels: ("language", "verdict"),
+      snapshot.grades)
+    text += labelled(
+      "dsa_run_grade_tests_total", help: "Tests of finished grades, by language and the test's verdict.",
+      labels: ("language", "verdict"), snapshot.gradeTests)
+    text += histogram(
+      "dsa_run_grade_duration_seconds", help: "Time from taking a slot to the grade, seconds.",
+      snapshot.gradeDurations)
     text += "# HELP dsa_run_compile_cache_hits_total Compiles answered from the compile cache.\n"
     text += "# TYPE dsa_run_compile_cache_hits_total counter\n"
     text += "dsa_run_compile_cache_hits_total \(cacheHits)\n"
@@ -95,6 +113,27 @@ public final class APIMetrics: Sendable {
     for (reason, count) in boxDiscards.sorted(by: { $0.key < $1.key }) {
       text += "dsa_run_box_discards_total{reason=\"\(escape(reason))\"} \(count)\n"
     }
+    return text
+  }
+
+  private func labelled(_ name: String, help: String, labels: (String, String), _ counts: [Pair: UInt64]) -> String {
+    var text = "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
+    for (pair, count) in counts.sorted(by: { $0.key < $1.key }) {
+      text += "\(name){\(labels.0)=\"\(escape(pair.first))\",\(labels.1)=\"\(escape(pair.second))\"} \(count)\n"
+    }
+    return text
+  }
+
+  private func histogram(_ name: String, help: String, _ histogram: Histogram) -> String {
+    var text = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
+    var cumulative: UInt64 = 0
+    for (index, bound) in Self.durationBuckets.enumerated() {
+      cumulative += histogram.bucketCounts[index]
+      text += "\(name)_bucket{le=\"\(format(bound))\"} \(cumulative)\n"
+    }
+    text += "\(name)_bucket{le=\"+Inf\"} \(histogram.count)\n"
+    text += "\(name)_sum \(format(histogram.sum))\n"
+    text += "\(name)_count \(histogram.count)\n"
     return text
   }
 

@@ -125,7 +125,8 @@ public enum ChallengeLoader {
 
 /// Walks challenge.json, collecting every problem.
 private struct ChallengeParser {
-  let id: String
+  /// The directory's name, or an inline challenge's own `"id"` once read (`inline` without one).
+  var id: String
   /// nil for an inline challenge, whose file fields hold contents.
   let directory: ChallengeDirectory?
   var problems: [ChallengeProblem] = []
@@ -155,8 +156,18 @@ private struct ChallengeParser {
   }
 
   mutating func parse(_ value: JSONValue) -> Result<Challenge, ChallengeLoadError> {
-    guard let top = object(value, field: "", allowed: ChallengeLoader.keys) else {
+    // A catalog challenge is named by its directory; an inline one may name itself (its caller's id,
+    // echoed in the grade), so `id` is a key of inline challenges only.
+    let allowed = directory == nil ? ChallengeLoader.keys + ["id"] : ChallengeLoader.keys
+    guard let top = object(value, field: "", allowed: allowed) else {
       return .failure(ChallengeLoadError(problems: problems))
+    }
+    if let given = top["id"] {
+      if case .string(let text) = given, ChallengeLoader.isValidID(text) {
+        id = text
+      } else {
+        problem("id", "must be a challenge id: 1 to 64 lowercase letters, digits and -")
+      }
     }
     let title = string(top["title"], field: "title", required: true, maximumLength: 200) ?? ""
     let statement = text(top["statement"], field: "statement", limit: ChallengeLoader.maximumStatementBytes)

@@ -5,7 +5,8 @@ import Foundation
 /// The serializer owns the framing fields: any `Content-Length`, `Transfer-Encoding` or `Connection`
 /// in `headers` is dropped and replaced by what the body and `closeConnection` call for, so a
 /// route can never send a length that disagrees with its body. It adds no `Date`: the server,
-/// which has a clock, puts one in `headers`. HEAD is not handled (the router answers it with 405).
+/// which has a clock, puts one in `headers`. A HEAD request gets the head only (`bodyOmitted`), with
+/// the `Content-Length` its GET would have.
 public struct HTTPResponse: Sendable, Equatable {
   /// The status line's code and phrase.
   public var status: HTTPStatus
@@ -49,9 +50,11 @@ public struct HTTPResponse: Sendable, Equatable {
   }
 
   /// The whole response: `head` followed by the body.
-  public func serialized(closeConnection: Bool, requestVersion: HTTPVersion = .http11) -> [UInt8] {
+  public func serialized(
+    closeConnection: Bool, requestVersion: HTTPVersion = .http11, bodyOmitted: Bool = false
+  ) -> [UInt8] {
     var bytes = head(closeConnection: closeConnection, requestVersion: requestVersion)
-    if !status.forbidsBody { bytes.append(contentsOf: body) }
+    if !status.forbidsBody && !bodyOmitted { bytes.append(contentsOf: body) }
     return bytes
   }
 

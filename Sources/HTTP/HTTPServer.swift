@@ -311,13 +311,14 @@ public final class HTTPServer: Sendable {
   /// client reads the answer rather than a reset; all without ever blocking the accept thread.
   private func reject(_ socket: Socket, lingering: inout [Lingering]) {
     let retryAfter = configuration.retryAfterSeconds
-    let response = HTTPResponse(
-      status: .serviceUnavailable,
-      headers: [
-        "Retry-After": "\(retryAfter)", "Content-Type": "text/plain; charset=utf-8", "Date": HTTPDate.now(),
-      ],
-      body: Data(
-        "the server has \(configuration.maximumConnections) connections open; retry after \(retryAfter) s\n".utf8))
+    let response = configuration.observedOwnAnswer(
+      HTTPResponse(
+        status: .serviceUnavailable,
+        headers: [
+          "Retry-After": "\(retryAfter)", "Content-Type": "text/plain; charset=utf-8", "Date": HTTPDate.now(),
+        ],
+        body: Data(
+          "the server has \(configuration.maximumConnections) connections open; retry after \(retryAfter) s\n".utf8)))
     let bytes = response.serialized(closeConnection: true)
     // One non-blocking send: a new socket's buffer takes this small response whole.
     _ = bytes.withUnsafeBytes { raw in

@@ -25,6 +25,11 @@ extension HTTPServer {
     public var listenBacklog: Int
     /// Permission bits of a Unix socket the server creates: who may connect.
     public var unixSocketPermissions: Int
+    /// Sees every answer the server sends on its own, without the handler (parse errors, 408, and the
+    /// 503 over `maximumConnections`), and returns it, possibly with fields added: the service logs
+    /// and counts them and gives them a request id like its own answers. Called on the connection's
+    /// thread, or on the accept thread for the 503, so it must not block.
+    public var ownAnswerObserver: (@Sendable (HTTPResponse) -> HTTPResponse)?
 
     /// A configuration with the defaults: 256 connections, 10 s to read a request, 15 s idle,
     /// 10 s to write a response, `Retry-After: 1`, a backlog of 128, Unix sockets 0660.
@@ -37,7 +42,8 @@ extension HTTPServer {
       writeTimeout: Duration = .seconds(10),
       retryAfterSeconds: Int = 1,
       listenBacklog: Int = 128,
-      unixSocketPermissions: Int = 0o660
+      unixSocketPermissions: Int = 0o660,
+      ownAnswerObserver: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil
     ) {
       self.listeners = listeners
       self.parserLimits = parserLimits
@@ -48,6 +54,12 @@ extension HTTPServer {
       self.retryAfterSeconds = retryAfterSeconds
       self.listenBacklog = listenBacklog
       self.unixSocketPermissions = unixSocketPermissions
+      self.ownAnswerObserver = ownAnswerObserver
+    }
+
+    /// `response` as the observer returns it, or unchanged without one.
+    func observedOwnAnswer(_ response: HTTPResponse) -> HTTPResponse {
+      ownAnswerObserver?(response) ?? response
     }
 
     /// Why this configuration cannot run, or nil when it can.

@@ -48,7 +48,9 @@ struct ServerConnection {
         let timeout = HTTPResponse(
           status: .requestTimeout, headers: ["Content-Type": "text/plain; charset=utf-8"],
           body: Data("the request did not arrive within \(max(seconds, 1)) s; send it at once\n".utf8))
-        if write(timeout, closing: true, version: .http11) { drainBeforeClosing(&buffer) }
+        if write(configuration.observedOwnAnswer(timeout), closing: true, version: .http11) {
+          drainBeforeClosing(&buffer)
+        }
         return
       case .ready:
         break
@@ -96,22 +98,24 @@ struct ServerConnection {
         // the field and writes its own); a stopping server ends every connection after its answer.
         let closing =
           !request.keepAlive || response.headers.listContains("close", for: "Connection") || isStopping()
-        guard write(response, closing: closing, version: request.version) else { return .close }
+        guard write(response, closing: closing, version: request.version, bodyOmitted: request.method == "HEAD")
+        else { return .close }
         if closing { return .closeAfterDraining }
         // Bytes after this request belong to the next one, whose deadline starts now.
         requestStarted = .now
       case .error(let error):
-        return write(.error(error), closing: true, version: .http11) ? .closeAfterDraining : .close
+        let response = configuration.observedOwnAnswer(.error(error))
+        return write(response, closing: true, version: .http11) ? .closeAfterDraining : .close
       }
     }
     return .keepOpen
   }
 
   /// Writes `response` with a `Date` field; false when the client is gone or does not read.
-  private func write(_ response: HTTPResponse, closing: Bool, version: HTTPVersion) -> Bool {
+  private func write(_ response: HTTPResponse, closing: Bool, version: HTTPVersion, bodyOmitted: Bool = false) -> Bool {
     var response = response
     if response.headers["Date"] == nil { response.headers.add(name: "Date", value: HTTPDate.now()) }
-    let bytes = response.serialized(closeConnection: closing, requestVersion: version)
+    let bytes = response.serialized(closeConnection: closing, requestVersion: version, bodyOmitted: bodyOmitted)
     return socket.sendAll(bytes, until: .now + configuration.writeTimeout)
   }
 

@@ -37,6 +37,18 @@ func systemdPassedSockets() -> Bool {
 }
 
 /// `--check-config`: the config, then every runner and policy file; one line per problem.
+/// The OpenAPI document beside the data: docs/openapi.json in a source tree, openapi.json in an
+/// install's data folder (scripts/install puts it there).
+func openAPIDocumentPath() -> String? {
+  guard let root = DataDirectories.locateRoot() else { return nil }
+  return [root + "/docs/openapi.json", root + "/openapi.json"].first { FileManager.default.fileExists(atPath: $0) }
+}
+
+/// What an install without challenges is told, by `--check-config` and at start.
+let noChallengesWarning =
+  "no challenges found (a challenges/ folder beside runners/ and policies/, or under $DSA_RUN_DATA); "
+  + "POST /v1/grade can grade only inline challenges"
+
 func checkConfiguration(_ options: DaemonOptions) -> Never {
   let (_, configProblems) = options.loadConfiguration()
   var problems = configProblems
@@ -76,6 +88,19 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
     challengeCount = challenges.challenges.count
     problems += challenges.problems.map { "challenges (\(root)): \($0)" }
   }
+  if let path = openAPIDocumentPath() {
+    let document = FileManager.default.contents(atPath: path) ?? Data()
+    if OpenAPIDocument.specialized(document, languages: [], maxima: LimitMaxima()) == nil {
+      problems.append("\(path): not the OpenAPI document of this version (its request and limit schemas)")
+    }
+  } else {
+    FileHandle.standardError.write(Data("dsa-rund: warning: no openapi.json in the data folder\n".utf8))
+  }
+  if challengeCount == 0 {
+    // Not an error (inline challenges still grade), but an install that forgot challenges/ looks
+    // exactly like this, and its learners would only see unknown_challenge.
+    FileHandle.standardError.write(Data("dsa-rund: warning: \(noChallengesWarning)\n".utf8))
+  }
   for problem in problems {
     FileHandle.standardError.write(Data("dsa-rund: \(problem)\n".utf8))
   }
@@ -110,15 +135,20 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     // A broken challenge is logged and left out; it never stops the daemon or gets graded.
     let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
     for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }
-    let router = APIRouter(
-      executor: executor, configuration: configuration.apiConfiguration(logSink: RequestLog.standardError),
-      challenges: challenges)
+    if challenges.challenges.isEmpty { logLine("warning", ["message": noChallengesWarning]) }
+    var apiConfiguration = configuration.apiConfiguration(logSink: RequestLog.standardError)
+    apiConfiguration.openAPIDocument = openAPIDocumentPath().flatMap { FileManager.default.contents(atPath: $0) }
+    if apiConfiguration.openAPIDocument == nil {
+      logLine("warning", ["message": "no openapi.json in the data folder: GET /v1/openapi.json answers 404"])
+    }
+    let router = APIRouter(executor: executor, configuration: apiConfiguration, challenges: challenges)
     let fromSystemd = systemdPassedSockets()
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
     // connection threads only parse, decode, wait and encode.
     server = HTTPServer(
-      configuration: configuration.serverConfiguration(listeners: listeners), handler: router.handle)
+      configuration: configuration.serverConfiguration(listeners: listeners, ownAnswerObserver: router.ownAnswer),
+      handler: router.handle)
     try server.start()
     logLine(
       "started",

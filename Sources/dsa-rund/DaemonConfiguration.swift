@@ -110,19 +110,23 @@ struct DaemonConfiguration: Equatable {
     if let value = reader.integer("retry_after_s") { retryAfterSeconds = value }
     if let object = reader.object("limits") {
       var limits = ObjectReader(object: object, path: "limits.", known: Self.limitKeys)
-      func read(_ key: String, _ field: WritableKeyPath<LimitMaxima, UInt64>) {
+      // A maximum above what the sandbox can ever give would only be refused run by run, later.
+      let ceilings = BoxLimits.ceilings
+      func read(_ key: String, _ field: WritableKeyPath<LimitMaxima, UInt64>, ceiling: UInt64, unit: String) {
         guard let value = limits.integer(key) else { return }
         if value < 1 {
           limits.problems.append("limits.\(key) must be at least 1")
+        } else if UInt64(value) > ceiling {
+          limits.problems.append("limits.\(key) is \(value); the sandbox allows at most \(ceiling)\(unit)")
         } else {
           maxima[keyPath: field] = UInt64(value)
         }
       }
-      read("cpu_ms", \.cpuMilliseconds)
-      read("wall_ms", \.wallMilliseconds)
-      read("memory_mb", \.memoryMegabytes)
-      read("output_kb", \.outputKilobytes)
-      read("processes", \.processes)
+      read("cpu_ms", \.cpuMilliseconds, ceiling: ceilings.cpuTimeMilliseconds, unit: " ms")
+      read("wall_ms", \.wallMilliseconds, ceiling: ceilings.wallTimeMilliseconds, unit: " ms")
+      read("memory_mb", \.memoryMegabytes, ceiling: ceilings.memoryBytes >> 20, unit: " MB")
+      read("output_kb", \.outputKilobytes, ceiling: ceilings.outputBytesPerStream >> 10, unit: " KB")
+      read("processes", \.processes, ceiling: ceilings.processes, unit: "")
       limits.finish()
       reader.problems += limits.problems
     }
@@ -229,7 +233,9 @@ struct DaemonConfiguration: Equatable {
     return api
   }
 
-  func serverConfiguration(listeners: [HTTPServer.Listener]) -> HTTPServer.Configuration {
+  func serverConfiguration(
+    listeners: [HTTPServer.Listener], ownAnswerObserver: (@Sendable (HTTPResponse) -> HTTPResponse)? = nil
+  ) -> HTTPServer.Configuration {
     // The parser reads a little more than the API takes, so a body just over the limit gets the API's
     // JSON 413 and a far larger one is refused (plain 413) before it is read.
     let parserLimits = HTTPRequestParser.Limits(maximumBodyBytes: maxBodyBytes + 64 * 1024)
@@ -237,7 +243,7 @@ struct DaemonConfiguration: Equatable {
       listeners: listeners, parserLimits: parserLimits, maximumConnections: maxConnections,
       requestReadTimeout: Self.duration(readTimeoutSeconds), idleTimeout: Self.duration(idleTimeoutSeconds),
       writeTimeout: Self.duration(writeTimeoutSeconds), retryAfterSeconds: retryAfterSeconds,
-      unixSocketPermissions: unixSocketMode)
+      unixSocketPermissions: unixSocketMode, ownAnswerObserver: ownAnswerObserver)
   }
 
   /// The configured listeners (systemd's sockets are chosen by the caller).

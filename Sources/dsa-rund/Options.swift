@@ -45,6 +45,7 @@ struct DaemonOptions {
       return number
     }
     var listenFlags: [String]?
+    var noTCP = false
     while index < arguments.count {
       let flag = arguments[index]
       switch flag {
@@ -54,7 +55,7 @@ struct DaemonOptions {
       case "--check-config": options.checkOnly = true
       case "--help", "-h": options.help = true
       case "--listen": listenFlags = (listenFlags ?? []) + [try value(flag)]
-      case "--no-tcp": listenFlags = listenFlags ?? []
+      case "--no-tcp": noTCP = true
       case "--unix":
         let path = try value(flag)
         options.overrides.append { $0.unixSocket = path }
@@ -86,6 +87,13 @@ struct DaemonOptions {
         throw UsageError("unknown option \"\(flag)\" (see dsa-rund --help)")
       }
       index += 1
+    }
+    if noTCP {
+      // Which one was meant cannot be guessed, and listening where --no-tcp was asked is the worse guess.
+      if let listenFlags, !listenFlags.isEmpty {
+        throw UsageError("--no-tcp and --listen \(listenFlags[0]) contradict each other; give one of them")
+      }
+      listenFlags = []
     }
     if let listenFlags {
       options.listenFlags = listenFlags

@@ -18,7 +18,7 @@ import Testing
       let wrong = method == "GET" ? "POST" : "GET"
       let response = router.handle(request(wrong, path))
       #expect(response.status == .methodNotAllowed, "\(wrong) \(path)")
-      #expect(response.headers["Allow"] == method)
+      #expect(response.headers["Allow"] == (method == "GET" ? "GET, HEAD" : method))
       #expect(response.error?.code == "method_not_allowed")
     }
     for path in ["/", "/v1", "/v1/execute/", "/v2/execute", "/HEALTHZ"] {
@@ -27,7 +27,7 @@ import Testing
       #expect(response.error?.code == "not_found")
       #expect(response.headers["Content-Type"] == "application/json")
     }
-    #expect(router.handle(request("HEAD", "/healthz")).status == .methodNotAllowed)
+    #expect(router.handle(request("HEAD", "/healthz")).status == .ok)
   }
 
   @Test func everyResponseCarriesARequestID() {
@@ -217,7 +217,19 @@ import Testing
   @Test func runtimesList() throws {
     let router = makeRouter()
     let runtimes = try #require(router.handle(request("GET", "/v1/runtimes")).object["runtimes"] as? [[String: Any]])
-    #expect(runtimes.count == APIFixture.executor.catalog.languages.values.reduce(0) { $0 + $1.count })
+    // One entry per installed version; a language with none installed is listed with its reason.
+    let catalog = APIFixture.executor.catalog
+    let expected = catalog.names.reduce(0) { total, name in
+      let runners = catalog.languages[name] ?? []
+      let installed = runners.filter { $0.missingRequirement == nil }.count
+      return total + (installed == 0 ? runners.count : installed)
+    }
+    #expect(runtimes.count == expected)
+    let languages = runtimes.compactMap { $0["language"] as? String }
+    if APIFixture.isInstalled("dart") {
+      // runners/dart.json also declares Dart 3, which is not installed here: not listed beside 2.16.
+      #expect(languages.filter { $0 == "dart" }.count == 1)
+    }
     for runtime in runtimes {
       #expect(Set(runtime.keys) == ["language", "name", "version", "aliases", "available", "reason"])
       let available = try #require(runtime["available"] as? Bool)
@@ -250,5 +262,63 @@ import Testing
     let time = try #require(object["time"] as? String)
     #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
     #expect(!entries[0].line.contains("\n"))
+  }
+
+  @Test func headIsGetWithoutTheBodyAndOtherMethodsNameBoth() {
+    let router = makeRouter()
+    let head = router.handle(request("HEAD", "/healthz"))
+    #expect(head.status == .ok)
+    #expect(head.body == router.handle(request("GET", "/healthz")).body)
+    let post = router.handle(request("POST", "/healthz"))
+    #expect(post.status.code == 405)
+    #expect(post.headers["Allow"] == "GET, HEAD")
+    #expect(router.handle(request("HEAD", "/v1/execute")).headers["Allow"] == "POST")
+  }
+
+  @Test func theServersOwnAnswersAreLoggedCountedAndCarryARequestID() throws {
+    let logs = LogCollector()
+    let router = makeRouter { $0.logSink = logs.sink }
+    let own = HTTPResponse(status: .contentTooLarge, body: Data("the body is over 1048576 bytes\n".utf8))
+    let answered = router.ownAnswer(own)
+    let id = try #require(answered.headers["X-Request-Id"])
+    #expect(!id.isEmpty)
+    #expect(answered.status == own.status && answered.body == own.body)
+    let entry = try #require(logs.all.first)
+    #expect(entry.id == id && entry.status == 413 && entry.route == "http" && entry.error == "body_too_large")
+    #expect(entry.detail == "the body is over 1048576 bytes")
+    _ = router.ownAnswer(HTTPResponse(status: .requestTimeout))
+    let text = router.metrics.render(queueDepth: 0, boxesInFlight: 0, cacheHits: 0, cacheMisses: 0)
+    #expect(text.contains("route=\"http\""))
+    #expect(router.metrics.requestCount(route: "http", code: 413) == 1)
+    #expect(router.metrics.requestCount(route: "http", code: 408) == 1)
+    #expect(logs.all.last?.error == "request_timeout")
+  }
+
+  @Test func theServedOpenAPIDocumentNamesTheInstalledLanguagesAndTheMaxima() throws {
+    let shipped = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/docs/openapi.json"))
+    let router = makeRouter {
+      $0.openAPIDocument = shipped
+      $0.maxima.memoryMegabytes = 512
+    }
+    let response = router.handle(request("GET", "/v1/openapi.json"))
+    #expect(response.status == .ok)
+    #expect(response.headers["Content-Type"] == "application/json")
+    let document = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+    for name in ["ExecuteRequest", "GradeRequest"] {
+      let properties = try #require((schemas[name] as? [String: Any])?["properties"] as? [String: Any])
+      let languages = try #require((properties["language"] as? [String: Any])?["enum"] as? [String])
+      #expect(languages.contains("python") && languages.contains("py"), "\(languages)")
+      #expect(languages == languages.sorted())
+      for language in languages {
+        #expect(APIFixture.executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true)
+      }
+    }
+    let limits = try #require((schemas["Limits"] as? [String: Any])?["properties"] as? [String: Any])
+    #expect((limits["memory_mb"] as? [String: Any])?["maximum"] as? Int == 512)
+    #expect((limits["cpu_ms"] as? [String: Any])?["maximum"] as? Int == 10_000)
+    // Without the shipped document there is nothing to serve.
+    #expect(makeRouter().handle(request("GET", "/v1/openapi.json")).status == .notFound)
+    #expect(OpenAPIDocument.specialized(Data("{}".utf8), languages: [], maxima: LimitMaxima()) == nil)
   }
 }

@@ -257,6 +257,26 @@ let brokenCases: [BrokenCase] = [
     #expect(challenge.starters.isEmpty && challenge.solutions.isEmpty)
   }
 
+  @Test func anInlineChallengeMayNameItselfButACatalogOneMayNot() throws {
+    let named = """
+      {"id": "my-sum-2", "title": "Sum", "statement": "s", "checker": {"name": "tokens"},
+       "tests": [{"stdin": "1 2", "expected_stdout": "3"}]}
+      """
+    #expect(try ChallengeLoader.decodeInline(Data(named.utf8)).get().id == "my-sum-2")
+    let badID = named.replacingOccurrences(of: "my-sum-2", with: "../Up")
+    #expect(
+      ChallengeLoader.decodeInline(Data(badID.utf8)).problems == [
+        "challenge inline: id: must be a challenge id: 1 to 64 lowercase letters, digits and -"
+      ])
+    let root = try TemporaryDirectory()
+    defer { root.remove() }
+    var fixture = ChallengeFixture.sum()
+    fixture["id"] = "other"
+    try fixture.write(under: root.path)
+    let problems = ChallengeLoader.load(id: fixture.id, root: root.path).problems
+    #expect(problems.count == 1 && problems[0].contains("id"), "\(problems)")
+  }
+
   @Test func inlineStepsAndCheckerSourceAreContents() throws {
     let inline: JSONValue = [
       "title": "Steps", "statement": "s",

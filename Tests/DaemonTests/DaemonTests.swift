@@ -7,6 +7,23 @@ import Testing
 // and the queue tests depend on timing.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DaemonTests {
+  @Test func theHTTPLayersOwnAnswersAreLoggedCountedAndCarryARequestID() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    // 414: a target over the parser's limit, answered before any route is known.
+    let long = try curl(daemon.baseURL + "/" + String(repeating: "a", count: 20_000))
+    #expect(long.status == 414)
+    let id = try #require(long.headers["x-request-id"])
+    #expect(!id.isEmpty)
+    let head = try curl(daemon.baseURL + "/healthz", ["--head"])
+    #expect(head.status == 200)
+    let metrics = try curl(daemon.baseURL + "/metrics")
+    #expect(metrics.body.contains("dsa_run_http_requests_total{route=\"http\",code=\"414\"} 1"), "\(metrics.body)")
+    let entry = daemon.logLines().first { $0["id"] as? String == id }
+    #expect(entry?["status"] as? Int == 414)
+    #expect(entry?["error"] as? String == "target_too_long")
+  }
+
   @Test func executeRuntimesHealthAndMetricsAnswerWithCurl() throws {
     let daemon = try DaemonProcess()
     defer { daemon.cleanUp() }
@@ -342,6 +359,32 @@ struct ConfigurationTests {
     #expect(fine.status == 0, "\(fine.stderr)")
   }
 
+  @Test func maximaAboveTheSandboxCeilingsAreRefusedInTheirUnits() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/dsa-rund.json"
+    try Data(#"{"limits": {"memory_mb": 99999999, "wall_ms": 120001, "cpu_ms": 60000}}"#.utf8)
+      .write(to: URL(fileURLWithPath: path))
+    let finished = try runProcess(
+      daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
+    #expect(finished.status == 1)
+    #expect(finished.stderr.contains("limits.memory_mb is 99999999; the sandbox allows at most 4096 MB"))
+    #expect(finished.stderr.contains("limits.wall_ms is 120001; the sandbox allows at most 120000 ms"))
+    #expect(!finished.stderr.contains("cpu_ms"), "the ceiling itself is allowed: \(finished.stderr)")
+  }
+
+  @Test func noTCPWithListenIsAUsageError() throws {
+    let environment = ["DSA_RUN_DATA": repositoryRoot]
+    let both = try runProcess(
+      daemonBinary, ["--check-config", "--no-tcp", "--listen", "127.0.0.1:0", "--unix", "/tmp/x.sock"],
+      environment: environment)
+    #expect(both.status == 2)
+    #expect(both.stderr.contains("--no-tcp and --listen 127.0.0.1:0 contradict"), "\(both.stderr)")
+    let unixOnly = try runProcess(
+      daemonBinary, ["--check-config", "--no-tcp", "--unix", "/tmp/x.sock"], environment: environment)
+    #expect(unixOnly.status == 0, "\(unixOnly.stderr)")
+  }
+
   @Test func aBrokenRunnerFileFailsTheCheck() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -407,6 +450,36 @@ struct ConfigurationTests {
     let started = log.split(separator: "\n").first { $0.contains(#""event":"started""#) } ?? ""
     #expect(started.contains(#""systemd_sockets":true"#), "\(log)")
     #expect(started.contains("127.0.0.1:\(port)") && started.contains("unix:\(socketPath)"), "\(started)")
+  }
+
+  /// scripts/install into a scratch root, as CI runs it: the installed daemon finds its own data (from
+  /// any directory, without DSA_RUN_DATA), the units name the installed paths and verify, and an
+  /// install that lost its challenges is warned about.
+  @Test func theInstallScriptInstallsAWorkingDaemon() throws {
+    let root = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let binaries = URL(fileURLWithPath: daemonBinary).deletingLastPathComponent().path
+    var environment = ProcessInfo.processInfo.environment
+    environment.removeValue(forKey: "DSA_RUN_DATA")
+    let install = try runProcess(
+      "/bin/bash",
+      [repositoryRoot + "/scripts/install", "--destdir", root, "--prefix", "/opt/dsa-test", "--from", binaries],
+      environment: environment, timeout: .seconds(120))
+    #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
+    #expect(install.stdout.contains("12 challenges"), "\(install.stdout)")
+    #expect(install.stdout.contains("systemd-analyze verify: the units are valid"), "\(install.stdout)")
+    let service = try String(contentsOfFile: root + "/etc/systemd/system/dsa-rund.service", encoding: .utf8)
+    #expect(service.contains("ExecStart=/opt/dsa-test/bin/dsa-rund --config /etc/dsa-run/dsa-rund.json"))
+    #expect(service.contains("Documentation=file:///opt/dsa-test/share/doc/dsa-run/api.md"))
+    #expect(FileManager.default.fileExists(atPath: root + "/opt/dsa-test/share/doc/dsa-run/api.md"))
+
+    try FileManager.default.removeItem(atPath: root + "/opt/dsa-test/share/dsa-run/challenges")
+    let check = try runProcess(
+      root + "/opt/dsa-test/bin/dsa-rund", ["--check-config", "--config", root + "/etc/dsa-run/dsa-rund.json"],
+      environment: environment)
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(check.stdout.contains("0 challenges"))
+    #expect(check.stderr.contains("warning: no challenges found"), "\(check.stderr)")
   }
 
   @Test func systemdUnitsVerify() throws {

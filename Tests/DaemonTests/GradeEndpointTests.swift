@@ -52,6 +52,18 @@ struct GradeEndpointTests {
     let difference = try #require(duplicates["first_difference"] as? [String: Any])
     #expect(difference["step"] as? Int == 4)
     #expect((difference["caption"] as? String)?.isEmpty == false)
+
+    // Both grades are counted, and each of their tests, apart from the executions.
+    let metrics = try curl(daemon.baseURL + "/metrics").body
+    #expect(metrics.contains("dsa_run_grades_total{language=\"python\",verdict=\"accepted\"} 1\n"), "\(metrics)")
+    #expect(metrics.contains("dsa_run_grades_total{language=\"python\",verdict=\"wrong_answer\"} 1\n"))
+    let failed = tests.filter { $0["verdict"] as? String == "wrong_answer" }.count
+    #expect(failed >= 1)
+    #expect(
+      metrics.contains("dsa_run_grade_tests_total{language=\"python\",verdict=\"accepted\"} \(8 + 8 - failed)\n"))
+    #expect(metrics.contains("dsa_run_grade_tests_total{language=\"python\",verdict=\"wrong_answer\"} \(failed)\n"))
+    #expect(metrics.contains("dsa_run_grade_duration_seconds_count 2\n"))
+    #expect(metrics.contains("dsa_run_run_duration_seconds_count 0\n"))
   }
 
   @Test func gradesAnInlineChallengeAndRefusesBadOnes() throws {
@@ -67,6 +79,11 @@ struct GradeEndpointTests {
     let graded = try post(daemon, "/v1/grade", ["language": "py", "source": source, "challenge": inline])
     #expect(graded.status == 200, "\(graded.body)")
     #expect(graded.json["verdict"] as? String == "accepted", "\(graded.body)")
+    #expect(graded.json["challenge"] as? String == "inline")
+    var named = inline
+    named["id"] = "sum-of-two"
+    let namedGrade = try post(daemon, "/v1/grade", ["language": "py", "source": source, "challenge": named])
+    #expect(namedGrade.json["challenge"] as? String == "sum-of-two", "\(namedGrade.body)")
 
     var broken = inline
     broken["checker"] = ["name": "nonsense"]
