@@ -131,6 +131,9 @@ public struct ExecuteBody: Decodable, Sendable, Equatable {
 
 /// Decodes a request body strictly, turning every decoding failure into a 400 that says where and what.
 func decodeBody<Body: Decodable>(_ type: Body.Type, from data: Data) throws(APIError) -> Body {
+  if let key = DuplicateKeys.first(in: data) {
+    throw .badRequest("\"\(key)\" is given twice; give each field once")
+  }
   do {
     return try JSONDecoder().decode(Body.self, from: data)
   } catch let error as APIError {
@@ -161,6 +164,7 @@ private func describe(_ error: DecodingError) -> String {
     if context.codingPath.isEmpty { return "the body must be a JSON object" }
     return "\"\(path(context.codingPath))\" must be \(typeName(type))"
   case .valueNotFound(let type, let context):
+    if context.codingPath.isEmpty { return "the body must be a JSON object, not null" }
     return "\"\(path(context.codingPath))\" must be \(typeName(type)), not null"
   case .dataCorrupted(let context):
     return context.codingPath.isEmpty
@@ -174,6 +178,7 @@ private func typeName(_ type: Any.Type) -> String {
   switch type {
   case is String.Type: return "a string"
   case is Int64.Type: return "a whole number"
+  case is Bool.Type: return "true or false"
   default:
     let name = String(describing: type)
     if name.hasPrefix("Array") { return "an array" }
@@ -241,6 +246,17 @@ extension ExecuteBody {
       throw .badRequest("missing field \"files\" (or \"source\")")
     case (.some(let files), nil):
       guard !files.isEmpty else { throw .badRequest("\"files\" must hold at least one file") }
+      // Every name as given, the first one's too: a runner may rename the entry file, but "/etc/x"
+      // or "" is a caller's mistake to be told, not silently replaced.
+      var seen: Set<String> = []
+      for (index, file) in files.enumerated() {
+        if let problem = BoxDirectory.validate(name: file.name) {
+          throw .badRequest("files[\(index)].name: \(problem)")
+        }
+        guard seen.insert(file.name).inserted else {
+          throw .badRequest("files[\(index)].name: two files are named \"\(file.name)\"")
+        }
+      }
       return files.map { SourceFile(name: $0.name, contents: Data($0.content.utf8)) }
     case (nil, .some(let source)):
       return [SourceFile(name: "", contents: Data(source.utf8))]
@@ -302,9 +318,16 @@ private struct AnyKey: CodingKey {
 func rejectUnknownKeys(_ decoder: any Decoder, allowed: [String]) throws {
   // Not an object: let the typed container report the mismatch.
   guard let container = try? decoder.container(keyedBy: AnyKey.self) else { return }
+  func path(_ key: String) -> String {
+    let parts = decoder.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue } + ["." + key]
+    return String(parts.joined().dropFirst())
+  }
   let unknown = container.allKeys.map(\.stringValue).filter { !allowed.contains($0) }.sorted()
-  guard let first = unknown.first else { return }
-  let path = (decoder.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue } + ["." + first])
-    .joined()
-  throw APIError.unknownField(String(path.dropFirst()))
+  if let first = unknown.first { throw APIError.unknownField(path(first)) }
+  // No field of a request may be null (the schema makes none nullable): a null is a mistake, where
+  // decodeIfPresent would quietly read it as "left out".
+  for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+  where try container.decodeNil(forKey: key) {
+    throw APIError.badRequest("\"\(path(key.stringValue))\" must not be null; leave the field out instead")
+  }
 }

@@ -61,15 +61,20 @@ import Testing
     (#"{"language": "python", "source": "x", "limits": {"cpu_ms": 1e30}}"#, "not a whole number"),
     (#"{"language": "python", "source": "x", "limits": []}"#, "\"limits\" must be an object"),
     (#"{"language": "python", "files": [{"name": "a"}]}"#, "missing field \"files[0].content\""),
-    (#"{"language": "python", "source": null}"#, ""),
+    // No field is nullable in the schema, so a null is refused by name rather than read as absent.
+    (#"{"language": "python", "source": null}"#, "\"source\" must not be null; leave the field out instead"),
+    (#"{"language": "python", "source": "x", "limits": {"cpu_ms": null}}"#, "\"limits.cpu_ms\" must not be null"),
+    (#"{"language": "python", "version": null, "source": "x"}"#, "\"version\" must not be null"),
+    ("null", "the body must be a JSON object"),
+    // A key given twice says two things at once.
+    (#"{"language": "python", "source": "x", "source": "y"}"#, "\"source\" is given twice; give each field once"),
+    (
+      #"{"language": "python", "source": "x", "limits": {"cpu_ms": 1, "cpu_\u006ds": 2}}"#,
+      "\"limits.cpu_ms\" is given twice"
+    ),
   ])
   func malformedBodiesAreBadRequests(json: String, fragment: String) {
     let error = decodeError(json)
-    // A null optional decodes as absent; the request is refused later for lacking a source.
-    if fragment.isEmpty {
-      #expect(error == nil)
-      return
-    }
     #expect(error?.code == "bad_request")
     #expect(error?.status.code == 400)
     #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "no error")")
@@ -161,6 +166,29 @@ import Testing
     asked.processes = 0
     #expect(throws: APIError.badRequest("challenge.limits.processes must be greater than 0 (it was 0)")) {
       try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+    }
+  }
+
+  @Test(arguments: [
+    (#"[{"name": "/etc/x", "content": ""}]"#, "files[0].name: the file name \"/etc/x\" is absolute"),
+    (#"[{"name": "", "content": ""}]"#, "files[0].name: a file name is empty"),
+    (
+      #"[{"name": "main.py", "content": ""}, {"name": "../x", "content": ""}]"#,
+      "files[1].name: the file name \"../x\" contains"
+    ),
+    (
+      #"[{"name": "a.py", "content": ""}, {"name": "a.py", "content": "1"}]"#,
+      "files[1].name: two files are named \"a.py\""
+    ),
+  ])
+  func everyFileNameIsCheckedTheFirstOnesToo(files: String, message: String) throws {
+    let body = try decode(#"{"language": "python", "files": "# + files + "}")
+    do {
+      _ = try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+      Issue.record("accepted \(files)")
+    } catch {
+      #expect(error.code == "bad_request")
+      #expect(error.message.hasPrefix(message), "\(error.message)")
     }
   }
 }
