@@ -62,6 +62,7 @@ public final class SandboxHost: Sendable {
       }
     }
     chmod(boxesDirectory, 0o711)
+    try Self.checkReachableByBoxes(workRoot)
     for (name, text) in generatedEtcFiles() {
       let path = etc + "/" + name
       if KernelFile.read(path, limit: 65_536) != text {
@@ -85,6 +86,24 @@ public final class SandboxHost: Sendable {
   }
 
   /// The empty, read-only sources of the covers over hidden data.
+  /// Every box's init builds the box as an unprivileged host uid, so it must be able to walk the
+  /// path to the work root: a parent such as a `mktemp -d` directory (mode 0700) would otherwise
+  /// fail every box at "mount root tmpfs: EACCES", long after start and far from the cause.
+  static func checkReachableByBoxes(_ workRoot: String) throws(SandboxError) {
+    var path = ""
+    for component in workRoot.split(separator: "/") {
+      path += "/" + component
+      var info = stat()
+      guard stat(path, &info) == 0 else { throw SandboxError(step: "stat \(path)", errorNumber: errno) }
+      if info.st_mode & S_IXOTH == 0 {
+        throw SandboxError(
+          step:
+            "the work root \(workRoot) cannot be reached by the boxes' unprivileged uids: \(path) is not searchable by others",
+          hint: "chmod o+x \(path), or choose another --work-root")
+      }
+    }
+  }
+
   private static func makeEmptySources(in workRoot: String) throws(SandboxError) -> (String, String) {
     let directory = workRoot + "/empty"
     let file = workRoot + "/empty-file"

@@ -13,6 +13,26 @@ import Testing
     #expect(error?.errorNumber == ENOENT)
   }
 
+  @Test func aWorkRootTheBoxesCannotReachIsRefusedAtStart() throws {
+    // mkdtemp makes its directory 0700: an unprivileged box uid could not walk below it, and every
+    // box used to fail later at "mount root tmpfs: EACCES".
+    var template = Array("/tmp/dsa-run-private-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in
+      mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+    }
+    let parent = try #require(made)
+    defer { rmdir(parent + "/work/root") }
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let error = #expect(throws: SandboxError.self) {
+      _ = try SandboxHost(configuration: SandboxConfiguration(workRoot: parent + "/work"))
+    }
+    #expect(error?.step.contains("\(parent) is not searchable by others") == true, "\(String(describing: error))")
+    #expect(error?.hint == "chmod o+x \(parent), or choose another --work-root")
+    chmod(parent, 0o755)
+    let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: parent + "/work"))
+    _ = host
+  }
+
   @Test func relativeCommandIsRefused() {
     #expect(throws: SandboxError.self) {
       _ = try Box(host: Fixture.host, spec: BoxSpec(command: ["true"], policy: Fixture.defaultPolicy))
