@@ -293,6 +293,10 @@ final class BoxCgroup: @unchecked Sendable {
   private var cpuBase: UInt64 = 0
   private var oomBase: UInt64 = 0
   private var maxEventsBase: UInt64 = 0
+  /// v2 where memory.peak cannot be reset (Linux before 6.12): the group's
+  /// all-time peak when this run began. A later peak above it was reached in
+  /// this run; one at or below it says nothing about this run.
+  private var peakBase: UInt64?
 
   /// A warm box's next run: its limits, and counters reset or remembered.
   func beginRun(limits: BoxLimits) throws(SandboxError) {
@@ -301,8 +305,14 @@ final class BoxCgroup: @unchecked Sendable {
       try KernelFile.write(String(limits.memoryBytes), to: file(.memory, "memory.max"))
       try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
       // Writing to memory.peak resets it (Linux 6.12+); older kernels keep
-      // the group's all-time peak, documented as such.
-      try? KernelFile.write("reset", to: file(.memory, "memory.peak"))
+      // the group's all-time peak, so this run's peak is known only if it
+      // climbs above the old one (see peakMemoryBytes).
+      do {
+        try KernelFile.write("reset", to: file(.memory, "memory.peak"))
+        peakBase = nil
+      } catch {
+        peakBase = KernelFile.readNumber(file(.memory, "memory.peak"))
+      }
       oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.events")) ?? 0
       maxEventsBase = KernelFile.readKey("max", in: file(.memory, "memory.events")) ?? 0
       cpuBase = KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat")) ?? 0
@@ -334,10 +344,14 @@ final class BoxCgroup: @unchecked Sendable {
     return total.map { $0 >= cpuBase ? $0 - cpuBase : 0 }
   }
 
-  /// Peak memory of the box, in bytes.
+  /// Peak memory of the box in this run, in bytes; nil when the group cannot
+  /// tell (the caller falls back to the largest process RSS).
   func peakMemoryBytes() -> UInt64? {
     switch mode {
-    case .v2: return KernelFile.readNumber(file(.memory, "memory.peak"))
+    case .v2:
+      guard let peak = KernelFile.readNumber(file(.memory, "memory.peak")) else { return nil }
+      if let peakBase, peak <= peakBase { return nil }
+      return peak
     default: return KernelFile.readNumber(file(.memory, "memory.max_usage_in_bytes"))
     }
   }
