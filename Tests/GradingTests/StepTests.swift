@@ -30,12 +30,11 @@ import Testing
     #expect(error.line == line)
   }
 
+  /// The bound stops the parse at the step past it (line 10,001), so the work done is 10,001 lines,
+  /// not a million; no wall-time assertion (the machine's load would decide it).
   @Test func aMillionStepLinesStopAtTheBoundQuickly() {
     let output = String(repeating: "@step {\"a\": 1}\n", count: 1_000_000)
-    let clock = ContinuousClock()
-    let start = clock.now
     let result = StepParser(maximumSteps: 10_000).parse(output)
-    #expect(clock.now - start < .seconds(5))
     guard case .failure(let error) = result else {
       Issue.record("a million steps were accepted")
       return
