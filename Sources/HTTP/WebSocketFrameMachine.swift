@@ -158,14 +158,25 @@ public final class WebSocketFrameMachine {
     inputOffset = 0
     defer { input = nil }
     let result = wslay_event_recv(context)
-    if result != 0 {
-      // WSLAY_ERR_NOMEM or a callback failure: nothing the peer can be told more precisely.
-      fail(WebSocketCloseCode.internalError, "the server could not read the frame")
+    if result == WSLAY_ERR_NOMEM.rawValue {
+      fail(WebSocketCloseCode.internalError, "the server ran out of memory reading the frame")
+    } else if result != 0 {
+      // Some violations (a fragmented or long control frame) come back as an error from wslay
+      // rather than as a close it queues itself.
+      fail(WebSocketCloseCode.protocolError, "the frames break RFC 6455")
     } else if failure == nil && !peerCloseSeen && wslay_event_get_read_enabled(context) == 0 {
-      // wslay found a protocol error itself and queued its close (1002).
-      let code = wslay_event_get_status_code_sent(context)
+      // wslay failed the connection itself and queued its close: 1002 for a protocol error, 1007
+      // for a text payload its own check found not UTF-8. Its code is known once the frame is
+      // written, and control frames go first, so write it now.
+      if output.count < Self.outputHighWater { _ = wslay_event_send(context) }
+      let sent = wslay_event_get_status_code_sent(context)
+      let code = sent == WebSocketCloseCode.invalidPayload ? sent : WebSocketCloseCode.protocolError
       failure = code
-      events.append(.failed(code: code, reason: "the frames break RFC 6455"))
+      events.append(
+        .failed(
+          code: code,
+          reason: code == WebSocketCloseCode.invalidPayload
+            ? "a text message is not UTF-8" : "the frames break RFC 6455"))
     }
     let new = events
     events = []
@@ -211,11 +222,21 @@ public final class WebSocketFrameMachine {
       while let last = reasonBytes.last, last & 0xC0 == 0x80 { reasonBytes.removeLast() }
       if let last = reasonBytes.last, last >= 0xC0 { reasonBytes.removeLast() }
     }
-    let queued = reasonBytes.withUnsafeBufferPointer {
-      wslay_event_queue_close(context, code, $0.baseAddress, $0.count) == 0
+    hasQueuedClose = true
+    // wslay sends control frames before queued data, and nothing after a close: so the close
+    // waits until the messages queued before it are out.
+    if wslay_event_get_queued_msg_count(context) == 0 {
+      queueClose(code, reasonBytes)
+    } else {
+      pendingClose = (code, reasonBytes)
     }
-    if queued { hasQueuedClose = true }
-    return queued
+    return true
+  }
+
+  private var pendingClose: (code: UInt16, reason: [UInt8])?
+
+  private func queueClose(_ code: UInt16, _ reason: [UInt8]) {
+    _ = reason.withUnsafeBufferPointer { wslay_event_queue_close(context, code, $0.baseAddress, $0.count) }
   }
 
   /// The bytes to write now, at most about `outputHighWater`; call again after writing them, as
@@ -224,6 +245,11 @@ public final class WebSocketFrameMachine {
     if output.count < Self.outputHighWater && wslay_event_want_write(context) != 0 {
       // Errors here are only WOULDBLOCK (the buffer is full) or NOMEM; either way, try again later.
       _ = wslay_event_send(context)
+    }
+    if let pending = pendingClose, wslay_event_get_queued_msg_count(context) == 0 {
+      pendingClose = nil
+      queueClose(pending.code, pending.reason)
+      if output.count < Self.outputHighWater { _ = wslay_event_send(context) }
     }
     let bytes = output
     output = []
@@ -343,8 +369,8 @@ public final class WebSocketFrameMachine {
 
   private func fail(_ code: UInt16, _ reason: String) {
     guard failure == nil else { return }
-    failure = code
     if !isClosing { close(code: code, reason: reason) }
+    failure = code
     events.append(.failed(code: code, reason: reason))
   }
 }
