@@ -82,8 +82,8 @@ struct WebSocketConnection {
       if count == 0 {
         if let closeDeadline, closeDeadline <= .now { break }  // the peer never answered our close
         if lastActivity + options.idleTimeout <= .now {
-          let seconds = options.idleTimeout.wholeMillisecondsRoundedUp / 1000
-          startClosing(WebSocketCloseCode.goingAway, "idle for \(seconds) s")
+          startClosing(
+            WebSocketCloseCode.goingAway, "idle for \(options.idleTimeout.wholeMillisecondsRoundedUp) ms")
           lastActivity = .now
         }
         continue
