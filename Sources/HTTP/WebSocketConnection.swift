@@ -48,7 +48,7 @@ struct WebSocketConnection {
 
     loop: while true {
       // Move the session's messages into the machine only while little output waits.
-      while unsentOffset == unsent.count && machine.queuedMessageCount == 0 && !machine.isClosing {
+      while unsentOffset == unsent.count && machine.queuedPayloadBytes == 0 && !machine.isClosing {
         let next = session.takeNext()
         if let message = next.message {
           machine.send(message)

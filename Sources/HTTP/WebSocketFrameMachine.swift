@@ -148,8 +148,9 @@ public final class WebSocketFrameMachine {
     return peerCloseSeen ? wslay_event_get_status_code_received(context) : nil
   }
 
-  /// Frames queued but not yet turned into output.
-  public var queuedMessageCount: Int { wslay_event_get_queued_msg_count(context) }
+  /// Payload bytes handed to `send` and not yet turned into output (about: frame headers count
+  /// against it too). wslay's own queued-message count leaves out the message it is writing.
+  public private(set) var queuedPayloadBytes = 0
 
   /// Reads `bytes` (the peer's, in order) and returns what they meant.
   public func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
@@ -206,7 +207,9 @@ public final class WebSocketFrameMachine {
     // wslay copies the payload, so the array may go.
     return bytes.withUnsafeBufferPointer { buffer in
       var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
-      return wslay_event_queue_msg(context, &message) == 0
+      let queued = wslay_event_queue_msg(context, &message) == 0
+      if queued { queuedPayloadBytes += buffer.count }
+      return queued
     }
   }
 
@@ -276,6 +279,7 @@ public final class WebSocketFrameMachine {
       return -1
     }
     let count = min(room, length)
+    queuedPayloadBytes = max(0, queuedPayloadBytes - count)
     output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
     return count
   }
