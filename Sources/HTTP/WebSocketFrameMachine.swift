@@ -74,6 +74,9 @@ public final class WebSocketFrameMachine {
   }
 
   public let limits: Limits
+  /// The one reason for every 1007, whichever check found it: wslay's own or ours, which see a
+  /// frame in an order that depends on how the input was split.
+  static let notUTF8 = "a text message or close reason is not UTF-8"
   /// The most output bytes held at once; wslay keeps the rest of its queued frames until taken.
   static let outputHighWater = 64 * 1024
 
@@ -177,7 +180,7 @@ public final class WebSocketFrameMachine {
         .failed(
           code: code,
           reason: code == WebSocketCloseCode.invalidPayload
-            ? "a text message is not UTF-8" : "the frames break RFC 6455"))
+            ? Self.notUTF8 : "the frames break RFC 6455"))
     }
     let new = events
     events = []
@@ -312,7 +315,7 @@ public final class WebSocketFrameMachine {
       // Up to the limit first: a bad byte before it fails with 1007, as it would fed one at a time.
       let allowed = min(chunk.count, limits.maximumMessageBytes - messageBytes)
       if messageIsText && !utf8.feed(UnsafeBufferPointer(rebasing: chunk[..<allowed])) {
-        fail(WebSocketCloseCode.invalidPayload, "a text message is not UTF-8")
+        fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
         return
       }
       messageBytes += allowed
@@ -333,16 +336,30 @@ public final class WebSocketFrameMachine {
     switch UInt32(frameOpcode) {
     case WSLAY_TEXT_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
       if frameIsFinal && messageIsText && !utf8.isComplete {
-        fail(WebSocketCloseCode.invalidPayload, "a text message ends inside a UTF-8 sequence")
+        fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
       }
     case WSLAY_CONNECTION_CLOSE.rawValue:
       // wslay would echo the reason unchecked; a reason that is not UTF-8 fails the connection
       // before its reply is queued (RFC 6455 §8.1).
+      // The code is checked first, as wslay does, so the outcome does not depend on whether
+      // wslay or this check sees the frame first (it differs with how the input is split).
+      if framePayload.count == 1 {
+        fail(WebSocketCloseCode.protocolError, "a close frame's code is cut short")
+        return
+      }
+      if framePayload.count >= 2 {
+        let code = UInt16(framePayload[0]) << 8 | UInt16(framePayload[1])
+        let valid = (1000...1011).contains(code) && ![1004, 1005, 1006].contains(code) || (3000...4999).contains(code)
+        if !valid {
+          fail(WebSocketCloseCode.protocolError, "close code \(code) may not be sent")
+          return
+        }
+      }
       var validator = UTF8Validator()
       if framePayload.count > 2,
         !framePayload[2...].withContiguousStorageIfAvailable({ validator.feed($0) })! || !validator.isComplete
       {
-        fail(WebSocketCloseCode.invalidPayload, "a close reason is not UTF-8")
+        fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
       }
     default:
       break
