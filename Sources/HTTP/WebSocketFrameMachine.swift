@@ -390,7 +390,10 @@ public final class WebSocketFrameMachine {
 
   private func fail(_ code: UInt16, _ reason: String) {
     guard failure == nil else { return }
-    if !isClosing { close(code: code, reason: reason) }
+    // wslay sends its own 1002 and 1007 without a reason; ours match, so the bytes on the wire do
+    // not depend on which check fired first. The event keeps the reason.
+    let sameAsWslay = code == WebSocketCloseCode.protocolError || code == WebSocketCloseCode.invalidPayload
+    if !isClosing { close(code: code, reason: sameAsWslay ? "" : reason) }
     failure = code
     events.append(.failed(code: code, reason: reason))
   }
