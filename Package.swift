@@ -70,7 +70,11 @@ let package = Package(
       path: "Benchmarks/LoadBench",
       swiftSettings: strictSwift
     ),
-    .target(name: "HTTP", swiftSettings: strictSwift),
+    // wslay (Debian libwslay-dev, which has no .pc file): WebSocket framing without I/O of its own.
+    .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
+    // libcrypto (Debian libssl-dev): SHA-1 and base64 for the WebSocket handshake.
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(name: "HTTP", dependencies: ["CWslay", "CCrypto"], swiftSettings: strictSwift),
     .target(
       name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .executableTarget(

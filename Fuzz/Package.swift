@@ -20,6 +20,11 @@ let package = Package(
       swiftSettings: fuzzTarget
     ),
     .executableTarget(
+      name: "fuzz-websocket",
+      dependencies: ["FuzzSupport", .product(name: "HTTP", package: "dsa-run")],
+      swiftSettings: fuzzTarget
+    ),
+    .executableTarget(
       name: "fuzz-execute-body",
       dependencies: [
         "FuzzSupport", .product(name: "API", package: "dsa-run"), .product(name: "Runners", package: "dsa-run"),

@@ -14,6 +14,8 @@ public struct HTTPResponse: Sendable, Equatable {
   public var headers: HTTPHeaders
   /// The body; ignored for 1xx, 204 and 304, which must not have one.
   public var body: Data
+  /// The session that takes the connection over after this 101; set by `webSocket(for:session:)`.
+  public internal(set) var webSocketSession: WebSocketSession?
 
   /// A response from its parts.
   public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
@@ -40,7 +42,9 @@ public struct HTTPResponse: Sendable, Equatable {
     if !status.forbidsBody {
       text += "Content-Length: \(body.count)\r\n"
     }
-    if closeConnection {
+    if webSocketSession != nil {
+      text += "Connection: Upgrade\r\n"
+    } else if closeConnection {
       text += "Connection: close\r\n"
     } else if requestVersion == .http10 {
       text += "Connection: keep-alive\r\n"

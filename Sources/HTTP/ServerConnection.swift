@@ -26,6 +26,8 @@ struct ServerConnection {
     case close
     /// A response said `Connection: close`: send FIN, drain, then close.
     case closeAfterDraining
+    /// A 101 went out: the connection is the session's now.
+    case webSocket(WebSocketSession)
   }
 
   func run() {
@@ -64,11 +66,15 @@ struct ServerConnection {
         return
       case .bytes(let count):
         if parser.isIdle { requestStarted = .now }
-        switch answer(parser.feed(buffer[..<count]), requestStarted: &requestStarted) {
+        let events = parser.feed(buffer[..<count])
+        switch answer(events, partialRequestFollows: !parser.isIdle, requestStarted: &requestStarted) {
         case .keepOpen: break
         case .close: return
         case .closeAfterDraining:
           drainBeforeClosing(&buffer)
+          return
+        case .webSocket(let session):
+          WebSocketConnection(socket: socket, session: session, stopSignal: stopSignal, isStopping: isStopping).run()
           return
         }
         if parser.isIdle {
@@ -81,7 +87,7 @@ struct ServerConnection {
 
   /// Acts on the parser's events in order.
   private func answer(
-    _ events: [HTTPRequestParser.Event], requestStarted: inout ContinuousClock.Instant?
+    _ events: [HTTPRequestParser.Event], partialRequestFollows: Bool, requestStarted: inout ContinuousClock.Instant?
   ) -> Next {
     for (index, event) in events.enumerated() {
       switch event {
@@ -94,6 +100,10 @@ struct ServerConnection {
         }
       case .request(let request):
         let response = handler(request)
+        if let session = response.webSocketSession {
+          return upgrade(
+            to: session, response: response, isLastEvent: index == events.count - 1 && !partialRequestFollows)
+        }
         // A handler asks for the connection to end with `Connection: close` (the serializer drops
         // the field and writes its own); a stopping server ends every connection after its answer.
         let closing =
@@ -109,6 +119,20 @@ struct ServerConnection {
       }
     }
     return .keepOpen
+  }
+
+  /// Sends the 101 and hands the connection to `session`, unless the client sent bytes after its
+  /// handshake: RFC 6455 §4.1 has it wait for the 101, and the parser would have taken them as HTTP.
+  private func upgrade(to session: WebSocketSession, response: HTTPResponse, isLastEvent: Bool) -> Next {
+    guard isLastEvent && !isStopping() else {
+      session.finish()
+      session.onEvent(session, .closed(code: WebSocketCloseCode.abnormal, reason: "the handshake was refused"))
+      let refusal = HTTPResponse(
+        status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
+        body: Data("send nothing after a WebSocket handshake until its 101 arrives\n".utf8))
+      return write(refusal, closing: true, version: .http11) ? .closeAfterDraining : .close
+    }
+    return write(response, closing: false, version: .http11) ? .webSocket(session) : .close
   }
 
   /// Writes `response` with a `Date` field; false when the client is gone or does not read.

@@ -1,0 +1,151 @@
+import Glibc
+
+/// A connection after its 101: the socket's bytes go through a `WebSocketFrameMachine`, its events
+/// to the session, and the session's messages back out, on the connection's own thread.
+///
+/// One poll(2) waits for the socket, the session's wake pair (a send from another thread) and
+/// the server's stop signal, with the idle or close deadline as its timeout. Output is taken
+/// from the session only while little is waiting to be written, so a slow reader leaves the
+/// messages in the session's bounded queue, where they hold its senders back.
+struct WebSocketConnection {
+  let socket: Socket
+  let session: WebSocketSession
+  let stopSignal: Int32
+  let isStopping: @Sendable () -> Bool
+
+  func run() {
+    var pair: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+      session.finish()
+      session.onEvent(session, .closed(code: WebSocketCloseCode.internalError, reason: "no wake pair"))
+      return
+    }
+    defer {
+      close(pair[0])
+      close(pair[1])
+    }
+    let options = session.options
+    let machine = WebSocketFrameMachine(limits: options.limits)
+    session.attach(wake: pair[1])
+    session.onEvent(session, .opened)
+
+    var readBuffer = [UInt8](repeating: 0, count: ServerConnection.readChunkBytes)
+    var scratch = [UInt8](repeating: 0, count: 64)
+    var unsent: [UInt8] = []
+    var unsentOffset = 0
+    var lastActivity = ContinuousClock.now
+    var closeDeadline: ContinuousClock.Instant?
+    var endCode = WebSocketCloseCode.abnormal
+    var endReason = "the connection ended without a close frame"
+
+    func startClosing(_ code: UInt16, _ reason: String) {
+      if machine.close(code: code, reason: reason) {
+        endCode = code
+        endReason = reason
+      }
+      if closeDeadline == nil { closeDeadline = .now + options.closeTimeout }
+    }
+
+    loop: while true {
+      // Move the session's messages into the machine only while little output waits.
+      while unsentOffset == unsent.count && machine.queuedPayloadBytes == 0 && !machine.isClosing {
+        let next = session.takeNext()
+        if let message = next.message {
+          machine.send(message)
+        } else {
+          if let close = next.close { startClosing(close.code, close.reason) }
+          break
+        }
+      }
+      if !machine.isClosing && isStopping() { startClosing(WebSocketCloseCode.goingAway, "the server is stopping") }
+      if unsentOffset == unsent.count {
+        unsent = machine.takeOutput()
+        unsentOffset = 0
+      }
+      if unsentOffset == unsent.count && machine.isFinished { break }
+
+      var events = Int16(0)
+      if machine.wantsInput { events |= Int16(POLLIN) }
+      if unsentOffset < unsent.count { events |= Int16(POLLOUT) }
+      var descriptors = [
+        pollfd(fd: socket.descriptor, events: events, revents: 0),
+        pollfd(fd: pair[0], events: Int16(POLLIN), revents: 0),
+      ]
+      // The stop signal stays readable once fired: watched only until our 1001 is queued.
+      if !machine.isClosing { descriptors.append(pollfd(fd: stopSignal, events: Int16(POLLIN), revents: 0)) }
+      let deadline = min(lastActivity + options.idleTimeout, closeDeadline ?? lastActivity + options.idleTimeout)
+      let count = poll(&descriptors, nfds_t(descriptors.count), pollTimeoutMilliseconds(until: deadline))
+      if count < 0 {
+        if errno == EINTR { continue }
+        break
+      }
+      if count == 0 {
+        if let closeDeadline, closeDeadline <= .now { break }  // the peer never answered our close
+        if lastActivity + options.idleTimeout <= .now {
+          startClosing(
+            WebSocketCloseCode.goingAway, "idle for \(options.idleTimeout.wholeMillisecondsRoundedUp) ms")
+          lastActivity = .now
+        }
+        continue
+      }
+      if descriptors[1].revents != 0 {
+        _ = scratch.withUnsafeMutableBytes { recv(pair[0], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+      }
+      let socketEvents = descriptors[0].revents
+      if socketEvents & Int16(POLLOUT) != 0 || socketEvents & Int16(POLLERR | POLLHUP) != 0 {
+        while unsentOffset < unsent.count {
+          let sent = unsent.withUnsafeBytes { raw in
+            send(
+              socket.descriptor, raw.baseAddress! + unsentOffset, raw.count - unsentOffset,
+              Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+          }
+          if sent > 0 {
+            unsentOffset += sent
+            lastActivity = .now
+          } else if sent < 0 && errno == EINTR {
+            continue
+          } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            break
+          } else {
+            break loop  // EPIPE, ECONNRESET: the peer is gone.
+          }
+        }
+      }
+      if socketEvents & Int16(POLLIN | POLLERR | POLLHUP) != 0 && machine.wantsInput {
+        switch socket.receive(into: &readBuffer) {
+        case .wouldBlock:
+          break
+        case .endOfInput, .failed:
+          break loop
+        case .bytes(let received):
+          lastActivity = .now
+          let events = readBuffer.withUnsafeBufferPointer {
+            machine.feed(UnsafeBufferPointer(rebasing: $0[..<received]))
+          }
+          for event in events {
+            switch event {
+            case .message(let message):
+              session.onEvent(session, .message(message))
+            case .ping, .pong:
+              break  // wslay queued the pong; nothing for the session
+            case .peerClosed(let code, let reason):
+              if closeDeadline == nil {
+                endCode = code
+                endReason = reason
+                closeDeadline = .now + options.closeTimeout
+              }
+            case .failed(let code, let reason):
+              endCode = code
+              endReason = reason
+              if closeDeadline == nil { closeDeadline = .now + options.closeTimeout }
+            }
+          }
+        }
+      }
+    }
+    // RFC 6455 §7.1.1: the server closes the TCP connection first, once the close is exchanged.
+    socket.shutdownOutput()
+    session.finish()
+    session.onEvent(session, .closed(code: endCode, reason: endReason))
+  }
+}

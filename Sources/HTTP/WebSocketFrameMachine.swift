@@ -1,0 +1,439 @@
+import CWslay
+import Foundation
+
+/// A WebSocket message: what a text or binary data frame sequence carries once reassembled.
+public enum WebSocketMessage: Sendable, Equatable {
+  /// A text message, checked to be UTF-8.
+  case text(String)
+  /// A binary message.
+  case binary(Data)
+
+  /// The payload's size in bytes.
+  public var byteCount: Int {
+    switch self {
+    case .text(let text): return text.utf8.count
+    case .binary(let data): return data.count
+    }
+  }
+}
+
+/// Close codes this server sends (RFC 6455 §7.4.1); any other valid code may come from the peer.
+public enum WebSocketCloseCode {
+  public static let normal: UInt16 = 1000
+  /// The server is stopping, or the session was idle too long.
+  public static let goingAway: UInt16 = 1001
+  /// A frame broke RFC 6455 (unmasked, reserved bits or opcode, a fragmented or long control frame).
+  public static let protocolError: UInt16 = 1002
+  /// Sent by nobody: the peer's close frame had no code.
+  public static let noStatus: UInt16 = 1005
+  /// Sent by nobody: the connection ended without a close frame.
+  public static let abnormal: UInt16 = 1006
+  /// A text message, or a close reason, that is not UTF-8.
+  public static let invalidPayload: UInt16 = 1007
+  /// A frame or message over the limits.
+  public static let messageTooBig: UInt16 = 1009
+  public static let internalError: UInt16 = 1011
+}
+
+/// The server side of RFC 6455 framing as a state machine: bytes in, events and bytes out, no I/O
+/// of its own (like `HTTPRequestParser`), so it is tested and fuzzed without sockets.
+///
+/// wslay's event API does the framing: unmasking, reassembly of fragments, control frames in
+/// between, pong replies to pings, the close handshake and its codes. Its recv and send callbacks
+/// read from and write to buffers here instead of a socket. What wslay does not do is done here:
+/// UTF-8 checks of text messages and close reasons (incrementally, so a code point split across
+/// fragments is fine and a bad byte fails at once), and the frame and message size limits, checked
+/// byte by byte so the outcome never depends on how the input was split.
+///
+/// Not thread-safe: one connection's thread owns it.
+public final class WebSocketFrameMachine {
+  /// Bounds on what a peer may send.
+  public struct Limits: Sendable, Equatable {
+    /// The largest frame payload accepted; a larger header is answered with close 1009 at once.
+    public var maximumFrameBytes: Int
+    /// The largest message (all fragments together); past it, close 1009.
+    public var maximumMessageBytes: Int
+
+    /// 1 MiB frames, 16 MiB messages by default.
+    public init(maximumFrameBytes: Int = 1 << 20, maximumMessageBytes: Int = 16 << 20) {
+      self.maximumFrameBytes = maximumFrameBytes
+      self.maximumMessageBytes = maximumMessageBytes
+    }
+  }
+
+  /// What the peer's bytes meant, in order.
+  public enum Event: Sendable, Equatable {
+    case message(WebSocketMessage)
+    /// A ping; the pong is already queued.
+    case ping(Data)
+    case pong(Data)
+    /// The peer's close frame (code 1005 when it had none); the reply is queued.
+    case peerClosed(code: UInt16, reason: String)
+    /// The peer broke the protocol or a limit: a close with `code` is queued and no more input is read.
+    case failed(code: UInt16, reason: String)
+  }
+
+  public let limits: Limits
+  /// The one reason for every 1007, whichever check found it: wslay's own or ours, which see a
+  /// frame in an order that depends on how the input was split.
+  static let notUTF8 = "a text message or close reason is not UTF-8"
+  /// The most output bytes held at once; wslay keeps the rest of its queued frames until taken.
+  static let outputHighWater = 64 * 1024
+
+  private var context: wslay_event_context_ptr?
+  private var input: UnsafeBufferPointer<UInt8>?
+  private var inputOffset = 0
+  private var output: [UInt8] = []
+  private var events: [Event] = []
+  private var failure: UInt16?
+  private var peerCloseSeen = false
+
+  // The frame being received.
+  private var frameOpcode: UInt8 = 0
+  private var frameIsFinal = false
+  private var framePayload: [UInt8] = []  // close frames only: their reason is checked at the end
+  // The data message being received.
+  private var messageIsText = false
+  private var messageBytes = 0
+  private var utf8 = UTF8Validator()
+
+  /// A machine for one connection, right after the 101.
+  public init(limits: Limits = Limits()) {
+    self.limits = limits
+    var callbacks = wslay_event_callbacks(
+      recv_callback: { _, buffer, length, _, user in
+        machine(user).receive(into: buffer!, length: length)
+      },
+      send_callback: { _, data, length, _, user in
+        machine(user).accept(output: data!, length: length)
+      },
+      genmask_callback: nil,
+      on_frame_recv_start_callback: { _, argument, user in
+        machine(user).frameStarted(argument!.pointee)
+      },
+      on_frame_recv_chunk_callback: { _, argument, user in
+        machine(user).frameChunk(
+          UnsafeBufferPointer(start: argument!.pointee.data, count: argument!.pointee.data_length))
+      },
+      on_frame_recv_end_callback: { _, user in
+        machine(user).frameEnded()
+      },
+      on_msg_recv_callback: { _, argument, user in
+        machine(user).messageReceived(argument!.pointee)
+      })
+    let result = wslay_event_context_server_init(&context, &callbacks, Unmanaged.passUnretained(self).toOpaque())
+    precondition(result == 0 && context != nil, "wslay_event_context_server_init failed (out of memory)")
+    // The size limits are checked here byte by byte; wslay's own check would fire at a point that
+    // depends on how the input was split.
+    wslay_event_config_set_max_recv_msg_length(context, UInt64.max)
+  }
+
+  deinit { wslay_event_context_free(context) }
+
+  /// Whether more input is wanted: false once the peer's close came or the connection failed.
+  public var wantsInput: Bool { failure == nil && wslay_event_want_read(context) != 0 }
+
+  /// Whether a close frame is queued or sent (ours or the reply to the peer's).
+  public var isClosing: Bool {
+    hasQueuedClose || failure != nil || peerCloseSeen || wslay_event_get_close_sent(context) != 0
+  }
+  private var hasQueuedClose = false
+
+  /// Whether the connection is done: the close frame went out and either the peer's came or the
+  /// connection failed; the socket may then be closed once `takeOutput()` is empty.
+  public var isFinished: Bool {
+    wslay_event_get_close_sent(context) != 0 && output.isEmpty && (failure != nil || peerCloseSeen)
+  }
+
+  /// The code of the close that ended the connection: the peer's, or ours when we failed it.
+  public var closeCode: UInt16? {
+    if let failure { return failure }
+    return peerCloseSeen ? wslay_event_get_status_code_received(context) : nil
+  }
+
+  /// Payload bytes handed to `send` and not yet turned into output (about: frame headers count
+  /// against it too). wslay's own queued-message count leaves out the message it is writing.
+  public private(set) var queuedPayloadBytes = 0
+
+  /// Reads `bytes` (the peer's, in order) and returns what they meant.
+  public func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
+    guard wantsInput, !bytes.isEmpty else { return [] }
+    input = bytes
+    inputOffset = 0
+    defer { input = nil }
+    let result = wslay_event_recv(context)
+    if result == WSLAY_ERR_NOMEM.rawValue {
+      fail(WebSocketCloseCode.internalError, "the server ran out of memory reading the frame")
+    } else if result != 0 {
+      // Some violations (a fragmented or long control frame) come back as an error from wslay
+      // rather than as a close it queues itself.
+      fail(WebSocketCloseCode.protocolError, "the frames break RFC 6455")
+    } else if failure == nil && !peerCloseSeen && wslay_event_get_read_enabled(context) == 0 {
+      // wslay failed the connection itself and queued its close: 1002 for a protocol error, 1007
+      // for a text payload its own check found not UTF-8. Its code is known once the frame is
+      // written, and control frames go first, so write it now.
+      if output.count < Self.outputHighWater { _ = wslay_event_send(context) }
+      let sent = wslay_event_get_status_code_sent(context)
+      let code = sent == WebSocketCloseCode.invalidPayload ? sent : WebSocketCloseCode.protocolError
+      failure = code
+      events.append(
+        .failed(
+          code: code,
+          reason: code == WebSocketCloseCode.invalidPayload
+            ? Self.notUTF8 : "the frames break RFC 6455"))
+    }
+    let new = events
+    events = []
+    return new
+  }
+
+  /// `feed` for any collection of bytes.
+  public func feed(_ bytes: some Collection<UInt8>) -> [Event] {
+    let array = Array(bytes)
+    return array.withUnsafeBufferPointer { feed($0) }
+  }
+
+  /// Queues a message; false once a close is queued (nothing more may be sent).
+  @discardableResult
+  public func send(_ message: WebSocketMessage) -> Bool {
+    guard !isClosing else { return false }
+    let bytes: [UInt8]
+    let opcode: UInt8
+    switch message {
+    case .text(let text):
+      bytes = Array(text.utf8)
+      opcode = UInt8(WSLAY_TEXT_FRAME.rawValue)
+    case .binary(let data):
+      bytes = Array(data)
+      opcode = UInt8(WSLAY_BINARY_FRAME.rawValue)
+    }
+    // wslay copies the payload, so the array may go.
+    return bytes.withUnsafeBufferPointer { buffer in
+      var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
+      let queued = wslay_event_queue_msg(context, &message) == 0
+      if queued { queuedPayloadBytes += buffer.count }
+      return queued
+    }
+  }
+
+  /// Queues a close frame with `code` and `reason` (cut to fit 123 bytes on a character boundary);
+  /// false when one is already queued.
+  @discardableResult
+  public func close(code: UInt16 = WebSocketCloseCode.normal, reason: String = "") -> Bool {
+    guard !isClosing else { return false }
+    var reasonBytes = Array(reason.utf8)
+    // A control frame's payload is at most 125 bytes, 2 of them the code.
+    while reasonBytes.count > 123 {
+      reasonBytes.removeLast()
+      while let last = reasonBytes.last, last & 0xC0 == 0x80 { reasonBytes.removeLast() }
+      if let last = reasonBytes.last, last >= 0xC0 { reasonBytes.removeLast() }
+    }
+    hasQueuedClose = true
+    // wslay sends control frames before queued data, and nothing after a close: so the close
+    // waits until the messages queued before it are out.
+    if wslay_event_get_queued_msg_count(context) == 0 {
+      queueClose(code, reasonBytes)
+    } else {
+      pendingClose = (code, reasonBytes)
+    }
+    return true
+  }
+
+  private var pendingClose: (code: UInt16, reason: [UInt8])?
+
+  private func queueClose(_ code: UInt16, _ reason: [UInt8]) {
+    _ = reason.withUnsafeBufferPointer { wslay_event_queue_close(context, code, $0.baseAddress, $0.count) }
+  }
+
+  /// The bytes to write now, at most about `outputHighWater`; call again after writing them, as
+  /// queued frames come out in pieces.
+  public func takeOutput() -> [UInt8] {
+    if output.count < Self.outputHighWater && wslay_event_want_write(context) != 0 {
+      // Errors here are only WOULDBLOCK (the buffer is full) or NOMEM; either way, try again later.
+      _ = wslay_event_send(context)
+    }
+    if let pending = pendingClose, wslay_event_get_queued_msg_count(context) == 0 {
+      pendingClose = nil
+      queueClose(pending.code, pending.reason)
+      if output.count < Self.outputHighWater { _ = wslay_event_send(context) }
+    }
+    let bytes = output
+    output = []
+    return bytes
+  }
+
+  // MARK: wslay callbacks
+
+  fileprivate func receive(into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> Int {
+    guard failure == nil, let input, inputOffset < input.count else {
+      wslay_event_set_error(context, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+      return -1
+    }
+    let count = min(length, input.count - inputOffset)
+    buffer.update(from: input.baseAddress! + inputOffset, count: count)
+    inputOffset += count
+    return count
+  }
+
+  fileprivate func accept(output data: UnsafePointer<UInt8>, length: Int) -> Int {
+    let room = Self.outputHighWater - output.count
+    guard room > 0 else {
+      wslay_event_set_error(context, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
+      return -1
+    }
+    let count = min(room, length)
+    queuedPayloadBytes = max(0, queuedPayloadBytes - count)
+    output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+    return count
+  }
+
+  fileprivate func frameStarted(_ frame: wslay_event_on_frame_recv_start_arg) {
+    guard failure == nil else { return }
+    frameOpcode = frame.opcode
+    frameIsFinal = frame.fin != 0
+    framePayload = []
+    guard frame.payload_length <= UInt64(limits.maximumFrameBytes) else {
+      fail(
+        WebSocketCloseCode.messageTooBig,
+        "a frame of \(frame.payload_length) bytes is over the limit of \(limits.maximumFrameBytes)")
+      return
+    }
+    switch UInt32(frame.opcode) {
+    case WSLAY_TEXT_FRAME.rawValue, WSLAY_BINARY_FRAME.rawValue:
+      messageIsText = UInt32(frame.opcode) == WSLAY_TEXT_FRAME.rawValue
+      messageBytes = 0
+      utf8 = UTF8Validator()
+    default:
+      break
+    }
+  }
+
+  fileprivate func frameChunk(_ chunk: UnsafeBufferPointer<UInt8>) {
+    guard failure == nil else { return }
+    switch UInt32(frameOpcode) {
+    case WSLAY_TEXT_FRAME.rawValue, WSLAY_BINARY_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
+      // Up to the limit first: a bad byte before it fails with 1007, as it would fed one at a time.
+      let allowed = min(chunk.count, limits.maximumMessageBytes - messageBytes)
+      if messageIsText && !utf8.feed(UnsafeBufferPointer(rebasing: chunk[..<allowed])) {
+        fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
+        return
+      }
+      messageBytes += allowed
+      if allowed < chunk.count {
+        fail(
+          WebSocketCloseCode.messageTooBig,
+          "a message is over the limit of \(limits.maximumMessageBytes) bytes")
+      }
+    case WSLAY_CONNECTION_CLOSE.rawValue:
+      framePayload.append(contentsOf: chunk)
+    default:
+      break
+    }
+  }
+
+  fileprivate func frameEnded() {
+    guard failure == nil else { return }
+    switch UInt32(frameOpcode) {
+    case WSLAY_TEXT_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
+      if frameIsFinal && messageIsText && !utf8.isComplete {
+        fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
+      }
+    case WSLAY_CONNECTION_CLOSE.rawValue:
+      // wslay would echo the reason unchecked; a reason that is not UTF-8 fails the connection
+      // before its reply is queued (RFC 6455 §8.1).
+      // The code is checked first, as wslay does, so the outcome does not depend on whether
+      // wslay or this check sees the frame first (it differs with how the input is split).
+      if framePayload.count == 1 {
+        fail(WebSocketCloseCode.protocolError, "a close frame's code is cut short")
+        return
+      }
+      if framePayload.count >= 2 {
+        let code = UInt16(framePayload[0]) << 8 | UInt16(framePayload[1])
+        let valid = (1000...1011).contains(code) && ![1004, 1005, 1006].contains(code) || (3000...4999).contains(code)
+        if !valid {
+          fail(WebSocketCloseCode.protocolError, "close code \(code) may not be sent")
+          return
+        }
+      }
+      var validator = UTF8Validator()
+      if framePayload.count > 2,
+        !framePayload[2...].withContiguousStorageIfAvailable({ validator.feed($0) })! || !validator.isComplete
+      {
+        fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
+      }
+    default:
+      break
+    }
+  }
+
+  fileprivate func messageReceived(_ message: wslay_event_on_msg_recv_arg) {
+    guard failure == nil else { return }
+    let payload = UnsafeBufferPointer(start: message.msg, count: message.msg_length)
+    switch UInt32(message.opcode) {
+    case WSLAY_TEXT_FRAME.rawValue:
+      events.append(.message(.text(String(decoding: payload, as: UTF8.self))))
+    case WSLAY_BINARY_FRAME.rawValue:
+      events.append(.message(.binary(Data(payload))))
+    case WSLAY_PING.rawValue:
+      events.append(.ping(Data(payload)))
+    case WSLAY_PONG.rawValue:
+      events.append(.pong(Data(payload)))
+    case WSLAY_CONNECTION_CLOSE.rawValue:
+      peerCloseSeen = true
+      let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
+      let code = message.status_code == 0 ? WebSocketCloseCode.noStatus : message.status_code
+      events.append(.peerClosed(code: code, reason: reason))
+    default:
+      break
+    }
+  }
+
+  private func fail(_ code: UInt16, _ reason: String) {
+    guard failure == nil else { return }
+    // wslay sends its own 1002 and 1007 without a reason; ours match, so the bytes on the wire do
+    // not depend on which check fired first. The event keeps the reason.
+    let sameAsWslay = code == WebSocketCloseCode.protocolError || code == WebSocketCloseCode.invalidPayload
+    if !isClosing { close(code: code, reason: sameAsWslay ? "" : reason) }
+    failure = code
+    events.append(.failed(code: code, reason: reason))
+  }
+}
+
+private func machine(_ user: UnsafeMutableRawPointer?) -> WebSocketFrameMachine {
+  Unmanaged<WebSocketFrameMachine>.fromOpaque(user!).takeUnretainedValue()
+}
+
+/// An incremental UTF-8 check (RFC 3629: no overlong forms, surrogates or code points past
+/// U+10FFFF), so a message's fragments are checked as they come and a split code point is fine.
+struct UTF8Validator {
+  private var remaining = 0
+  private var lower: UInt8 = 0x80
+  private var upper: UInt8 = 0xBF
+
+  /// False at the first byte that cannot be UTF-8; the validator is then spent.
+  mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in bytes {
+      if remaining == 0 {
+        switch byte {
+        case 0x00...0x7F: continue
+        case 0xC2...0xDF: remaining = 1
+        case 0xE0: (remaining, lower) = (2, 0xA0)
+        case 0xE1...0xEC, 0xEE, 0xEF: remaining = 2
+        case 0xED: (remaining, upper) = (2, 0x9F)
+        case 0xF0: (remaining, lower) = (3, 0x90)
+        case 0xF1...0xF3: remaining = 3
+        case 0xF4: (remaining, upper) = (3, 0x8F)
+        default: return false
+        }
+      } else {
+        guard byte >= lower && byte <= upper else { return false }
+        (lower, upper) = (0x80, 0xBF)
+        remaining -= 1
+      }
+    }
+    return true
+  }
+
+  /// Whether the bytes so far end on a character boundary.
+  var isComplete: Bool { remaining == 0 }
+}

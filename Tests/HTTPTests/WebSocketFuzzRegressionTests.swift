@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+
+@testable import HTTP
+
+@Suite struct WebSocketFuzzRegressionTests {
+  // Tests/fuzz/websocket/regressions/crash-67fbab7b…: a text frame, a binary frame, then a close
+  // frame (code 1000 with a reason that is not UTF-8) fed whole and byte by byte.
+  @Test func regressionWholeAndBytewiseAgree() {
+    let stream = Array(Data(base64Encoded: "AIGGN/ohPV85iFFblYKCN/ohPTcFiIU3+iE9NBI3+lI=")!.dropFirst())
+    let whole = WebSocketFrameMachine()
+    let wholeEvents = whole.feed(stream)
+    let bytewise = WebSocketFrameMachine()
+    let events = stream.flatMap { bytewise.feed([$0]) }
+    #expect(events == wholeEvents)
+    #expect(drainOutput(bytewise) == drainOutput(whole))
+  }
+}
