@@ -5,13 +5,12 @@ import Testing
 
 @testable import HTTP
 
-// A real client: Python's `websockets` (scripts/requirements-websocket.txt) in a venv, found at
-// $DSA_RUN_WEBSOCKET_VENV or /var/cache/dsa-run/venv-ws. Create it with
-//   /usr/bin/python3 -m venv /var/cache/dsa-run/venv-ws
-//   /var/cache/dsa-run/venv-ws/bin/pip install -r scripts/requirements-websocket.txt
+// A real client: Python's `websockets`, pinned in scripts/requirements-test.txt, in the test venv that
+// scripts/test-venv makes (scripts/test does), found at $DSA_RUN_WEBSOCKET_VENV or
+// /var/cache/dsa-run/venv-test.
 
 let webSocketPython: String = {
-  let venv = ProcessInfo.processInfo.environment["DSA_RUN_WEBSOCKET_VENV"] ?? "/var/cache/dsa-run/venv-ws"
+  let venv = ProcessInfo.processInfo.environment["DSA_RUN_WEBSOCKET_VENV"] ?? "/var/cache/dsa-run/venv-test"
   return venv + "/bin/python"
 }()
 let webSocketClientIsInstalled: Bool = {
