@@ -193,7 +193,10 @@ struct WebSocketClientTests {
     #expect(result.standardOutput.split(separator: "\n").last == "\(messageBytes * messageCount)")
     let (_, held, peakQueued) = counts.value
     #expect(peakQueued <= maximumQueued)
-    withKnownIssue("seen: most messages leave the session while this client sleeps; not yet explained") {
+    // Intermittent: some runs hold the sender back as they should, others let most messages out.
+    withKnownIssue(
+      "seen: most messages leave the session while this client sleeps; not yet explained", isIntermittent: true
+    ) {
       #expect(held >= 0 && held < messageCount / 4, "\(held) of \(messageCount) messages went out unread")
     }
   }
