@@ -5,14 +5,6 @@ import Testing
 /// Client mistakes, grade limits and hidden tests on a live daemon, by curl.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ClientMistakeDaemonTests {
-  private func post(_ daemon: DaemonProcess, _ path: String, _ body: [String: Any]) throws -> CurlResponse {
-    let data = try JSONSerialization.data(withJSONObject: body)
-    return try curl(
-      daemon.baseURL + path,
-      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", String(decoding: data, as: UTF8.self)],
-      timeout: 120)
-  }
-
   private func error(_ response: CurlResponse) -> (code: String?, message: String?) {
     let inner = response.json["error"] as? [String: Any]
     return (inner?["code"] as? String, inner?["message"] as? String)

@@ -6,14 +6,6 @@ import Testing
 /// challenges and their reference solutions.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct GradeEndpointTests {
-  private func post(_ daemon: DaemonProcess, _ path: String, _ body: [String: Any]) throws -> CurlResponse {
-    let data = try JSONSerialization.data(withJSONObject: body)
-    return try curl(
-      daemon.baseURL + path,
-      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", String(decoding: data, as: UTF8.self)],
-      timeout: 120)
-  }
-
   private func solution(_ challenge: String, _ kind: String) throws -> String {
     try String(
       contentsOfFile: repositoryRoot + "/challenges/\(challenge)/solutions/\(kind)/main.py", encoding: .utf8)

@@ -213,13 +213,18 @@ func parseCurl(_ text: String) throws -> CurlResponse {
   return CurlResponse(status: status, headers: headers, body: String(text[split.upperBound...]))
 }
 
-/// `POST /v1/execute` with a JSON body, by curl.
-func execute(_ daemon: DaemonProcess, _ body: [String: Any], timeout: Int = 30) throws -> CurlResponse {
+/// `POST path` with a JSON body, by curl.
+func post(_ daemon: DaemonProcess, _ path: String, _ body: [String: Any], timeout: Int = 120) throws -> CurlResponse {
   let data = try JSONSerialization.data(withJSONObject: body)
   return try curl(
-    daemon.baseURL + "/v1/execute",
+    daemon.baseURL + path,
     ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", String(decoding: data, as: UTF8.self)],
     timeout: timeout)
+}
+
+/// `POST /v1/execute` with a JSON body, by curl.
+func execute(_ daemon: DaemonProcess, _ body: [String: Any], timeout: Int = 30) throws -> CurlResponse {
+  try post(daemon, "/v1/execute", body, timeout: timeout)
 }
 
 /// The arguments for a background curl that posts `body`. The body goes through a file, so a marker in
