@@ -73,10 +73,10 @@ public final class Box: @unchecked Sendable {
 
   private func createWorkDirectory() throws(SandboxError) {
     let path = directory.path
-    try systemCall("mkdir \(path)") { mkdir(path, 0o700) }
+    try SandboxError.systemCall("mkdir \(path)") { mkdir(path, 0o700) }
     let options =
       "size=\(spec.limits.workDirectoryBytes),nr_inodes=16384,mode=0700,uid=\(identity.programUID),gid=\(identity.programUID)"
-    try systemCall("mount tmpfs on \(path)") {
+    try SandboxError.systemCall("mount tmpfs on \(path)") {
       mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options)
     }
     workDirectoryMounted = true

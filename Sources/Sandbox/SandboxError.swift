@@ -9,11 +9,3 @@ public enum SandboxErrorDomain: StepErrorDomain {}
 /// could not be built, run or cleaned up. It names the step and the system
 /// error so an operator can act on it ("pivot_root: EPERM").
 public typealias SandboxError = StepError<SandboxErrorDomain>
-
-/// `StepError.systemCall` in the sandbox's domain.
-@discardableResult
-func systemCall<Result: BinaryInteger>(
-  _ step: @autoclosure () -> String, hint: @autoclosure () -> String = "", _ call: () -> Result
-) throws(SandboxError) -> Result {
-  try SandboxError.systemCall(step(), hint: hint(), call)
-}

@@ -14,7 +14,7 @@ typealias PipePair = OwnedPair
 extension OwnedPair {
   static func makePipe() throws(SandboxError) -> OwnedPair {
     var fds: [Int32] = [-1, -1]
-    try systemCall("pipe2") { dsa_pipe_cloexec(&fds) }
+    try SandboxError.systemCall("pipe2") { dsa_pipe_cloexec(&fds) }
     return OwnedPair(fds)
   }
 }

@@ -92,9 +92,11 @@ public final class WarmBox: @unchecked Sendable {
   private var scratchRoots: [String] { [directory.path, tmp.path, sharedMemory.path] }
 
   private func mountScratch(_ path: String, options: String) throws(SandboxError) {
-    try systemCall("mkdir \(path)") { mkdir(path, 0o700) }
+    try SandboxError.systemCall("mkdir \(path)") { mkdir(path, 0o700) }
     mounted.append(path)
-    try systemCall("mount tmpfs on \(path)") { mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options) }
+    try SandboxError.systemCall("mount tmpfs on \(path)") {
+      mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options)
+    }
   }
 
   private func start() throws(SandboxError) {
@@ -107,7 +109,7 @@ public final class WarmBox: @unchecked Sendable {
     cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: BoxLimits.ceilings)
 
     var sockets: [Int32] = [-1, -1]
-    try systemCall("socketpair for a warm box") { dsa_control_socketpair(&sockets) }
+    try SandboxError.systemCall("socketpair for a warm box") { dsa_control_socketpair(&sockets) }
     control = OwnedDescriptor(sockets[0])
     let initEnd = OwnedDescriptor(sockets[1])
     var pipes = try PipeSet()
@@ -181,7 +183,7 @@ public final class WarmBox: @unchecked Sendable {
     ]
     do {
       for (index, path) in scratchRoots.enumerated() where scratchOptions[index] != wanted[index] {
-        try systemCall("resize \(path)") {
+        try SandboxError.systemCall("resize \(path)") {
           mount(nil, path, nil, UInt(MS_REMOUNT | MS_NOSUID | MS_NODEV), wanted[index])
         }
         scratchOptions[index] = wanted[index]
