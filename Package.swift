@@ -31,7 +31,7 @@ let package = Package(
     ),
     // What HTTP and Sandbox share at the bottom: errno names, systemCall, owned descriptors,
     // monotonic time.
-    .target(name: "SystemCore", swiftSettings: strictSwift),
+    .target(name: "SystemCore", dependencies: ["CCrypto"], swiftSettings: strictSwift),
     .target(
       name: "Sandbox",
       dependencies: ["CSandbox", "CSeccomp", "SystemCore"],
@@ -40,12 +40,12 @@ let package = Package(
     // Languages: runners/*.json, compile -> run, the compile cache.
     .target(
       name: "Runners",
-      dependencies: ["Sandbox"],
+      dependencies: ["Sandbox", "SystemCore"],
       swiftSettings: strictSwift
     ),
     .executableTarget(
       name: "dsa-run",
-      dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading"],
+      dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading", "SystemCore"],
       swiftSettings: strictSwift
     ),
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
@@ -75,9 +75,9 @@ let package = Package(
     ),
     // wslay (Debian libwslay-dev, which has no .pc file): WebSocket framing without I/O of its own.
     .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
-    // libcrypto (Debian libssl-dev): SHA-1 and base64 for the WebSocket handshake.
+    // libcrypto (Debian libssl-dev), for SystemCore's digests: SHA-1, SHA-256, HMAC-SHA256, base64.
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .target(name: "HTTP", dependencies: ["CWslay", "CCrypto", "SystemCore"], swiftSettings: strictSwift),
+    .target(name: "HTTP", dependencies: ["CWslay", "SystemCore"], swiftSettings: strictSwift),
     .target(
       name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
     .executableTarget(
@@ -114,7 +114,7 @@ let package = Package(
     .testTarget(name: "SystemCoreTests", dependencies: ["SystemCore"], swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",
-      dependencies: ["Runners", "Sandbox", "dsa-run"],
+      dependencies: ["Runners", "Sandbox", "SystemCore", "dsa-run"],
       swiftSettings: strictSwift
     ),
   ]

@@ -1,5 +1,5 @@
-import CCrypto
 import Foundation
+import SystemCore
 
 /// The server side of the RFC 6455 §4.2 opening handshake: checks a request and answers it.
 ///
@@ -31,13 +31,7 @@ public enum WebSocketHandshake {
 
   /// The `Sec-WebSocket-Accept` value for `key`: base64(SHA-1(key + GUID)).
   public static func acceptValue(for key: String) -> String {
-    let input = Array((key + acceptGUID).utf8)
-    var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
-    _ = SHA1(input, input.count, &digest)
-    // EVP_EncodeBlock writes 4 bytes per 3 of input, plus a NUL.
-    var encoded = [UInt8](repeating: 0, count: (digest.count + 2) / 3 * 4 + 1)
-    let length = EVP_EncodeBlock(&encoded, digest, Int32(digest.count))
-    return String(decoding: encoded[..<Int(length)], as: UTF8.self)
+    Digest.base64(Digest.sha1(Array((key + acceptGUID).utf8)))
   }
 
   /// The 101 response's fields for a valid handshake, or why it is not one.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Sandbox
 import Synchronization
+import SystemCore
 
 /// One source file of a request.
 public struct SourceFile: Sendable, Equatable {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Runners
 import Sandbox
+import SystemCore
 
 // Seccomp policies for the CLI: only the ones a command needs are loaded, and each compiled BPF
 // program is kept on disk under the SHA-256 of what it was compiled from (the policy file, the

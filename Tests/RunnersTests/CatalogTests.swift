@@ -1,4 +1,5 @@
 import Foundation
+import SystemCore
 import Testing
 
 @testable import Runners
