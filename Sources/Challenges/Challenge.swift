@@ -15,8 +15,6 @@ public struct Challenge: Sendable {
   /// Limits of each test run, laid over the runner's (compilation uses the runner's compile limits).
   public var limits: StepLimits
   public var checker: ChallengeChecker
-  /// With the steps checker only: also compares the ordinary output with this checker.
-  public var outputChecker: (any Checker)?
   /// With the steps checker only: where a test without `expected_steps` gets them.
   public var recorder: RecorderSpec?
   /// In file order, at least one.
@@ -33,22 +31,26 @@ public struct Challenge: Sendable {
 
   /// The steps checker, when the challenge grades steps.
   public var stepChecker: StepChecker? {
-    if case .builtIn(let checker) = checker { return checker as? StepChecker }
+    if case .steps(let checker, _) = checker { return checker }
     return nil
   }
 }
 
 /// How a challenge's tests are checked.
 public enum ChallengeChecker: Sendable {
-  /// One of `Checkers.names`, made with its options.
-  case builtIn(any Checker)
+  /// One of the output checkers (`Checkers.names` but `steps`), made with its options.
+  case output(any Checker)
+  /// The steps checker; then, when the challenge names an `output_checker`, the ordinary output
+  /// (without step lines) is compared with it too.
+  case steps(StepChecker, thenOutput: (any Checker)?)
   /// A custom checker in the testlib protocol, compiled and run in a box.
   case program(CheckerProgram)
 
-  /// The name a challenge file uses ("lines", "program").
+  /// The name a challenge file uses ("lines", "steps", "program").
   public var name: String {
     switch self {
-    case .builtIn(let checker): return type(of: checker).name
+    case .output(let checker): return type(of: checker).name
+    case .steps: return StepChecker.name
     case .program: return CheckerProgram.name
     }
   }

@@ -175,7 +175,7 @@ private struct ChallengeParser {
     let limits = parseLimits(top["limits"])
     let checker = parseChecker(top["checker"])
     let stepChecker: StepChecker? = {
-      if case .builtIn(let made)? = checker { return made as? StepChecker }
+      if case .steps(let made, _)? = checker { return made }
       return nil
     }()
     let checkerIsSteps = checker == nil ? nil : stepChecker != nil
@@ -196,12 +196,12 @@ private struct ChallengeParser {
     if wrongSolution == nil, top["wrong_solution"] == nil, solutions.contains(where: { $0.kind == .wrong }) {
       problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
     }
-    guard problems.isEmpty, let checker, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
+    guard problems.isEmpty, var checker, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
+    if let stepChecker { checker = .steps(stepChecker, thenOutput: outputChecker) }
     return .success(
       Challenge(
         id: id, title: title, statement: statement ?? "", tags: tags, limits: limits, checker: checker,
-        outputChecker: outputChecker, recorder: recorder, tests: tests, starters: starters, solutions: solutions,
-        wrongSolution: wrongSolution))
+        recorder: recorder, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution))
   }
 
   // MARK: - Sections
@@ -263,7 +263,9 @@ private struct ChallengeParser {
     guard let (name, options) = checkerNameAndOptions(value, field: "checker") else { return nil }
     if name == CheckerProgram.name { return parseProgram(options).map { .program($0) } }
     do {
-      return .builtIn(try Checkers.make(name: name, options: options))
+      // The output checker, if any, is read after this and joins the steps when the challenge is built.
+      if name == StepChecker.name { return .steps(try StepChecker(options: options), thenOutput: nil) }
+      return .output(try Checkers.make(name: name, options: options))
     } catch {
       let known = (Checkers.names + [CheckerProgram.name]).joined(separator: ", ")
       if !Checkers.names.contains(name) {

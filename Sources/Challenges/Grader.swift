@@ -262,23 +262,22 @@ private struct TestWork: Sendable {
       let (limits, _) = withinBound(checkerProgram.limits, runner: checkerProgram.program.runner)
       return checkerProgram.check(
         input: test.stdin, output: answer, answer: Data((test.expectedStdout ?? "").utf8), limits: limits)
-    case .builtIn(let checker):
-      guard let stepChecker = checker as? StepChecker else {
-        do {
-          return .success(
-            try checker.check(
-              input: input, expected: test.expectedStdout ?? "", output: StepParser.ordinaryOutput(output)))
-        } catch {
-          return .failure(CheckerFailure(error.description))
-        }
+    case .output(let checker):
+      do {
+        return .success(
+          try checker.check(
+            input: input, expected: test.expectedStdout ?? "", output: StepParser.ordinaryOutput(output)))
+      } catch {
+        return .failure(CheckerFailure(error.description))
       }
-      return checkSteps(test, input: input, output: output, checker: stepChecker)
+    case .steps(let stepChecker, let outputChecker):
+      return checkSteps(test, input: input, output: output, checker: stepChecker, thenOutput: outputChecker)
     }
   }
 
-  private func checkSteps(_ test: ChallengeTest, input: String, output: String, checker: StepChecker)
-    -> Result<CheckResult, CheckerFailure>
-  {
+  private func checkSteps(
+    _ test: ChallengeTest, input: String, output: String, checker: StepChecker, thenOutput outputChecker: (any Checker)?
+  ) -> Result<CheckResult, CheckerFailure> {
     let expected: [Step]
     if let steps = test.expectedSteps {
       expected = steps
@@ -297,7 +296,7 @@ private struct TestWork: Sendable {
     case .success(let steps): parsed = steps
     }
     var result = checker.check(expectedSteps: expected, actualSteps: parsed.steps)
-    guard let outputChecker = challenge.outputChecker, let expectedOutput = test.expectedStdout else {
+    guard let outputChecker, let expectedOutput = test.expectedStdout else {
       return .success(result)
     }
     let outputResult: CheckResult
