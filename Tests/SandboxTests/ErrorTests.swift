@@ -34,9 +34,15 @@ import Testing
   }
 
   @Test func relativeCommandIsRefused() {
-    #expect(throws: SandboxError.self) {
+    let error = #expect(throws: SandboxError.self) {
       _ = try Box(host: Fixture.host, spec: BoxSpec(command: ["true"], policy: Fixture.defaultPolicy))
     }
+    #expect(
+      error
+        == SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL))
+    #expect(
+      error?.description
+        == "the command must start with an absolute path inside the box: EINVAL (Invalid argument)")
   }
 
   @Test(arguments: [
@@ -53,7 +59,9 @@ import Testing
   @Test func missingMountSourceIsRefused() {
     var spec = BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy)
     spec.readOnlyMounts = [ReadOnlyMount(hostPath: "/does/not/exist", boxPath: "/opt/x")]
-    #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+    let error = #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+    #expect(
+      error == SandboxError(step: "mount: host path /does/not/exist is missing or unreadable", errorNumber: ENOENT))
   }
 
   @Test func extraReadOnlyMountIsVisibleAndReadOnly() throws {
@@ -66,8 +74,13 @@ import Testing
     #expect(outcome.stdoutText.hasSuffix("readonly\n"))
   }
 
-  @Test(arguments: ["memory=0", "cpu=10000000", "processes=100000", "output=0"])
-  func absurdLimitsAreRefused(setting: String) {
+  @Test(arguments: [
+    ("memory=0", "limits: memory (bytes) must be greater than 0"),
+    ("cpu=10000000", "limits: cpu time (ms) is 10000000; the maximum is 60000"),
+    ("processes=100000", "limits: processes is 100000; the maximum is 1024"),
+    ("output=0", "limits: output per stream (bytes) must be greater than 0"),
+  ])
+  func absurdLimitsAreRefused(setting: String, step: String) {
     var spec = BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy)
     let parts = setting.split(separator: "=")
     let value = UInt64(parts[1])!
@@ -77,7 +90,8 @@ import Testing
     case "processes": spec.limits.processes = value
     default: spec.limits.outputBytesPerStream = value
     }
-    #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+    let error = #expect(throws: SandboxError.self) { _ = try Box(host: Fixture.host, spec: spec) }
+    #expect(error == SandboxError(step: step, errorNumber: EINVAL))
   }
 
   @Test(arguments: ["../escape", "/abs", "a/../../b", "", "a//b", "./x", "a/b/c/d/e"])

@@ -91,14 +91,19 @@ import Testing
 
   @Test func unknownTopLevelKeyIsRefused() {
     let data = policy(#"[{"reason": "r", "action": "allow", "syscalls": ["read"]}]"#, extra: #""typo": 1,"#)
-    #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data) }
+    let error = #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data, source: "t.json") }
+    #expect(error?.file == "t.json")
+    #expect(error?.problem == #"unknown key "typo""#)
+    #expect(error?.description == #"t.json: unknown key "typo""#)
   }
 
   @Test func defaultActionMustKill() {
     let data = Data(
       #"{"name": "t", "architectures": ["x86_64"], "default_action": "allow", "rules": [{"reason": "r", "action": "allow", "syscalls": ["read"]}]}"#
         .utf8)
-    #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data) }
+    let error = #expect(throws: PolicyError.self) { _ = try SeccompCompiler.compile(json: data, source: "t.json") }
+    #expect(error?.file == "t.json")
+    #expect(error?.problem == #""default_action" must be "kill_process": policies are allow-lists"#)
   }
 
   @Test func wholeNumbersUpToTwoToTheSixtyFourMinusOneAreExact() throws {
@@ -112,16 +117,36 @@ import Testing
       ))
   }
 
-  @Test func anyBitSetExpandsToOneRulePerBit() throws {
-    let one = try SeccompCompiler.compile(
+  /// "any_bit_set" with a mask of n bits compiles to exactly the program of n rules that each test
+  /// one bit (masked_eq bit == bit), in ascending order: no more, no fewer.
+  @Test(
+    arguments: [
+      (UInt64(1), [UInt64(1)]), (UInt64(7), [UInt64(1), 2, 4]),
+      (UInt64(0x8000_0000_0000_0010), [UInt64(0x10), 1 << 63]),
+    ] as [(UInt64, [UInt64])])
+  func anyBitSetExpandsToOneRulePerBit(mask: UInt64, bits: [UInt64]) throws {
+    func rule(_ argument: String) -> String {
+      #"{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [\#(argument)]}"#
+    }
+    let expanded = try SeccompCompiler.compile(
+      json: policy("[" + rule(#"{"index": 0, "op": "any_bit_set", "mask": \#(mask)}"#) + "]"))
+    let explicit = try SeccompCompiler.compile(
       json: policy(
-        #"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 1}]}]"#
-      ))
-    let three = try SeccompCompiler.compile(
+        "["
+          + bits.map { rule(#"{"index": 0, "op": "masked_eq", "mask": \#($0), "value": \#($0)}"#) }.joined(
+            separator: ", ")
+          + "]"))
+    let oneMore = try SeccompCompiler.compile(
       json: policy(
-        #"[{"reason": "r", "action": "errno", "errno": "EPERM", "syscalls": ["clone"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 7}]}]"#
-      ))
-    #expect(three.instructionCount > one.instructionCount)
+        "["
+          + (bits + [UInt64(1) << 33]).map {
+            rule(#"{"index": 0, "op": "masked_eq", "mask": \#($0), "value": \#($0)}"#)
+          }
+          .joined(separator: ", ") + "]"))
+    #expect(expanded.filter == explicit.filter)
+    #expect(expanded.instructionCount == explicit.instructionCount)
+    #expect(expanded.instructionCount < oneMore.instructionCount)
+    #expect(expanded.ruleCount == 1 && explicit.ruleCount == bits.count)
   }
 
   @Test func aPolicyWithoutWriteStopsThePrograms() throws {
