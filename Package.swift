@@ -3,9 +3,9 @@ import PackageDescription
 
 let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
+// Linux only (namespaces, seccomp, cgroups, pidfds): SwiftPM cannot say so, so no platform is claimed.
 let package = Package(
   name: "dsa-run",
-  platforms: [.macOS(.v14)],
   products: [
     .executable(name: "dsa-run", targets: ["dsa-run"]),
     .library(name: "Sandbox", targets: ["Sandbox"]),
