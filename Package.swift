@@ -112,6 +112,8 @@ let package = Package(
     ),
     // Pure: no root, no kernel facility beyond pipes.
     .testTarget(name: "SystemCoreTests", dependencies: ["SystemCore"], swiftSettings: strictSwift),
+    // Pure: docs/architecture.md's module table against the import lines and this file.
+    .testTarget(name: "ArchitectureTests", swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",
       dependencies: ["Runners", "Sandbox", "SystemCore", "dsa-run"],
