@@ -40,6 +40,9 @@ let package = Package(
       dependencies: ["Sandbox"],
       swiftSettings: strictSwift
     ),
+    // Test support: the fake box environment and the executors the suites share. Only test
+    // targets depend on it.
+    .target(name: "SandboxTesting", dependencies: ["Runners", "Sandbox"], swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-run",
       dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading"],
@@ -89,7 +92,8 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .testTarget(
-      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP"],
+      swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .target(name: "Grading", swiftSettings: strictSwift),
     .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),
@@ -98,7 +102,7 @@ let package = Package(
     .testTarget(
       name: "ChallengesTests",
       // dsa-run is built too: the tests grade through its CLI.
-      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "dsa-run"],
+      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
       swiftSettings: strictSwift
     ),
     .testTarget(
@@ -109,7 +113,7 @@ let package = Package(
     ),
     .testTarget(
       name: "RunnersTests",
-      dependencies: ["Runners", "Sandbox", "dsa-run"],
+      dependencies: ["Runners", "Sandbox", "SandboxTesting", "dsa-run"],
       swiftSettings: strictSwift
     ),
   ]
