@@ -41,7 +41,7 @@ public struct BoxSpec: Sendable {
 ///  3. `destroy`: cgroups removed, work directory unmounted and removed.
 ///
 /// As a `BoxEnvironment` it runs one command (`OneShotBoxes` makes one per command).
-public final class Box: BoxEnvironment, @unchecked Sendable {
+public final class Box: HostDirectoryEnvironment, @unchecked Sendable {
   /// What `run(stdin:)` runs; nil for a box made for a layout and limits.
   public let spec: BoxSpec?
   public let layout: BoxLayout
@@ -88,14 +88,6 @@ public final class Box: BoxEnvironment, @unchecked Sendable {
   /// Puts a file in /box before the run, owned by the program's uid.
   public func writeFile(_ name: String, contents: Data, executable: Bool = false) throws(SandboxError) {
     try directory.write(name: name, contents: contents, executable: executable, owner: identity.programUID)
-  }
-
-  public func readFile(_ name: String, limit: Int) throws(SandboxError) -> Data {
-    try directory.read(name: name, limit: limit)
-  }
-
-  public func readTree(_ name: String, limit: Int) throws(SandboxError) -> [(String, Data)] {
-    try directory.readTree(name: name, limit: limit)
   }
 
   /// Removes everything the box created; idempotent.

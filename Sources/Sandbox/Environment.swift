@@ -46,6 +46,22 @@ public protocol BoxEnvironment: AnyObject, Sendable {
   func readTree(_ name: String, limit: Int) throws(SandboxError) -> [(String, Data)]
 }
 
+/// A box whose /box is a host directory (`Box`, `WarmBox`): outputs are read from it, never
+/// through a link the program planted.
+public protocol HostDirectoryEnvironment: BoxEnvironment {
+  var directory: BoxDirectory { get }
+}
+
+extension HostDirectoryEnvironment {
+  public func readFile(_ name: String, limit: Int) throws(SandboxError) -> Data {
+    try directory.read(name: name, limit: limit)
+  }
+
+  public func readTree(_ name: String, limit: Int) throws(SandboxError) -> [(String, Data)] {
+    try directory.readTree(name: name, limit: limit)
+  }
+}
+
 /// Where environments come from and go back to.
 public protocol BoxEnvironmentPool: Sendable {
   associatedtype Environment: BoxEnvironment

@@ -18,7 +18,7 @@ import Synchronization
 /// a network namespace alone costs about a millisecond).
 ///
 /// As a `BoxEnvironment` it runs one command per `BoxPool.get`; the pool resets it on `put`.
-public final class WarmBox: BoxEnvironment, @unchecked Sendable {
+public final class WarmBox: HostDirectoryEnvironment, @unchecked Sendable {
   public let layout: BoxLayout
   private let lease: BoxLease
   public var directory: BoxDirectory { lease.directory }
@@ -136,14 +136,6 @@ public final class WarmBox: BoxEnvironment, @unchecked Sendable {
   /// Puts a file in /box before the next run, owned by the program's uid.
   public func writeFile(_ name: String, contents: Data, executable: Bool = false) throws(SandboxError) {
     try directory.write(name: name, contents: contents, executable: executable, owner: identity.programUID)
-  }
-
-  public func readFile(_ name: String, limit: Int) throws(SandboxError) -> Data {
-    try directory.read(name: name, limit: limit)
-  }
-
-  public func readTree(_ name: String, limit: Int) throws(SandboxError) -> [(String, Data)] {
-    try directory.readTree(name: name, limit: limit)
   }
 
   /// Sizes /box, /tmp and /dev/shm for the next run (resetting the box first
