@@ -1,6 +1,7 @@
 internal import CSandbox
 import Foundation
 import Glibc
+import SystemCore
 
 /// What to run in a box and under which limits.
 public struct BoxSpec: Sendable {
@@ -122,9 +123,9 @@ public final class Box: HostDirectoryEnvironment, @unchecked Sendable {
     ran = true
     for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
 
-    var pipes = try PipeSet()
+    let pipes = try PipeSet()
     defer { pipes.closeAll() }
-    let (process, planned) = try lease.spawnInit(layout: layout, limits: limits, role: .runOnce(spec), pipes: &pipes)
+    let (process, planned) = try lease.spawnInit(layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes)
     defer { process.close() }
     let interruption = lease.registerInterruption(process)
     defer { BoxInterruption.unregister(interruption) }
@@ -132,9 +133,8 @@ public final class Box: HostDirectoryEnvironment, @unchecked Sendable {
     let startedMicroseconds = monotonicMicroseconds()
 
     var pump = StreamPump(
-      input: command.stdin, stdinFD: pipes.stdin.write, stdoutFD: pipes.stdout.read, stderrFD: pipes.stderr.read,
-      reports: InitReportPipe(fd: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream))
-    pipes.forgetParentEnds()
+      input: command.stdin, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
+      reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream))
     let cgroup = lease.cgroup
     pump.run(
       process: process, started: started, limits: limits,
@@ -168,14 +168,13 @@ public final class Box: HostDirectoryEnvironment, @unchecked Sendable {
 /// A one-shot init's reports: a pipe that reaches EOF when the init and its program are gone,
 /// which is when the run is over.
 struct InitReportPipe: InitReportChannel {
-  private(set) var fd: Int32
+  /// The parent's read end, closed at the hang-up.
+  let pipe: OwnedDescriptor
+  var fd: Int32 { pipe.rawValue }
 
   func receive(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int { Glibc.read(fd, buffer, capacity) }
 
-  mutating func hangUp() {
-    close(fd)
-    fd = -1
-  }
+  func hangUp() { pipe.close() }
 
   func runIsOver(initExited: Bool, outputClosed: Bool, reports: [dsa_report]) -> Bool {
     initExited && outputClosed && fd < 0
@@ -289,18 +288,6 @@ func stepName(_ step: Int32) -> String {
   return names[step] ?? "step \(step)"
 }
 
-func monotonicMicroseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-}
-
-func monotonicMilliseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
-}
-
 /// Owns C strings for one spawn; freed right after clone3 returns (the
 /// child has its own copy-on-write view).
 final class CStringArena {
@@ -334,12 +321,14 @@ final class CStringArena {
 /// The box's init as seen from the parent.
 final class BoxProcess {
   let pid: pid_t
-  private(set) var pidfd: Int32
+  private let pidDescriptor: OwnedDescriptor
+  /// The init's pidfd; -1 once closed.
+  var pidfd: Int32 { pidDescriptor.rawValue }
   private var reaped = false
 
   init(pid: pid_t, pidfd: Int32) {
     self.pid = pid
-    self.pidfd = pidfd
+    self.pidDescriptor = OwnedDescriptor(pidfd)
   }
 
   /// SIGKILL to the init kills every process of the box's pid namespace.
@@ -373,9 +362,6 @@ final class BoxProcess {
       kill()
       _ = reap()
     }
-    if pidfd >= 0 {
-      Glibc.close(pidfd)
-      pidfd = -1
-    }
+    pidDescriptor.close()
   }
 }

@@ -1,6 +1,7 @@
 internal import CSandbox
 import Foundation
 import Glibc
+import SystemCore
 
 // What a one-shot `Box` and a `WarmBox` share, so each of them says only what differs: the
 // one-shot init runs one program and exits; the warm init serves runs on a control socket.
@@ -95,7 +96,7 @@ final class BoxLease {
 
   /// Clones the box's init (all plan data prepared here, in the parent), writes its uid/gid maps
   /// and lets it go. `limits` size the scratch mounts and give the init's rlimits.
-  func spawnInit(layout: BoxLayout, limits: BoxLimits, role: InitRole, pipes: inout PipeSet) throws(SandboxError)
+  func spawnInit(layout: BoxLayout, limits: BoxLimits, role: InitRole, pipes: PipeSet) throws(SandboxError)
     -> (BoxProcess, [PlannedMount])
   {
     let program: BoxSpec?
@@ -151,12 +152,12 @@ final class BoxLease {
           plan.program.rlimit_count = Int32(rlimitBuffer.count)
           plan.program.uid = boxProgramID
           plan.program.gid = boxProgramID
-          plan.program.stdin_fd = pipes.stdin.read
-          plan.program.stdout_fd = pipes.stdout.write
-          plan.program.stderr_fd = pipes.stderr.write
-          plan.program.report_fd = pipes.report.write
-          plan.go_fd = pipes.go.read
-          plan.cgroup_fd = cgroup?.directoryFD ?? -1
+          plan.program.stdin_fd = pipes.stdin.read.rawValue
+          plan.program.stdout_fd = pipes.stdout.write.rawValue
+          plan.program.stderr_fd = pipes.stderr.write.rawValue
+          plan.program.report_fd = pipes.report.write.rawValue
+          plan.go_fd = pipes.go.read.rawValue
+          plan.cgroup_fd = cgroup?.directory.rawValue ?? -1
           let joinFDs = cgroup?.joinFDs ?? []
           plan.cgroup_join_count = Int32(joinFDs.count)
           plan.cgroup_join_fds = (
@@ -190,7 +191,7 @@ final class BoxLease {
     // The go pipe's write end stays open while the box lives: the init takes
     // a hang-up on it as the parent's death (see prepare_init).
     var go: UInt8 = 0x67
-    _ = Glibc.write(pipes.go.write, &go, 1)
+    _ = Glibc.write(pipes.go.write.rawValue, &go, 1)
     return (process, planned)
   }
 
