@@ -42,6 +42,18 @@ import Testing
     #expect(pool.environmentsOut == 0)
   }
 
+  @Test func aRunnerResolvedByTheCallerIsUsedAsGiven() throws {
+    let pool = FakeEnvironmentPool()
+    let executor = TestExecutors.fake(pool)
+    var runner = try executor.runner(language: "python", version: nil)
+    runner.run.argv = ["/usr/bin/python3.11", "-I", "{source}"]
+    var request = ExecuteRequest(language: "python", files: [SourceFile(name: "", contents: Data("1".utf8))])
+    request.runner = runner
+    let result = try executor.execute(request)
+    #expect(result.run?.status == .ok)
+    #expect(pool.records.map(\.argv) == [["/usr/bin/python3.11", "-I", "main.py"]])
+  }
+
   @Test func runnerDefaultsAboveTheMaximaReachTheBoxLowered() throws {
     let pool = FakeEnvironmentPool()
     let router = makeFakeRouter(pool) { $0.maxima.wallMilliseconds = 1500 }
