@@ -43,6 +43,9 @@ let package = Package(
       dependencies: ["Sandbox", "SystemCore"],
       swiftSettings: strictSwift
     ),
+    // Test support: the fake box environment and the executors the suites share. Only test
+    // targets depend on it.
+    .target(name: "SandboxTesting", dependencies: ["Runners", "Sandbox"], swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-run",
       dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading", "SystemCore"],
@@ -92,7 +95,8 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .testTarget(
-      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP"],
+      swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
     .target(name: "Grading", swiftSettings: strictSwift),
     .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),
@@ -101,7 +105,7 @@ let package = Package(
     .testTarget(
       name: "ChallengesTests",
       // dsa-run is built too: the tests grade through its CLI.
-      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "dsa-run"],
+      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
       swiftSettings: strictSwift
     ),
     .testTarget(
@@ -116,7 +120,7 @@ let package = Package(
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",
-      dependencies: ["Runners", "Sandbox", "SystemCore", "dsa-run"],
+      dependencies: ["Runners", "Sandbox", "SandboxTesting", "SystemCore", "dsa-run"],
       swiftSettings: strictSwift
     ),
   ]

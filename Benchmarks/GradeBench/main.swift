@@ -99,7 +99,7 @@ func executor(cacheName: String?) -> Executor {
   let cache = cacheName.map { name -> CompileCache in
     do { return try CompileCache(directory: scratch + "/" + name) } catch { failSetup("cache: \(error)") }
   }
-  return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
+  return Executor(environments: pool, catalog: catalog, policies: policies, cache: cache)
 }
 
 func milliseconds(_ start: UInt64) -> Double { Double(nowNanoseconds() - start) / 1e6 }

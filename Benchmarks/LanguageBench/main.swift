@@ -900,7 +900,7 @@ func runBenchmark() -> Int32 {
     let host = try SandboxHost()
     let cache = try CompileCache(directory: scratch + "/executor-cache")
     pool = BoxPool(host: host)
-    executor = Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
+    executor = Executor(environments: pool, catalog: catalog, policies: policies, cache: cache)
   } catch {
     try? FileManager.default.removeItem(atPath: scratch)
     failSetup("set-up failed: \(error)")
@@ -1005,7 +1005,7 @@ func runBenchmark() -> Int32 {
   let report = BenchReport(
     host: HostFacts(
       kernel: kernelRelease(), processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
-      accounting: executor.host.cgroups.mode.rawValue, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage()),
+      accounting: pool.host.cgroups.mode.rawValue, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage()),
     rounds: options.rounds, warmUpRounds: options.warmUpRounds, units: Unit.allCases.map(\.rawValue),
     dsaRunBinary: dsaRun,
     runMemoryLimitMb: BoxLimits().memoryBytes >> 20, languages: rows, skipped: skipped,

@@ -344,8 +344,8 @@ func boxLane(options: Options, threads: Int) -> LevelResult {
     let host = try SandboxHost(configuration: configuration)
     pool = BoxPool(host: host, maximumIdlePerLayout: threads)
     executor = Executor(
-      host: host, catalog: try RunnerCatalog.load(directory: runners),
-      policies: try SeccompCompiler.loadDirectory(policiesDirectory), cache: nil, pool: pool)
+      environments: pool, catalog: try RunnerCatalog.load(directory: runners),
+      policies: try SeccompCompiler.loadDirectory(policiesDirectory), cache: nil)
   } catch {
     failSetup("box lane set-up failed: \(error)")
   }

@@ -149,7 +149,7 @@ public final class APIRouter: Sendable {
         queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
         cacheMisses: executor.cache?.misses ?? 0,
         boxDiscards: Dictionary(
-          uniqueKeysWithValues: (executor.pool?.discardCounts ?? [:]).map { ($0.key.rawValue, $0.value) }))
+          uniqueKeysWithValues: executor.environments.discardCounts.map { ($0.key.rawValue, $0.value) }))
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return Self.json(["status": "ok"])
@@ -215,7 +215,7 @@ public final class APIRouter: Sendable {
     let body = try jsonBody(of: request, ExecuteBody.decode)
     let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
     let executeRequest = try body.executeRequest(
-      maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
+      maxima: configuration.maxima, runnerLimits: runner.runLimits())
     let perform = self.perform
     let exposeCompileCache = configuration.exposeCompileCache
     // The result is encoded (its step lines parsed) on the slot's thread, inside the run's share of
@@ -249,11 +249,11 @@ public final class APIRouter: Sendable {
     var inline = false
     if case .object = body.challenge { inline = true }
     resolved.limits = try configuration.maxima.challengeLimits(
-      resolved.limits, runnerLimits: runner.run.limits.applied(to: BoxLimits()), inline: inline)
+      resolved.limits, runnerLimits: runner.runLimits(), inline: inline)
     let challenge = resolved
     let options = GradeOptions(
       version: body.version, parallelism: 1, stopAtFirstFailure: body.stopAtFirstFailure ?? false,
-      timeBoundMilliseconds: configuration.resolvedGradeWallMilliseconds)
+      timeBoundMilliseconds: configuration.resolvedGradeWallMilliseconds, runner: runner)
     let grader = self.grader
     let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in
       try grader.grade(challenge, language: body.language, files: files, options: options)

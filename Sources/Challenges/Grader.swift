@@ -21,14 +21,18 @@ public struct GradeOptions: Sendable {
   public var timeBoundMilliseconds: UInt64
   /// Limits of each run of a custom checker program.
   public var checkerLimits: StepLimits
+  /// The runner, when the caller resolved it already (so a request resolves it once); nil
+  /// resolves the language and `version`.
+  public var runner: Runner?
 
   public static let defaultTimeBoundMilliseconds: UInt64 = 120_000
 
   public init(
     version: String? = nil, parallelism: Int? = nil, stopAtFirstFailure: Bool = false,
     timeBoundMilliseconds: UInt64 = GradeOptions.defaultTimeBoundMilliseconds,
-    checkerLimits: StepLimits = CheckerProgramRunner.defaultLimits
+    checkerLimits: StepLimits = CheckerProgramRunner.defaultLimits, runner: Runner? = nil
   ) {
+    self.runner = runner
     self.checkerLimits = checkerLimits
     self.version = version
     self.parallelism = parallelism
@@ -53,10 +57,9 @@ public final class Grader: Sendable {
     self.executor = executor
   }
 
-  /// Tests at once by default: the executor's warm box pool size, else the core count.
-  public var defaultParallelism: Int {
-    max(1, executor.pool?.maximumIdlePerLayout ?? ProcessInfo.processInfo.activeProcessorCount)
-  }
+  /// Tests at once by default: as many as the executor's environments serve at once (the warm box
+  /// pool's size, or the core count for one-shot boxes).
+  public var defaultParallelism: Int { max(1, executor.environments.parallelism) }
 
   /// Grades a program on a challenge.
   ///
@@ -76,7 +79,12 @@ public final class Grader: Sendable {
   private func grade(
     _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions, started: UInt64
   ) throws(ExecuteError) -> GradeResult {
-    let program = try executor.prepare(language: language, version: options.version, files: files)
+    let program: PreparedProgram
+    if let runner = options.runner {
+      program = try executor.prepare(runner, requestedAs: language, files: files)
+    } else {
+      program = try executor.prepare(language: language, version: options.version, files: files)
+    }
     var result = GradeResult(
       challenge: challenge.id, language: program.language, version: program.version, verdict: .accepted, score: 0,
       message: "", compile: program.compile, compileCacheHit: program.compileCacheHit, tests: [], wallMilliseconds: 0)
@@ -201,7 +209,7 @@ private struct TestWork: Sendable {
 
   /// `limits` with the wall time lowered to what the grade's bound leaves, and whether it was lowered.
   func withinBound(_ limits: StepLimits, runner: Runner) -> (StepLimits, lowered: Bool) {
-    let own = limits.applied(to: runner.run.limits.applied(to: BoxLimits())).wallTimeMilliseconds
+    let own = runner.runLimits(limits).wallTimeMilliseconds
     let left = max(1, remainingMilliseconds())
     guard left < own else { return (limits, false) }
     var lowered = limits

@@ -26,6 +26,9 @@ public struct ExecuteRequest: Sendable {
   public var arguments: [String] = []
   /// The caller's limits for the run step, laid over the runner's.
   public var runLimits = StepLimits()
+  /// The runner, when the caller resolved it already (the API does, before a request waits for a
+  /// slot); nil resolves `language` and `version`.
+  public var runner: Runner?
 
   public init(language: String, version: String? = nil, files: [SourceFile]) {
     self.language = language
@@ -112,15 +115,14 @@ public enum ExecuteError: Error, CustomStringConvertible, Sendable {
   }
 }
 
-/// Compiles (through the cache) and runs programs in boxes.
+/// Compiles (through the cache) and runs programs in box environments.
 public final class Executor: Sendable {
-  public let host: SandboxHost
   public let catalog: RunnerCatalog
   public let policies: [String: SeccompPolicy]
   public let cache: CompileCache?
-  /// Warm boxes for compiles and runs (daemon, grading); nil runs every
-  /// step in a fresh one-shot box (the CLI).
-  public let pool: BoxPool?
+  /// Where compiles and runs happen: warm boxes (`BoxPool`: daemon, grading), a fresh one-shot
+  /// box per step (`OneShotBoxes`: the CLI), or the tests' fake.
+  public let environments: any BoxEnvironmentPool
   /// Whether results carry the toolchain's probed version ("3.11.2") or
   /// the runner's declared one ("3.11"): probing starts the toolchain once
   /// per process (30 ms for the JVM), which a one-shot CLI run that prints
@@ -175,12 +177,11 @@ public final class Executor: Sendable {
   }
 
   public init(
-    host: SandboxHost, catalog: RunnerCatalog, policies: [String: SeccompPolicy], cache: CompileCache?,
-    pool: BoxPool? = nil, probesVersions: Bool = true
+    environments: any BoxEnvironmentPool, catalog: RunnerCatalog, policies: [String: SeccompPolicy],
+    cache: CompileCache?, probesVersions: Bool = true
   ) {
-    self.pool = pool
+    self.environments = environments
     self.probesVersions = probesVersions
-    self.host = host
     self.catalog = catalog
     self.policies = policies
     self.cache = cache
@@ -226,7 +227,13 @@ public final class Executor: Sendable {
 
   /// Compiles (through the cache) and runs one program: `prepare` then `run`.
   public func execute(_ request: ExecuteRequest) throws(ExecuteError) -> ExecuteResult {
-    let program = try prepare(language: request.language, version: request.version, files: request.files)
+    let runner: Runner
+    if let resolved = request.runner {
+      runner = resolved
+    } else {
+      runner = try self.runner(language: request.language, version: request.version)
+    }
+    let program = try prepare(runner, requestedAs: request.language, files: request.files)
     var result = ExecuteResult(
       language: program.language, version: program.version, compile: program.compile, run: nil,
       compileCacheHit: program.compileCacheHit, fileNames: program.fileNames)
@@ -242,7 +249,14 @@ public final class Executor: Sendable {
   public func prepare(language: String, version: String?, files given: [SourceFile]) throws(ExecuteError)
     -> PreparedProgram
   {
-    let runner = try runner(language: language, version: version)
+    try prepare(try runner(language: language, version: version), requestedAs: language, files: given)
+  }
+
+  /// `prepare` with the runner resolved already; `language` is the name the caller used (a
+  /// script's alias picks the script runner's entry file).
+  public func prepare(_ runner: Runner, requestedAs language: String, files given: [SourceFile])
+    throws(ExecuteError) -> PreparedProgram
+  {
     guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
     var (files, learnerNames) = try nameFiles(given, runner: runner)
     // A script's launcher is compiled with it and started in its place; it is not the learner's.
@@ -308,17 +322,16 @@ public final class Executor: Sendable {
       throw .badFiles("the program did not compile, so it cannot run")
     }
     if let problem = Self.argumentsProblem(arguments) { throw .badFiles(problem) }
-    var runFiles = programFiles
+    var runFiles = programFiles.map { BoxFile(name: $0.0, contents: $0.1, executable: $0.2) }
     for file in extraFiles {
       if let problem = BoxDirectory.validate(name: file.name) { throw .badFiles(problem) }
-      guard !runFiles.contains(where: { $0.0 == file.name || $0.0.hasPrefix(file.name + "/") }) else {
+      guard !runFiles.contains(where: { $0.name == file.name || $0.name.hasPrefix(file.name + "/") }) else {
         throw .badFiles("the extra file \(file.name) would replace one of the program's files")
       }
-      runFiles.append((file.name, file.contents, false))
+      runFiles.append(BoxFile(name: file.name, contents: file.contents))
     }
     let runner = program.runner
-    var limits = runner.run.limits.applied(to: BoxLimits())
-    limits = stepLimits.applied(to: limits)
+    let limits = runner.runLimits(stepLimits)
     if let problem = limits.violation() { throw .badFiles("limit out of range: \(problem)") }
     var spec = BoxSpec(
       command: expand(runner.run.argv, mainFile: program.mainFile, mainClass: program.mainClass, limits: limits)
@@ -328,15 +341,9 @@ public final class Executor: Sendable {
       policy: program.policy)
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
-    var outcome = try inBox(spec: spec, files: runFiles, stdin: stdin)
+    spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
+    var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin)) { outcome, _ in outcome }
     outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: program.learnerNames)
-    if outcome.status == .runtimeError,
-      runner.run.memoryErrorPatterns.contains(where: { outcome.stderr.range(of: Data($0.utf8)) != nil })
-    {
-      outcome.status = .memoryLimit
-      outcome.message =
-        "Ran out of memory: the limit is \(limits.memoryBytes >> 20) MiB and the program asked for more than its runtime could give it."
-    }
     return outcome
   }
 
@@ -355,79 +362,43 @@ public final class Executor: Sendable {
       policy: policy)
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + step.mounts
-    do throws(SandboxError) {
-      return try inBox(spec: spec, files: files.map { ($0.name, $0.contents, false) }, stdin: Data()) {
-        outcome, directory throws(SandboxError) in
-        var outcome = outcome
-        switch outcome.status {
-        case .ok:
-          var artifacts: [(String, Data)] = []
-          var total = 0
-          for artifact in step.artifacts {
-            do throws(SandboxError) {
-              if artifact.hasSuffix("/") {
-                let tree = try directory.readTree(
-                  name: String(artifact.dropLast()), limit: Self.maximumArtifactBytes - total)
-                artifacts += tree
-                total += tree.reduce(0) { $0 + $1.1.count }
-              } else {
-                let data = try directory.read(name: artifact, limit: Self.maximumArtifactBytes - total)
-                artifacts.append((artifact, data))
-                total += data.count
-              }
-            } catch {
-              outcome.status = .compileError
-              outcome.message = "The compiler finished but left no usable \(artifact): \(error.step)."
-              return (outcome, nil)
-            }
+    let command = BoxCommand(spec: spec, files: files.map { BoxFile(name: $0.name, contents: $0.contents) })
+    return try inBox(command) { ran, environment throws(SandboxError) in
+      var outcome = ran.asCompile(errorHints: step.errorHints)
+      guard outcome.status == .ok else { return (outcome, nil) }
+      var artifacts: [(String, Data)] = []
+      var total = 0
+      for artifact in step.artifacts {
+        do throws(SandboxError) {
+          if artifact.hasSuffix("/") {
+            let tree = try environment.readTree(String(artifact.dropLast()), limit: Self.maximumArtifactBytes - total)
+            artifacts += tree
+            total += tree.reduce(0) { $0 + $1.1.count }
+          } else {
+            let data = try environment.readFile(artifact, limit: Self.maximumArtifactBytes - total)
+            artifacts.append((artifact, data))
+            total += data.count
           }
-          return (outcome, artifacts)
-        case .runtimeError:
+        } catch {
           outcome.status = .compileError
-          outcome.message = "The code did not compile: see the compiler's messages."
-          if let hint = step.errorHints.first(where: { hint in
-            let text = Data(hint.text.utf8)
-            return outcome.stderr.range(of: text) != nil || outcome.stdout.range(of: text) != nil
-          }) {
-            outcome.message = "The code did not compile because " + hint.message
-          }
-          return (outcome, nil)
-        default:
-          outcome.message = "While compiling: " + outcome.message
+          outcome.message = "The compiler finished but left no usable \(artifact): \(error.step)."
           return (outcome, nil)
         }
       }
-    } catch {
-      throw .sandbox(error)
+      return (outcome, artifacts)
     }
   }
 
-  private func inBox(spec: BoxSpec, files: [(String, Data, Bool)], stdin: Data) throws(ExecuteError) -> Outcome {
-    do {
-      return try inBox(spec: spec, files: files, stdin: stdin) { outcome, _ throws(SandboxError) in outcome }
-    } catch {
-      throw .sandbox(error)
-    }
-  }
-
-  /// Runs a spec in a warm box from the pool, or a one-shot box, and lets
-  /// `finish` read the work directory before the box is reused or removed.
+  /// Runs a command in an environment from the pool and lets `finish` read what it left in /box
+  /// before the environment is reused or removed.
   private func inBox<Result>(
-    spec: BoxSpec, files: [(String, Data, Bool)], stdin: Data,
-    finish: (Outcome, BoxDirectory) throws(SandboxError) -> Result
-  ) throws(SandboxError) -> Result {
-    if let pool {
-      return try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
-        for (name, contents, executable) in files {
-          try box.writeFile(name, contents: contents, executable: executable)
-        }
-        return try finish(try box.run(spec, stdin: stdin), box.directory)
-      }
+    _ command: BoxCommand, finish: (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
+  ) throws(ExecuteError) -> Result {
+    do {
+      return try environments.run(command, finish: finish)
+    } catch {
+      throw .sandbox(error)
     }
-    let box = try Box(host: host, spec: spec)
-    defer { box.destroy() }
-    for (name, contents, executable) in files { try box.writeFile(name, contents: contents, executable: executable) }
-    return try finish(try box.run(stdin: stdin), box.directory)
   }
 
   /// Validates file names and sizes and names the files as the language wants: the entry file

@@ -39,6 +39,15 @@ public struct StepLimits: Sendable, Equatable {
   }
 }
 
+extension Runner {
+  /// The run step's box limits: the sandbox's defaults, the runner's own over them, and `asked` (a
+  /// request's, a challenge's) over those. The one place these layers are laid; the API reads the
+  /// runner's defaults from it to lower them to its maxima.
+  public func runLimits(_ asked: StepLimits = StepLimits()) -> BoxLimits {
+    asked.applied(to: run.limits.applied(to: BoxLimits()))
+  }
+}
+
 /// One step (compile or run) of a runner.
 public struct RunnerStep: Sendable {
   /// argv with placeholders: {source} {sources} {class} {memory_mb} {heap_mb}.

@@ -14,6 +14,9 @@ public struct BoxSpec: Sendable {
   /// Extra read-only host paths (toolchains under /opt, JDK config, ...).
   public var readOnlyMounts: [ReadOnlyMount] = []
   public var policy: SeccompPolicy
+  /// stderr texts by which the program's runtime says it ran out of its memory budget (the JVM's
+  /// OutOfMemoryError, V8's heap limit): such a failed run is `memory_limit`, not `runtime_error`.
+  public var outOfMemoryTexts: [String] = []
   /// The JVM and Dart need /proc; everything gets it unless a runner opts out.
   public var mountProc = true
   public var hostname = "box"
@@ -37,32 +40,44 @@ public struct BoxSpec: Sendable {
 ///     no_new_privs and seccomp and execs; the parent pumps stdin/stdout/
 ///     stderr with caps and enforces wall and CPU time; the init reports.
 ///  3. `destroy`: cgroups removed, work directory unmounted and removed.
-public final class Box: @unchecked Sendable {
-  public let spec: BoxSpec
-  public let directory: BoxDirectory
-  let host: SandboxHost
-  let name: String
-  let identity: HostIdentity
-  private var cgroup: BoxCgroup?
+///
+/// As a `BoxEnvironment` it runs one command (`OneShotBoxes` makes one per command).
+public final class Box: HostDirectoryEnvironment, @unchecked Sendable {
+  /// What `run(stdin:)` runs; nil for a box made for a layout and limits.
+  public let spec: BoxSpec?
+  public let layout: BoxLayout
+  public let limits: BoxLimits
+  private let lease: BoxLease
+  public var directory: BoxDirectory { lease.directory }
+  var host: SandboxHost { lease.host }
+  var name: String { lease.name }
+  var identity: HostIdentity { lease.identity }
   private var workDirectoryMounted = false
   private var ran = false
   private var destroyed = false
-  /// Counted by BoxInterruption until `destroy()` ends.
-  private var admitted = false
 
-  public init(host: SandboxHost, spec: BoxSpec) throws(SandboxError) {
+  /// A box for one run of `spec` (`run(stdin:)`).
+  public convenience init(host: SandboxHost, spec: BoxSpec) throws(SandboxError) {
     try validateProgram(spec)
-    try validateMounts(spec.readOnlyMounts)
+    try self.init(host: host, layout: BoxLayout(spec), limits: spec.limits, spec: spec)
+  }
+
+  /// A box for one command of this layout within these limits (`run(_:)`).
+  public convenience init(host: SandboxHost, layout: BoxLayout, limits: BoxLimits) throws(SandboxError) {
+    if let problem = limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
+    try self.init(host: host, layout: layout, limits: limits, spec: nil)
+  }
+
+  private init(host: SandboxHost, layout: BoxLayout, limits: BoxLimits, spec: BoxSpec?) throws(SandboxError) {
+    try validateMounts(layout.readOnlyMounts)
     self.spec = spec
-    self.host = host
-    self.name = host.nextBoxName()
-    self.identity = try host.identities.next()
-    self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
+    self.layout = layout
+    self.limits = limits
+    lease = try BoxLease(host: host)
     do {
-      try BoxInterruption.admit()
-      admitted = true
-      try createWorkDirectory()
-      cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: spec.limits)
+      try lease.mountScratch(lease.directory.path, bytes: limits.workDirectoryBytes) {}
+      workDirectoryMounted = true
+      try lease.createCgroup(limits: limits)
     } catch {
       destroy()
       throw error
@@ -70,17 +85,6 @@ public final class Box: @unchecked Sendable {
   }
 
   deinit { destroy() }
-
-  private func createWorkDirectory() throws(SandboxError) {
-    let path = directory.path
-    try SandboxError.systemCall("mkdir \(path)") { mkdir(path, 0o700) }
-    let options =
-      "size=\(spec.limits.workDirectoryBytes),nr_inodes=16384,mode=0700,uid=\(identity.programUID),gid=\(identity.programUID)"
-    try SandboxError.systemCall("mount tmpfs on \(path)") {
-      mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options)
-    }
-    workDirectoryMounted = true
-  }
 
   /// Puts a file in /box before the run, owned by the program's uid.
   public func writeFile(_ name: String, contents: Data, executable: Bool = false) throws(SandboxError) {
@@ -91,12 +95,8 @@ public final class Box: @unchecked Sendable {
   public func destroy() {
     if destroyed { return }
     destroyed = true
-    defer {
-      host.identities.release(identity)
-      if admitted { BoxInterruption.leave() }
-    }
-    cgroup?.destroy()
-    cgroup = nil
+    defer { lease.release() }
+    lease.destroyCgroup()
     if workDirectoryMounted {
       _ = umount2(directory.path, Int32(MNT_DETACH))
       workDirectoryMounted = false
@@ -104,59 +104,102 @@ public final class Box: @unchecked Sendable {
     _ = rmdir(directory.path)
   }
 
-  /// Runs the command once and reports what the program did. Throws only
-  /// when the sandbox itself failed.
+  /// Runs the box's spec once with this stdin.
   public func run(stdin input: Data = Data()) throws(SandboxError) -> Outcome {
+    guard let spec else { throw SandboxError(step: "run: this box was made without a command", errorNumber: EINVAL) }
+    return try run(BoxCommand(spec: spec, stdin: input))
+  }
+
+  /// Writes the command's files, runs it once and reports what the program did. Throws only when
+  /// the sandbox itself failed.
+  public func run(_ command: BoxCommand) throws(SandboxError) -> Outcome {
     guard !destroyed else { throw SandboxError(step: "run: the box was destroyed", errorNumber: EINVAL) }
     guard !ran else { throw SandboxError(step: "run: a box runs once", errorNumber: EINVAL) }
+    let spec = command.spec
+    try validateProgram(spec)
+    guard BoxLayout(spec) == layout, spec.limits == limits else {
+      throw SandboxError(step: "run: the spec's mounts or limits differ from this box's", errorNumber: EINVAL)
+    }
     ran = true
+    for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
 
     let pipes = try PipeSet()
     defer { pipes.closeAll() }
-    let (process, planned) = try spawnInit(
-      host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: BoxLayout(spec),
-      limits: spec.limits, program: spec, pipes: pipes, serve: false)
+    let (process, planned) = try lease.spawnInit(layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes)
     defer { process.close() }
-    let pidfd = process.pidfd
-    let interruption = BoxInterruption.register { [cgroup] in
-      _ = dsa_pidfd_send_signal(pidfd, SIGKILL)
-      cgroup?.killAll()
-    }
+    let interruption = lease.registerInterruption(process)
     defer { BoxInterruption.unregister(interruption) }
     let started = monotonicMilliseconds()
     let startedMicroseconds = monotonicMicroseconds()
 
     var pump = StreamPump(
-      input: input, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
-      report: pipes.report.read, outputLimit: Int(spec.limits.outputBytesPerStream))
-    let watch = pump.run(
-      process: process, started: started, limits: spec.limits,
-      cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
-      kill: { [cgroup] in
+      input: command.stdin, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
+      reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream))
+    let cgroup = lease.cgroup
+    pump.run(
+      process: process, started: started, limits: limits,
+      cpuMicroseconds: { cgroup?.cpuMicroseconds() },
+      kill: {
         process.kill()
         cgroup?.killAll()
       })
     let usage = process.reap()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
 
-    if let failure = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }) {
+    if let failure = pump.report(DSA_REPORT_SETUP_FAILED) {
       throw setupError(failure, plan: planned, command: spec.command)
     }
-    let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
+    let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
     // The init is a copy-on-write copy of this (large) process, so the OOM
     // killer may choose it over the program that exhausted the box's memory
     // (lowering its oom_score_adj needs CAP_SYS_RESOURCE, which a daemon may
     // lack). The whole box then ends; that is still the program's
     // memory_limit, not a sandbox failure.
-    let diedOfMemory = ended == nil && !watch.killedByUs && cgroup?.memoryLimitHit() == true
-    if ended == nil && !watch.killedByUs && !diedOfMemory {
+    let diedOfMemory = ended == nil && !pump.watch.killedByUs && cgroup?.memoryLimitHit() == true
+    if ended == nil && !pump.watch.killedByUs && !diedOfMemory {
       throw SandboxError(step: "the box's init ended without a report (wait status \(usage.status))")
     }
-    return buildOutcome(
-      limits: spec.limits, ended: ended ?? (diedOfMemory ? killedReport() : nil), fallbackUsage: usage, watch: watch,
-      pump: pump,
-      wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
+    return lease.outcome(
+      of: pump, spec: spec, ended: ended ?? (diedOfMemory ? killedReport() : nil), initUsage: usage,
+      wallMicroseconds: wallMicroseconds)
   }
+}
+
+/// A one-shot init's reports: a pipe that reaches EOF when the init and its program are gone,
+/// which is when the run is over.
+struct InitReportPipe: InitReportChannel {
+  /// The parent's read end, closed at the hang-up.
+  let pipe: OwnedDescriptor
+  var fd: Int32 { pipe.rawValue }
+
+  func receive(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int { Glibc.read(fd, buffer, capacity) }
+
+  func hangUp() { pipe.close() }
+
+  func runIsOver(initExited: Bool, outputClosed: Bool, reports: [dsa_report]) -> Bool {
+    initExited && outputClosed && fd < 0
+  }
+}
+
+/// One-shot boxes as a pool: each `get` makes a fresh `Box` for one command, `put` destroys it
+/// (the CLI, which starts a process per run and keeps nothing warm).
+public struct OneShotBoxes: BoxEnvironmentPool {
+  public let host: SandboxHost
+
+  public init(host: SandboxHost) { self.host = host }
+
+  public func get(layout: BoxLayout, limits: BoxLimits) throws(SandboxError) -> Box {
+    try Box(host: host, layout: layout, limits: limits)
+  }
+
+  public func put(_ box: Box) { box.destroy() }
+
+  /// Nothing is kept between commands.
+  public func drain() {}
+
+  public var parallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+  public var discardCounts: [BoxDiscardReason: UInt64] { [:] }
 }
 
 /// Refuses what the C side could not carry out faithfully: limits out of
@@ -200,139 +243,6 @@ public struct BoxLayout: Sendable, Hashable {
   public init(_ spec: BoxSpec) {
     self.init(readOnlyMounts: spec.readOnlyMounts, mountProc: spec.mountProc, hostname: spec.hostname)
   }
-}
-
-/// Clones a box's init (all plan data prepared here, in the parent), writes
-/// its uid/gid maps and lets it go. With `serve`, the init becomes a warm
-/// box serving commands on `pipes.report` (then a socket pair end).
-func spawnInit(
-  host: SandboxHost, identity: HostIdentity, workDirectory: String, cgroup: BoxCgroup?, layout: BoxLayout,
-  limits: BoxLimits, program: BoxSpec?, pipes: PipeSet, serve: Bool,
-  scratchDirectories: (tmp: String, sharedMemory: String)? = nil
-) throws(SandboxError) -> (BoxProcess, [PlannedMount]) {
-  let strings = CStringArena()
-  defer { strings.release() }
-  let argv = strings.array(program?.command ?? [])
-  let envp = strings.array(program?.environment ?? [])
-  let planned = plannedMounts(
-    layout: host.layout, workDirectory: workDirectory, limits: limits, extra: layout.readOnlyMounts,
-    mountProc: layout.mountProc, scratchDirectories: scratchDirectories)
-  let cMounts = planned.map { entry in
-    dsa_mount(
-      kind: entry.kind.rawValue, source: strings.string(entry.source),
-      target: strings.string(host.rootMountPoint + entry.target), data: strings.string(entry.data))
-  }
-  let rlimits = plannedRLimits(for: limits, mode: host.cgroups.mode)
-  let rootOptions = strings.string("size=1m,nr_inodes=4096,mode=0755")
-  let rootPath = strings.string(host.rootMountPoint)
-  let workingDirectory = strings.string(program?.workingDirectory ?? "/box")
-  let hostname = strings.string(layout.hostname)
-  let filter = program?.policy.filter ?? []
-  let sysctlPaths = strings.array(boxUserNamespaceLimits.map { "/proc/sys/user/" + $0.name })
-  let sysctlValues = strings.array(boxUserNamespaceLimits.map { "\($0.value)" })
-
-  var pid: pid_t = 0
-  var pidfd: Int32 = -1
-  let spawnError: Int32 = cMounts.withUnsafeBufferPointer { mounts in
-    rlimits.withUnsafeBufferPointer { rlimitBuffer in
-      filter.withUnsafeBytes { filterBytes in
-        var plan = dsa_spawn_plan()
-        plan.program.argv = UnsafePointer(argv)
-        plan.program.envp = UnsafePointer(envp)
-        plan.root_path = rootPath
-        plan.root_tmpfs_options = rootOptions
-        plan.mounts = mounts.baseAddress
-        plan.mount_count = Int32(mounts.count)
-        plan.program.working_directory = workingDirectory
-        plan.hostname = hostname
-        plan.program.seccomp_filter = filter.isEmpty ? nil : filterBytes.baseAddress
-        plan.program.seccomp_filter_length = UInt16(filter.count)
-        plan.program.rlimits = rlimitBuffer.baseAddress
-        plan.program.rlimit_count = Int32(rlimitBuffer.count)
-        plan.program.uid = boxProgramID
-        plan.program.gid = boxProgramID
-        plan.program.stdin_fd = pipes.stdin.read.rawValue
-        plan.program.stdout_fd = pipes.stdout.write.rawValue
-        plan.program.stderr_fd = pipes.stderr.write.rawValue
-        plan.program.report_fd = pipes.report.write.rawValue
-        plan.go_fd = pipes.go.read.rawValue
-        plan.cgroup_fd = cgroup?.directory.rawValue ?? -1
-        let joinFDs = cgroup?.joinFDs ?? []
-        plan.cgroup_join_count = Int32(joinFDs.count)
-        plan.cgroup_join_fds = (
-          joinFDs.count > 0 ? joinFDs[0] : -1, joinFDs.count > 1 ? joinFDs[1] : -1, joinFDs.count > 2 ? joinFDs[2] : -1
-        )
-        plan.namespace_flags = SandboxHost.namespaceFlags
-        plan.serve = serve ? 1 : 0
-        plan.user_namespace_owner = identity.base
-        plan.user_sysctl_paths = UnsafePointer(sysctlPaths)
-        plan.user_sysctl_values = UnsafePointer(sysctlValues)
-        plan.user_sysctl_count = Int32(boxUserNamespaceLimits.count)
-        return SpawnLock.whileCloning { dsa_spawn(&plan, &pid, &pidfd) }
-      }
-    }
-  }
-  if spawnError != 0 {
-    throw SandboxError(
-      step: "clone3 into new namespaces", errorNumber: spawnError,
-      hint: spawnError == EPERM || spawnError == ENOSPC
-        ? "are user namespaces enabled (user.max_user_namespaces)?" : "")
-  }
-  pipes.closeChildEnds()
-  let process = BoxProcess(pid: pid, pidfd: pidfd)
-  do {
-    try writeIdentityMaps(pid: pid, identity: identity)
-  } catch {
-    process.close()
-    throw error
-  }
-  // The go pipe's write end stays open while the box lives: the init takes
-  // a hang-up on it as the parent's death (see prepare_init).
-  var go: UInt8 = 0x67
-  _ = Glibc.write(pipes.go.write.rawValue, &go, 1)
-  return (process, planned)
-}
-
-/// The report of a box whose every process was killed (SIGKILL) before the
-/// init could write one.
-func killedReport() -> dsa_report {
-  var report = dsa_report()
-  report.kind = Int32(bitPattern: DSA_REPORT_PROGRAM_ENDED.rawValue)
-  report.wait_status = SIGKILL
-  report.index = -1
-  return report
-}
-
-/// Turns the facts of one run into an `Outcome`.
-func buildOutcome(
-  limits: BoxLimits, ended: dsa_report?, fallbackUsage: BoxProcess.Usage, watch: StreamPump.Watch, pump: StreamPump,
-  wallMicroseconds: UInt64, cgroup: BoxCgroup?, mode: CgroupMode
-) -> Outcome {
-  var ending = Ending(limits: limits)
-  ending.waitStatus = ended.map { $0.wait_status }
-  ending.killedForWallTime = watch.wallTimeExceeded
-  ending.killedForCPUTime = watch.cpuTimeExceeded
-  ending.killedForOutput = pump.outputLimitExceeded
-  ending.wallMilliseconds = wallMicroseconds / 1000
-  let reportedCPU = ended.map { UInt64($0.user_cpu_us + $0.system_cpu_us) } ?? fallbackUsage.cpuMicroseconds
-  ending.cpuMilliseconds = (cgroup?.cpuMicroseconds() ?? reportedCPU) / 1000
-  let reportedRSS = UInt64(max(Int(ended?.max_rss_kb ?? 0), fallbackUsage.maxRSSKilobytes))
-  if let cgroup {
-    ending.memoryKilobytes = (cgroup.peakMemoryBytes() ?? reportedRSS * 1024) / 1024
-    ending.memoryLimitHit = cgroup.memoryLimitHit()
-  } else {
-    ending.memoryKilobytes = reportedRSS
-    // Degraded: RLIMIT_DATA makes allocations fail; a failed end near the
-    // budget is taken as running out of memory.
-    ending.memoryLimitHit = reportedRSS * 1024 >= limits.memoryBytes / 2
-  }
-  let (status, message, exitCode, signal, timeKind) = classify(ending)
-  return Outcome(
-    status: status, message: message, exitCode: exitCode, signal: signal,
-    stdout: pump.stdout, stderr: pump.stderr, stdoutTruncated: pump.stdoutTruncated,
-    stderrTruncated: pump.stderrTruncated, cpuMilliseconds: ending.cpuMilliseconds,
-    wallMicroseconds: wallMicroseconds, memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind,
-    accounting: mode.rawValue)
 }
 
 /// A sandbox error from an init's failure report.

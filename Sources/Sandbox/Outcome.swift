@@ -55,21 +55,81 @@ public func signalName(_ number: Int32) -> String {
   return names[number] ?? "signal \(number)"
 }
 
-/// The facts the classifier needs, gathered after the box ended.
-struct Ending {
-  var waitStatus: Int32?
-  var killedForWallTime = false
-  var killedForCPUTime = false
-  var killedForOutput = false
-  var cpuMilliseconds: UInt64 = 0
-  var wallMilliseconds: UInt64 = 0
-  var memoryKilobytes: UInt64 = 0
-  var memoryLimitHit = false
-  var limits: BoxLimits
+/// What a run printed, as the host kept it (each stream capped at the box's output limit).
+public struct CapturedOutput: Sendable {
+  public var stdout = Data()
+  public var stderr = Data()
+  public var stdoutTruncated = false
+  public var stderrTruncated = false
+
+  public init(
+    stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false, stderrTruncated: Bool = false
+  ) {
+    self.stdout = stdout
+    self.stderr = stderr
+    self.stdoutTruncated = stdoutTruncated
+    self.stderrTruncated = stderrTruncated
+  }
 }
 
-/// Turns what happened into a status and a learner-readable message.
-func classify(_ ending: Ending) -> (Status, String, Int32?, Int32?, TimeLimitKind?) {
+/// The facts the classifier needs, gathered after a run ended: every box, and the fake
+/// environment of the tests, turns them into an `Outcome` through the one classifier below.
+public struct BoxEnding: Sendable {
+  public var waitStatus: Int32?
+  public var killedForWallTime = false
+  public var killedForCPUTime = false
+  public var killedForOutput = false
+  public var cpuMilliseconds: UInt64 = 0
+  public var wallMicroseconds: UInt64 = 0
+  public var wallMilliseconds: UInt64 { wallMicroseconds / 1000 }
+  public var memoryKilobytes: UInt64 = 0
+  public var memoryLimitHit = false
+  public var limits: BoxLimits
+  /// stderr texts by which the program's runtime says it ran out of its memory budget
+  /// (`BoxSpec.outOfMemoryTexts`).
+  public var outOfMemoryTexts: [String] = []
+
+  public init(limits: BoxLimits) { self.limits = limits }
+}
+
+extension Outcome {
+  /// Classifies a run's facts and output (`classify`) into what the program did.
+  public init(_ ending: BoxEnding, output: CapturedOutput, accounting: String) {
+    let (status, message, exitCode, signal, timeKind) = classify(ending, stderr: output.stderr)
+    self.init(
+      status: status, message: message, exitCode: exitCode, signal: signal, stdout: output.stdout,
+      stderr: output.stderr, stdoutTruncated: output.stdoutTruncated, stderrTruncated: output.stderrTruncated,
+      cpuMilliseconds: ending.cpuMilliseconds, wallMicroseconds: ending.wallMicroseconds,
+      memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind, accounting: accounting)
+  }
+
+  /// This outcome read as a compile step's: a compiler that failed rejected the code
+  /// (`compile_error`, explained by the first of `errorHints` whose text it printed), and a limit
+  /// or a crash is said to have happened while compiling. An `ok` compile stays `ok`.
+  public func asCompile(errorHints: [(text: String, message: String)]) -> Outcome {
+    var outcome = self
+    switch status {
+    case .ok:
+      break
+    case .runtimeError:
+      outcome.status = .compileError
+      outcome.message = "The code did not compile: see the compiler's messages."
+      if let hint = errorHints.first(where: { hint in
+        let text = Data(hint.text.utf8)
+        return stderr.range(of: text) != nil || stdout.range(of: text) != nil
+      }) {
+        outcome.message = "The code did not compile because " + hint.message
+      }
+    default:
+      outcome.message = "While compiling: " + message
+    }
+    return outcome
+  }
+}
+
+/// Turns what happened into a status and a learner-readable message: the one place where a run's
+/// facts become a status word.
+func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, Int32?, Int32?, TimeLimitKind?) {
   let limits = ending.limits
   let cpuSeconds = formatSeconds(ending.cpuMilliseconds)
   let wallSeconds = formatSeconds(ending.wallMilliseconds)
@@ -117,6 +177,15 @@ func classify(_ ending: Ending) -> (Status, String, Int32?, Int32?, TimeLimitKin
     return (
       .memoryLimit,
       "Ran out of memory: the limit is \(formatBytes(limits.memoryBytes)) and the program used \(formatBytes(ending.memoryKilobytes * 1024)) at its peak.",
+      exitCode, signal, nil
+    )
+  }
+  if !ending.outOfMemoryTexts.isEmpty, exitCode != 0,
+    ending.outOfMemoryTexts.contains(where: { stderr.range(of: Data($0.utf8)) != nil })
+  {
+    return (
+      .memoryLimit,
+      "Ran out of memory: the limit is \(limits.memoryBytes >> 20) MiB and the program asked for more than its runtime could give it.",
       exitCode, signal, nil
     )
   }

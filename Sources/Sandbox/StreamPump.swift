@@ -57,35 +57,40 @@ struct PipeSet {
   }
 }
 
-struct StreamPump {
+/// Where a box's init reports (`dsa_report` records: setup failures, the program's end) and when
+/// a run is over on it: a one-shot box's report pipe (`InitReportPipe`, Box.swift), a warm box's
+/// control socket (`ControlSocketReports`, WarmBox.swift).
+protocol InitReportChannel {
+  /// Polled for reports; -1 once the init hung up.
+  var fd: Int32 { get }
+  /// Reads what is ready without waiting: the byte count, 0 at hang-up, or -1 with errno set.
+  func receive(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int
+  /// The init hung up its end.
+  mutating func hangUp()
+  /// Whether the run is over, from what the pump saw so far.
+  func runIsOver(initExited: Bool, outputClosed: Bool, reports: [dsa_report]) -> Bool
+}
+
+struct StreamPump<Reports: InitReportChannel> {
   let input: Data
   private var inputOffset = 0
   // The parent's ends of the program's stdio, closed here as each stream ends.
   private let stdinPipe: OwnedDescriptor
   private let stdoutPipe: OwnedDescriptor
   private let stderrPipe: OwnedDescriptor
-  /// The init's reports: a pipe of this run (closed here at its end), or a warm box's control
-  /// socket (the box's own, only no longer watched).
-  private let reportChannel: OwnedDescriptor
-  private var reportsOpen = true
   private var stdinFD: Int32 { stdinPipe.rawValue }
   private var stdoutFD: Int32 { stdoutPipe.rawValue }
   private var stderrFD: Int32 { stderrPipe.rawValue }
-  private var reportFD: Int32 { reportsOpen ? reportChannel.rawValue : -1 }
+  private(set) var channel: Reports
   let outputLimit: Int
 
-  private(set) var stdout = Data()
-  private(set) var stderr = Data()
-  private(set) var stdoutTruncated = false
-  private(set) var stderrTruncated = false
+  private(set) var output = CapturedOutput()
   private(set) var outputLimitExceeded = false
   private(set) var reports: [dsa_report] = []
   private var reportBytes = Data()
-  /// Warm boxes: reports come as messages on the control socket, which
-  /// stays open; the run ends with its report, not with the init.
-  let warm: Bool
-  /// Warm boxes: the init died (the box is broken).
-  private(set) var initDied = false
+  /// The init exited (its pidfd became readable) during the run.
+  private(set) var initExited = false
+  private(set) var watch = Watch()
 
   struct Watch {
     var wallTimeExceeded = false
@@ -94,46 +99,48 @@ struct StreamPump {
   }
 
   init(
-    input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor,
-    report: OwnedDescriptor, outputLimit: Int, warm: Bool = false
+    input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor, reports: Reports,
+    outputLimit: Int
   ) {
-    self.warm = warm
     self.input = input
     self.stdinPipe = stdin
     self.stdoutPipe = stdout
     self.stderrPipe = stderr
-    self.reportChannel = report
+    self.channel = reports
     self.outputLimit = outputLimit
   }
 
-  /// Whether the run's end was reported: the program ended, or the init
-  /// refused the command (then no program was started).
-  private var runReported: Bool {
-    reports.contains { report in
-      let kind = UInt32(bitPattern: report.kind)
-      let step = UInt32(bitPattern: report.step)
-      return kind == DSA_REPORT_PROGRAM_ENDED.rawValue
-        || (kind == DSA_REPORT_SETUP_FAILED.rawValue
-          && [DSA_STEP_COMMAND.rawValue, DSA_STEP_RESET_SCRATCH.rawValue, DSA_STEP_FORK_PROGRAM.rawValue].contains(step))
-    }
+  /// The first report of this kind, if the init sent one.
+  func report(_ kind: dsa_report_kind) -> dsa_report? {
+    reports.first { UInt32(bitPattern: $0.kind) == kind.rawValue }
   }
 
-  /// Runs until every pipe reached EOF and the run ended: the init exited
-  /// (one-shot boxes) or reported the program's end (warm boxes).
+  /// What the pump enforced, as the classifier's facts (the box adds what it measured).
+  func ending(spec: BoxSpec, wallMicroseconds: UInt64) -> BoxEnding {
+    var ending = BoxEnding(limits: spec.limits)
+    ending.killedForWallTime = watch.wallTimeExceeded
+    ending.killedForCPUTime = watch.cpuTimeExceeded
+    ending.killedForOutput = outputLimitExceeded
+    ending.wallMicroseconds = wallMicroseconds
+    ending.outOfMemoryTexts = spec.outOfMemoryTexts
+    return ending
+  }
+
+  /// Runs until the channel says the run is over: every pipe reached EOF and the init exited
+  /// (one-shot boxes), or the init reported the program's end (warm boxes).
   mutating func run(
     process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, kill: () -> Void
-  ) -> Watch {
-    var watch = Watch()
+  ) {
+    watch = Watch()
     let wallDeadline = started + limits.wallTimeMilliseconds
     let cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
     let processors = UInt64(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var nextCPUCheck = started + 5
-    var initExited = false
     if input.isEmpty { closeStdin() }
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65_536, alignment: 16)
     defer { buffer.deallocate() }
 
-    func killBox() {
+    func killBox(_ watch: inout Watch) {
       if !watch.killedByUs {
         watch.killedByUs = true
         kill()
@@ -145,7 +152,7 @@ struct StreamPump {
       if !initExited { fds.append(pollfd(fd: process.pidfd, events: Int16(POLLIN), revents: 0)) }
       if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
       if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
-      if reportFD >= 0 { fds.append(pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)) }
+      if channel.fd >= 0 { fds.append(pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0)) }
       if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
       if fds.isEmpty { break }
 
@@ -166,7 +173,7 @@ struct StreamPump {
           drain(isStdout: true, buffer: buffer)
         case stderrFD:
           drain(isStdout: false, buffer: buffer)
-        case reportFD:
+        case channel.fd:
           readReports(buffer: buffer)
         case stdinFD:
           feed()
@@ -174,31 +181,24 @@ struct StreamPump {
           break
         }
       }
-      if outputLimitExceeded { killBox() }
-      if warm {
-        if initExited { initDied = true }
-        if initExited || (runReported && stdoutFD < 0 && stderrFD < 0) {
-          closeStdin()
-          break
-        }
+      if outputLimitExceeded { killBox(&watch) }
+      if initExited { closeStdin() }
+      if channel.runIsOver(initExited: initExited, outputClosed: stdoutFD < 0 && stderrFD < 0, reports: reports) {
+        break
       }
-      if initExited {
-        closeStdin()
-        continue
-      }
-      if watch.killedByUs { continue }
+      if initExited || watch.killedByUs { continue }
 
       let after = monotonicMilliseconds()
       if after >= wallDeadline {
         watch.wallTimeExceeded = true
-        killBox()
+        killBox(&watch)
         continue
       }
       if after >= nextCPUCheck {
         if let used = cpuMicroseconds() {
           if used > cpuLimitMicroseconds {
             watch.cpuTimeExceeded = true
-            killBox()
+            killBox(&watch)
             continue
           }
           // The box cannot burn CPU faster than all processors at once, so
@@ -216,7 +216,6 @@ struct StreamPump {
     closeStdin()
     stdoutPipe.close()
     stderrPipe.close()
-    return watch
   }
 
   private func closeStdin() {
@@ -261,14 +260,14 @@ struct StreamPump {
     while true {
       let count = Glibc.read(fd, buffer, 65_536)
       if count > 0 {
-        let kept = isStdout ? stdout.count : stderr.count
+        let kept = isStdout ? output.stdout.count : output.stderr.count
         let room = outputLimit - kept
         if room > 0 {
           let bytes = UnsafeRawBufferPointer(start: buffer, count: min(room, count))
-          if isStdout { stdout.append(contentsOf: bytes) } else { stderr.append(contentsOf: bytes) }
+          if isStdout { output.stdout.append(contentsOf: bytes) } else { output.stderr.append(contentsOf: bytes) }
         }
         if count > room {
-          if isStdout { stdoutTruncated = true } else { stderrTruncated = true }
+          if isStdout { output.stdoutTruncated = true } else { output.stderrTruncated = true }
           outputLimitExceeded = true
         }
         continue
@@ -281,18 +280,13 @@ struct StreamPump {
 
   private mutating func readReports(buffer: UnsafeMutableRawPointer) {
     while true {
-      let count = warm ? recv(reportFD, buffer, 4096, Int32(MSG_DONTWAIT)) : Glibc.read(reportFD, buffer, 4096)
+      let count = channel.receive(into: buffer, capacity: 4096)
       if count > 0 {
         reportBytes.append(buffer.assumingMemoryBound(to: UInt8.self), count: count)
         continue
       }
       if count < 0 && (errno == EAGAIN || errno == EINTR) { break }
-      if warm {
-        initDied = true
-      } else {
-        reportChannel.close()
-      }
-      reportsOpen = false
+      channel.hangUp()
       break
     }
     let size = MemoryLayout<dsa_report>.size

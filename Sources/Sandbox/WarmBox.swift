@@ -17,13 +17,16 @@ import SystemCore
 /// run cannot reach, the next run cannot either: the same walls as a one-shot
 /// `Box`, without paying for new namespaces per run (creating and tearing down
 /// a network namespace alone costs about a millisecond).
-public final class WarmBox: @unchecked Sendable {
+///
+/// As a `BoxEnvironment` it runs one command per `BoxPool.get`; the pool resets it on `put`.
+public final class WarmBox: HostDirectoryEnvironment, @unchecked Sendable {
   public let layout: BoxLayout
-  public let directory: BoxDirectory
-  let host: SandboxHost
-  let name: String
-  let identity: HostIdentity
-  private var cgroup: BoxCgroup?
+  private let lease: BoxLease
+  public var directory: BoxDirectory { lease.directory }
+  var host: SandboxHost { lease.host }
+  var name: String { lease.name }
+  var identity: HostIdentity { lease.identity }
+  private var cgroup: BoxCgroup? { lease.cgroup }
   private var process: BoxProcess?
   /// The host's end of the control socket pair, open while the box lives.
   private var control = OwnedDescriptor(-1)
@@ -32,8 +35,6 @@ public final class WarmBox: @unchecked Sendable {
   private var parentAlive = OwnedDescriptor(-1)
   private var planned: [PlannedMount] = []
   private var destroyed = false
-  /// Counted by BoxInterruption until `destroy()` ends.
-  private var admitted = false
   private var interruption: UInt64?
   /// True once the init died or the protocol failed: the box must not run again.
   public private(set) var isBroken = false
@@ -66,13 +67,8 @@ public final class WarmBox: @unchecked Sendable {
   public init(host: SandboxHost, layout: BoxLayout) throws(SandboxError) {
     try validateMounts(layout.readOnlyMounts)
     self.layout = layout
-    self.host = host
-    self.name = host.nextBoxName()
-    self.identity = try host.identities.next()
-    self.directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
+    lease = try BoxLease(host: host)
     do {
-      try BoxInterruption.admit()
-      admitted = true
       try start()
     } catch {
       destroy()
@@ -91,22 +87,18 @@ public final class WarmBox: @unchecked Sendable {
   private var scratchOptions: [String] = []
   private var scratchRoots: [String] { [directory.path, tmp.path, sharedMemory.path] }
 
-  private func mountScratch(_ path: String, options: String) throws(SandboxError) {
-    try SandboxError.systemCall("mkdir \(path)") { mkdir(path, 0o700) }
-    mounted.append(path)
-    try SandboxError.systemCall("mount tmpfs on \(path)") {
-      mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options)
-    }
+  /// The scratch roots' sizes for `limits`, in the order of `scratchRoots`.
+  private func scratchSizes(_ limits: BoxLimits) -> [UInt64] {
+    [limits.workDirectoryBytes, limits.tmpBytes, limits.sharedMemoryBytes]
   }
 
   private func start() throws(SandboxError) {
     let defaults = BoxLimits()
-    scratchOptions = [
-      workDirectoryOptions(defaults.workDirectoryBytes), privateScratchOptions(defaults.tmpBytes),
-      privateScratchOptions(defaults.sharedMemoryBytes),
-    ]
-    for (path, options) in zip(scratchRoots, scratchOptions) { try mountScratch(path, options: options) }
-    cgroup = try host.cgroups.createBoxGroup(named: CgroupSetup.boxGroupPrefix + name, limits: BoxLimits.ceilings)
+    scratchOptions = scratchSizes(defaults).map { lease.scratchOptions(bytes: $0) }
+    for (path, bytes) in zip(scratchRoots, scratchSizes(defaults)) {
+      try lease.mountScratch(path, bytes: bytes) { mounted.append(path) }
+    }
+    try lease.createCgroup(limits: BoxLimits.ceilings)
 
     var sockets: [Int32] = [-1, -1]
     try SandboxError.systemCall("socketpair for a warm box") { dsa_control_socketpair(&sockets) }
@@ -121,20 +113,15 @@ public final class WarmBox: @unchecked Sendable {
     // Cloned on the process-long spawn thread: the box's parent-death signal
     // follows that thread, not the caller's (see SpawnThread).
     let (process, planned) = try SpawnThread.shared.run { () throws(SandboxError) in
-      try spawnInit(
-        host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: layout,
-        limits: defaults, program: nil, pipes: pipes, serve: true,
-        scratchDirectories: (tmp.path, sharedMemory.path))
+      try lease.spawnInit(
+        layout: layout, limits: defaults, role: .serve(tmp: tmp.path, sharedMemory: sharedMemory.path),
+        pipes: pipes)
     }
     self.process = process
     self.planned = planned
     let pid = process.pid
     Self.liveInits.withLock { _ = $0.insert(pid) }
-    let pidfd = process.pidfd
-    interruption = BoxInterruption.register { [cgroup] in
-      _ = dsa_pidfd_send_signal(pidfd, SIGKILL)
-      cgroup?.killAll()
-    }
+    interruption = lease.registerInterruption(process)
     // Kept past `pipes.closeAll()`: the box holds it from here on.
     parentAlive = OwnedDescriptor(pipes.go.write.take())
     var fresh = fingerprint()
@@ -148,14 +135,6 @@ public final class WarmBox: @unchecked Sendable {
   public func fingerprint() -> BoxFingerprint {
     BoxFingerprint.read(roots: scratchRoots, initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
   }
-
-  /// Owned by the program's uid and private to it: other host users cannot
-  /// look into a learner's files through the host side.
-  private func workDirectoryOptions(_ bytes: UInt64) -> String {
-    "size=\(bytes),nr_inodes=16384,mode=0700,uid=\(identity.programUID),gid=\(identity.programUID)"
-  }
-
-  private func privateScratchOptions(_ bytes: UInt64) -> String { workDirectoryOptions(bytes) }
 
   /// Puts a file in /box before the next run, owned by the program's uid.
   public func writeFile(_ name: String, contents: Data, executable: Bool = false) throws(SandboxError) {
@@ -177,10 +156,7 @@ public final class WarmBox: @unchecked Sendable {
           errorNumber: EBUSY)
       }
     }
-    let wanted = [
-      workDirectoryOptions(limits.workDirectoryBytes), privateScratchOptions(limits.tmpBytes),
-      privateScratchOptions(limits.sharedMemoryBytes),
-    ]
+    let wanted = scratchSizes(limits).map { lease.scratchOptions(bytes: $0) }
     do {
       for (index, path) in scratchRoots.enumerated() where scratchOptions[index] != wanted[index] {
         try SandboxError.systemCall("resize \(path)") {
@@ -271,6 +247,15 @@ public final class WarmBox: @unchecked Sendable {
     if socketFD >= 0 { close(socketFD) }
   }
 
+  /// Writes the command's files and runs it (after `prepare`, which `BoxPool.get` does).
+  public func run(_ command: BoxCommand) throws(SandboxError) -> Outcome {
+    guard !destroyed, !isBroken else {
+      throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
+    }
+    for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
+    return try run(command.spec, stdin: command.stdin)
+  }
+
   /// Runs one program. The spec's mounts must be this box's layout.
   public func run(_ spec: BoxSpec, stdin input: Data = Data()) throws(SandboxError) -> Outcome {
     guard !destroyed, !isBroken, let process else {
@@ -314,41 +299,39 @@ public final class WarmBox: @unchecked Sendable {
     let startedMicroseconds = monotonicMicroseconds()
     var pump = StreamPump(
       input: input, stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read,
-      report: control, outputLimit: Int(spec.limits.outputBytesPerStream), warm: true)
+      reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream))
     let control = self.control.rawValue
-    let watch = pump.run(
+    pump.run(
       process: process, started: started, limits: spec.limits,
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
       kill: { _ = dsa_send_kill(control) })
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
-    if let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue }) {
-      initReset = (ended.reset_step, ended.reset_error)
-    }
-    let setupFailure = pump.reports.first { UInt32(bitPattern: $0.kind) == DSA_REPORT_SETUP_FAILED.rawValue }
-    if pump.initDied, let setupFailure {
+    let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
+    if let ended { initReset = (ended.reset_step, ended.reset_error) }
+    let setupFailure = pump.report(DSA_REPORT_SETUP_FAILED)
+    let initDied = pump.initExited || pump.channel.hungUp
+    if initDied, let setupFailure {
       // The init could not build the box (a mount source the box's user cannot reach, say) and
       // ended: name the step it reported, not just its death.
       isBroken = true
       throw setupError(setupFailure, plan: planned, command: spec.command)
     }
-    if pump.initDied {
+    if initDied {
       isBroken = true
       // The OOM killer may take the init (see Box.run); the run still ran
       // out of memory. The broken box is discarded by the pool.
       guard cgroup?.memoryLimitHit() == true else {
         throw SandboxError(step: "the warm box's init died during a run")
       }
-      return buildOutcome(
-        limits: spec.limits, ended: killedReport(), fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
-        wallMicroseconds: monotonicMicroseconds() - startedMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
+      return lease.outcome(
+        of: pump, spec: spec, ended: killedReport(), initUsage: BoxProcess.Usage(),
+        wallMicroseconds: monotonicMicroseconds() - startedMicroseconds)
     }
     if let setupFailure {
       throw setupError(setupFailure, plan: planned, command: spec.command)
     }
-    let ended = pump.reports.first(where: { UInt32(bitPattern: $0.kind) == DSA_REPORT_PROGRAM_ENDED.rawValue })
-    return buildOutcome(
-      limits: spec.limits, ended: ended, fallbackUsage: BoxProcess.Usage(), watch: watch, pump: pump,
-      wallMicroseconds: wallMicroseconds, cgroup: cgroup, mode: host.cgroups.mode)
+    return lease.outcome(
+      of: pump, spec: spec, ended: ended, initUsage: BoxProcess.Usage(), wallMicroseconds: wallMicroseconds)
   }
 
   /// A setup failure the init reported before it ended, read without waiting; nil if none.
@@ -404,10 +387,7 @@ public final class WarmBox: @unchecked Sendable {
   public func destroy() {
     if destroyed { return }
     destroyed = true
-    defer {
-      host.identities.release(identity)
-      if admitted { BoxInterruption.leave() }
-    }
+    defer { lease.release() }
     // Before the pidfd is closed: the killer must not signal a reused descriptor.
     if let interruption { BoxInterruption.unregister(interruption) }
     interruption = nil
@@ -416,8 +396,7 @@ public final class WarmBox: @unchecked Sendable {
     if let pid = process?.pid { Self.liveInits.withLock { _ = $0.remove(pid) } }
     process?.close()
     process = nil
-    cgroup?.destroy()
-    cgroup = nil
+    lease.destroyCgroup()
     for path in mounted.reversed() {
       _ = umount2(path, Int32(MNT_DETACH))
       _ = rmdir(path)
@@ -426,9 +405,43 @@ public final class WarmBox: @unchecked Sendable {
   }
 }
 
+/// A warm box's reports: messages on its control socket, which stays open across runs. The run
+/// is over when the init reported its end (or refused the command) and the program's stdout and
+/// stderr are closed, or when the init exited.
+struct ControlSocketReports: InitReportChannel {
+  private(set) var fd: Int32
+  /// The init closed its end: it died, and the box is broken.
+  private(set) var hungUp = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  func receive(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
+    recv(fd, buffer, capacity, Int32(MSG_DONTWAIT))
+  }
+
+  /// The socket is the box's, closed by `destroy`; the pump only stops polling it.
+  mutating func hangUp() {
+    hungUp = true
+    fd = -1
+  }
+
+  func runIsOver(initExited: Bool, outputClosed: Bool, reports: [dsa_report]) -> Bool {
+    initExited || (outputClosed && reports.contains(where: Self.endsTheRun))
+  }
+
+  /// The program ended, or the init refused the command (then no program was started).
+  private static func endsTheRun(_ report: dsa_report) -> Bool {
+    let kind = UInt32(bitPattern: report.kind)
+    let step = UInt32(bitPattern: report.step)
+    return kind == DSA_REPORT_PROGRAM_ENDED.rawValue
+      || (kind == DSA_REPORT_SETUP_FAILED.rawValue
+        && [DSA_STEP_COMMAND.rawValue, DSA_STEP_RESET_SCRATCH.rawValue, DSA_STEP_FORK_PROGRAM.rawValue].contains(step))
+  }
+}
+
 /// Warm boxes kept for reuse, by layout. A box is handed to one caller at a
 /// time; a broken box is destroyed instead of returned.
-public final class BoxPool: Sendable {
+public final class BoxPool: BoxEnvironmentPool {
   public let host: SandboxHost
   public let maximumIdlePerLayout: Int
   private let idle = Mutex<[BoxLayout: [WarmBox]]>([:])
@@ -449,11 +462,11 @@ public final class BoxPool: Sendable {
     self.maximumIdlePerLayout = maximumIdlePerLayout
   }
 
-  /// Runs `body` with a warm box of this layout, made ready for `limits`
-  /// (emptied /box of that size).
-  public func withBox<Result>(
-    layout: BoxLayout, limits: BoxLimits, _ body: (WarmBox) throws(SandboxError) -> Result
-  ) throws(SandboxError) -> Result {
+  /// Tests at once: as many as the pool keeps idle per layout.
+  public var parallelism: Int { maximumIdlePerLayout }
+
+  /// A warm box of this layout, made ready for `limits` (an emptied /box of that size).
+  public func get(layout: BoxLayout, limits: BoxLimits) throws(SandboxError) -> WarmBox {
     var box = try acquire(layout: layout)
     do {
       try box.prepare(limits: limits)
@@ -470,15 +483,10 @@ public final class BoxPool: Sendable {
         throw error
       }
     }
-    do {
-      let result = try body(box)
-      release(box)
-      return result
-    } catch {
-      release(box)
-      throw error
-    }
+    return box
   }
+
+  public func put(_ box: WarmBox) { release(box) }
 
   func acquire(layout: BoxLayout) throws(SandboxError) -> WarmBox {
     // An idle box whose init died (an operator, the OOM killer) is dropped

@@ -45,6 +45,7 @@ func runChallenge(_ options: RunOptions) -> Int32 {
   let challenge: Challenge
   let files: [SourceFile]
   let executor: Executor
+  let runner: Runner
   do {
     if options.stdinPath != nil {
       throw UsageError(message: "--stdin cannot be used with --challenge (tests give stdin)")
@@ -62,7 +63,7 @@ func runChallenge(_ options: RunOptions) -> Int32 {
     executor = try makeExecutor(
       configuration: configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
       warmBoxes: true)
-    _ = try executor.runner(language: options.language, version: options.version)
+    runner = try executor.runner(language: options.language, version: options.version)
     challenge = try resolveChallenge(options.challenge ?? "")
     files = try readSources(options.files)
   } catch let error as UsageError {
@@ -75,13 +76,14 @@ func runChallenge(_ options: RunOptions) -> Int32 {
   do {
     result = try grader.grade(
       challenge, language: options.language, files: files,
-      options: GradeOptions(version: options.version, stopAtFirstFailure: options.stopAtFirstFailure))
+      options: GradeOptions(
+        version: options.version, stopAtFirstFailure: options.stopAtFirstFailure, runner: runner))
   } catch {
-    executor.pool?.drain()
+    executor.environments.drain()
     if case .sandbox = error { return complain("internal_error: \(error)", code: 3) }
     return complain("\(error)", code: 2)
   }
-  executor.pool?.drain()
+  executor.environments.drain()
   if wasInterrupted { return 3 }
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(GradeEncoder.gradeObject(result)) + Data("\n".utf8))
@@ -318,7 +320,7 @@ func verifySolutions(_ challenges: [Challenge]) -> Int {
   } catch {
     fail("\(error)", code: 2)
   }
-  defer { executor.pool?.drain() }
+  defer { executor.environments.drain() }
   let grader = Grader(executor: executor)
   var mismatches = 0
   for challenge in challenges {

@@ -153,9 +153,9 @@ func makeExecutor(
   // Opening the compile cache sizes it (a stat of every entry): not for an interpreted language.
   let cache = try compiles ? cacheDirectory.map { try CompileCache(directory: $0) } : nil
   // Grading runs one program many times: warm boxes pay the box setup once per parallel lane.
-  let pool = warmBoxes ? BoxPool(host: host) : nil
+  let environments: any BoxEnvironmentPool = warmBoxes ? BoxPool(host: host) : OneShotBoxes(host: host)
   return Executor(
-    host: host, catalog: catalog, policies: policies, cache: cache, pool: pool, probesVersions: probesVersions)
+    environments: environments, catalog: catalog, policies: policies, cache: cache, probesVersions: probesVersions)
 }
 
 func runProgram(_ arguments: [String]) -> Never {
@@ -186,9 +186,10 @@ func runOnce(_ options: RunOptions) -> Int32 {
       configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
       languages: [options.language])
     // The language first: a typo in --lang is the first thing to hear about.
-    _ = try executor.runner(language: options.language, version: options.version)
+    let runner = try executor.runner(language: options.language, version: options.version)
     request = ExecuteRequest(
       language: options.language, version: options.version, files: try readSources(options.files))
+    request.runner = runner
     // --watch feeds only --stdin (read again each time): our own stdin can be read once.
     request.stdin = options.watch && options.stdinPath == nil ? Data() : try readInput(path: options.stdinPath)
     request.arguments = options.arguments

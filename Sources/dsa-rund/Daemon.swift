@@ -131,7 +131,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
       try CompileCache(directory: $0, maximumBytes: UInt64(configuration.cacheSizeMegabytes) << 20)
     }
     pool = BoxPool(host: host, maximumIdlePerLayout: configuration.resolvedSlots)
-    let executor = Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
+    let executor = Executor(environments: pool, catalog: catalog, policies: policies, cache: cache)
     // A broken challenge is logged and left out; it never stops the daemon or gets graded.
     let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
     for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }

@@ -2,13 +2,15 @@ import Foundation
 import HTTP
 import Runners
 import Sandbox
+import SandboxTesting
 import Testing
 
 @testable import API
 
+/// Routes, errors, the queue's refusals and metrics, over the fake environment (no root).
 @Suite struct RouterTests {
   @Test func routingTable() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     #expect(router.handle(request("GET", "/healthz")).status == .ok)
     #expect(router.handle(request("GET", "/healthz")).object["status"] as? String == "ok")
     #expect(router.handle(request("GET", "/healthz?probe=1")).status == .ok)
@@ -31,7 +33,7 @@ import Testing
   }
 
   @Test func everyResponseCarriesARequestID() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     #expect(
       router.handle(request("GET", "/healthz", headers: [("X-Request-Id", "abc-123")])).headers["X-Request-Id"]
         == "abc-123")
@@ -45,7 +47,7 @@ import Testing
   }
 
   @Test func contentTypeMustBeJSON() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     let body = #"{"language": "python", "source": "print(1)"}"#
     let missing = router.handle(request("POST", "/v1/execute", body: body))
     #expect(missing.status == .unsupportedMediaType)
@@ -56,7 +58,7 @@ import Testing
   }
 
   @Test func bodiesOverTheLimitAre413() {
-    let router = makeRouter { $0.maximumBodyBytes = 64 }
+    let router = makeFakeRouter { $0.maximumBodyBytes = 64 }
     let response = router.handle(
       executeRequest(#"{"language": "python", "source": "\#(String(repeating: "x", count: 100))"}"#))
     #expect(response.status.code == 413)
@@ -65,7 +67,7 @@ import Testing
   }
 
   @Test func badRequestsAndUnknownFields() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     let malformed = router.handle(executeRequest("{nope"))
     #expect(malformed.status.code == 400)
     #expect(malformed.error?.code == "bad_request")
@@ -80,12 +82,12 @@ import Testing
   }
 
   @Test func unknownLanguageListsTheKnownOnes() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     let response = router.handle(executeRequest(#"{"language": "cobol", "source": "x"}"#))
     #expect(response.status.code == 400)
     #expect(response.error?.code == "unknown_language")
     #expect(response.error?.message == "unknown language \"cobol\"")
-    #expect(response.error?.known == APIFixture.executor.catalog.names)
+    #expect(response.error?.known == router.executor.catalog.names)
     #expect(response.error?.known?.contains("python") == true)
     let version = router.handle(executeRequest(#"{"language": "python", "version": "1.0", "source": "x"}"#))
     #expect(version.status.code == 400)
@@ -94,7 +96,7 @@ import Testing
   }
 
   @Test func fullQueueIs503WithRetryAfter() {
-    let router = makeRouter(slots: 1, maximumQueued: 0) { $0.retryAfterSeconds = 3 }
+    let router = makeFakeRouter(slots: 1, maximumQueued: 0) { $0.retryAfterSeconds = 3 }
     #expect(router.queue.acquire(timeout: .zero) == .admitted)
     defer { router.queue.release() }
     let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
@@ -104,7 +106,7 @@ import Testing
   }
 
   @Test func waitingPastTheDeadlineIs503() {
-    let router = makeRouter(slots: 1, maximumQueued: 1) { $0.queueTimeout = .milliseconds(50) }
+    let router = makeFakeRouter(slots: 1, maximumQueued: 1) { $0.queueTimeout = .milliseconds(50) }
     #expect(router.queue.acquire(timeout: .zero) == .admitted)
     defer { router.queue.release() }
     let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
@@ -118,7 +120,7 @@ import Testing
     let logs = LogCollector()
     var configuration = APIConfiguration(slots: 1)
     configuration.logSink = logs.sink
-    let router = APIRouter(executor: APIFixture.executor, configuration: configuration) {
+    let router = APIRouter(executor: TestExecutors.fake(FakeEnvironmentPool()), configuration: configuration) {
       _ throws(ExecuteError) in
       throw .sandbox(SandboxError(step: "pivot_root", errorNumber: EPERM, hint: "see /etc/dsa-run/secret.json"))
     }
@@ -142,7 +144,7 @@ import Testing
   }
 
   @Test func bearerTokens() {
-    let router = makeRouter { $0.bearerTokens = ["s3cret", "other"] }
+    let router = makeFakeRouter { $0.bearerTokens = ["s3cret", "other"] }
     #expect(router.handle(request("GET", "/healthz")).status == .ok)
     let missing = router.handle(request("GET", "/v1/runtimes"))
     #expect(missing.status.code == 401)
@@ -164,7 +166,7 @@ import Testing
   }
 
   @Test func metricsTextFormat() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     _ = router.handle(request("GET", "/healthz"))
     _ = router.handle(request("GET", "/definitely/not/here"))
     let first = router.handle(request("GET", "/metrics"))
@@ -215,10 +217,10 @@ import Testing
   }
 
   @Test func runtimesList() throws {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     let runtimes = try #require(router.handle(request("GET", "/v1/runtimes")).object["runtimes"] as? [[String: Any]])
     // One entry per installed version; a language with none installed is listed with its reason.
-    let catalog = APIFixture.executor.catalog
+    let catalog = router.executor.catalog
     let expected = catalog.names.reduce(0) { total, name in
       let runners = catalog.languages[name] ?? []
       let installed = runners.filter { $0.missingRequirement == nil }.count
@@ -226,7 +228,7 @@ import Testing
     }
     #expect(runtimes.count == expected)
     let languages = runtimes.compactMap { $0["language"] as? String }
-    if APIFixture.isInstalled("dart") {
+    if isAvailable("dart") {
       // runners/dart.json also declares Dart 3, which is not installed here: not listed beside 2.16.
       #expect(languages.filter { $0 == "dart" }.count == 1)
     }
@@ -242,7 +244,7 @@ import Testing
 
   @Test func requestLogLines() throws {
     let logs = LogCollector()
-    let router = makeRouter { $0.logSink = logs.sink }
+    let router = makeFakeRouter { $0.logSink = logs.sink }
     _ = router.handle(
       executeRequest(#"{"language": "cobol", "source": "DISPLAY 'TOP SECRET'", "stdin": "PRIVATE INPUT"}"#))
     _ = router.handle(request("GET", "/healthz", headers: [("X-Request-Id", "health-1")]))
@@ -265,7 +267,7 @@ import Testing
   }
 
   @Test func headIsGetWithoutTheBodyAndOtherMethodsNameBoth() {
-    let router = makeRouter()
+    let router = makeFakeRouter()
     let head = router.handle(request("HEAD", "/healthz"))
     #expect(head.status == .ok)
     #expect(head.body == router.handle(request("GET", "/healthz")).body)
@@ -277,7 +279,7 @@ import Testing
 
   @Test func theServersOwnAnswersAreLoggedCountedAndCarryARequestID() throws {
     let logs = LogCollector()
-    let router = makeRouter { $0.logSink = logs.sink }
+    let router = makeFakeRouter { $0.logSink = logs.sink }
     let own = HTTPResponse(status: .contentTooLarge, body: Data("the body is over 1048576 bytes\n".utf8))
     let answered = router.ownAnswer(own)
     let id = try #require(answered.headers["X-Request-Id"])
@@ -296,7 +298,7 @@ import Testing
 
   @Test func theServedOpenAPIDocumentNamesTheInstalledLanguagesAndTheMaxima() throws {
     let shipped = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/docs/openapi.json"))
-    let router = makeRouter {
+    let router = makeFakeRouter {
       $0.openAPIDocument = shipped
       $0.maxima.memoryMegabytes = 512
     }
@@ -311,14 +313,14 @@ import Testing
       #expect(languages.contains("python") && languages.contains("py"), "\(languages)")
       #expect(languages == languages.sorted())
       for language in languages {
-        #expect(APIFixture.executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true)
+        #expect(router.executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true)
       }
     }
     let limits = try #require((schemas["Limits"] as? [String: Any])?["properties"] as? [String: Any])
     #expect((limits["memory_mb"] as? [String: Any])?["maximum"] as? Int == 512)
     #expect((limits["cpu_ms"] as? [String: Any])?["maximum"] as? Int == 10_000)
     // Without the shipped document there is nothing to serve.
-    #expect(makeRouter().handle(request("GET", "/v1/openapi.json")).status == .notFound)
+    #expect(makeFakeRouter().handle(request("GET", "/v1/openapi.json")).status == .notFound)
     #expect(OpenAPIDocument.specialized(Data("{}".utf8), languages: [], maxima: LimitMaxima()) == nil)
   }
 }

@@ -1,47 +1,40 @@
 import Foundation
 import HTTP
 import Runners
+import SandboxTesting
 import Synchronization
 import Testing
 
 @testable import API
 @testable import Sandbox
 
-let repositoryRoot: String = {
-  var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<3 { url.deleteLastPathComponent() }
-  return url.path
-}()
+let repositoryRoot = TestExecutors.repositoryRoot
 
-/// One executor for the whole run, built as the CLI's `makeExecutor` builds it but with warm boxes
-/// (as the daemon runs them) and a private work root.
+/// One executor for the whole run on warm boxes (as the daemon runs them) and a private work root.
 enum APIFixture {
-  static let executor: Executor = {
-    do {
-      let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: "/run/dsa-run-api-tests"))
-      let policies = try SeccompCompiler.loadDirectory(repositoryRoot + "/policies")
-      let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
-      let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-api-tests-cache-\(getpid())")
-      let pool = BoxPool(host: host)
-      atexit { APIFixture.executor.pool?.drain() }
-      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
-    } catch {
-      fatalError("cannot set up the API tests: \(error)")
-    }
-  }()
+  static let executor = TestExecutors.warm(workRoot: "/run/dsa-run-api-tests", name: "api")
 
   static func isInstalled(_ language: String) -> Bool {
     executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true
   }
 }
 
-/// A router over the shared executor.
+/// A router over the shared executor (real warm boxes), or over `executor`.
 func makeRouter(
-  slots: Int = 2, maximumQueued: Int? = nil, configure: (inout APIConfiguration) -> Void = { _ in }
+  slots: Int = 2, maximumQueued: Int? = nil, executor: Executor = APIFixture.executor,
+  configure: (inout APIConfiguration) -> Void = { _ in }
 ) -> APIRouter {
   var configuration = APIConfiguration(slots: slots, maximumQueued: maximumQueued)
   configure(&configuration)
-  return APIRouter(executor: APIFixture.executor, configuration: configuration)
+  return APIRouter(executor: executor, configuration: configuration)
+}
+
+/// A router whose boxes are `pool`'s fakes: no kernel, no root.
+func makeFakeRouter(
+  _ pool: FakeEnvironmentPool = FakeEnvironmentPool(), slots: Int = 2, maximumQueued: Int? = nil,
+  configure: (inout APIConfiguration) -> Void = { _ in }
+) -> APIRouter {
+  makeRouter(slots: slots, maximumQueued: maximumQueued, executor: TestExecutors.fake(pool), configure: configure)
 }
 
 /// A request as the HTTP layer hands it over.

@@ -1,16 +1,13 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Testing
 
 @testable import Challenges
 @testable import Runners
 @testable import Sandbox
 
-let repositoryRoot: String = {
-  var url = URL(fileURLWithPath: #filePath)
-  for _ in 0..<3 { url.deleteLastPathComponent() }
-  return url.path
-}()
+let repositoryRoot = TestExecutors.repositoryRoot
 
 /// A directory under the system's temporary folder, removed by `remove()`.
 struct TemporaryDirectory {
@@ -121,23 +118,7 @@ struct ChallengeFixture {
 /// One executor for the whole run: the shipped runners and policies, warm boxes, a private work
 /// root and compile cache.
 enum GradingFixture {
-  static let executor: Executor = {
-    do {
-      let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: "/run/dsa-run-challenge-tests"))
-      let policies = try SeccompCompiler.loadDirectory(repositoryRoot + "/policies")
-      let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
-      let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-challenge-tests-cache-\(getpid())")
-      let pool = BoxPool(host: host)
-      atexit {
-        GradingFixture.executor.pool?.drain()
-        try? FileManager.default.removeItem(
-          atPath: NSTemporaryDirectory() + "dsa-run-challenge-tests-cache-\(getpid())")
-      }
-      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
-    } catch {
-      fatalError("cannot set up the challenge tests: \(error)")
-    }
-  }()
+  static let executor = TestExecutors.warm(workRoot: "/run/dsa-run-challenge-tests", name: "challenge")
 
   static let grader = Grader(executor: executor)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Testing
 
 @testable import Runners
@@ -8,20 +9,8 @@ import Testing
 /// One executor for the whole run: the shipped runners and policies, a
 /// private work root and compile cache.
 enum RunnersFixture {
-  static let executor: Executor = {
-    do {
-      let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: "/run/dsa-run-runner-tests"))
-      let policies = try SeccompCompiler.loadDirectory(repositoryRoot + "/policies")
-      let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
-      let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-runner-tests-cache-\(getpid())")
-      // Warm boxes, as the daemon runs them; the CLI tests cover one-shot boxes.
-      let pool = BoxPool(host: host)
-      atexit { RunnersFixture.executor.pool?.drain() }
-      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: pool)
-    } catch {
-      fatalError("cannot set up the runner tests: \(error)")
-    }
-  }()
+  // Warm boxes, as the daemon runs them; the CLI tests cover one-shot boxes.
+  static let executor = TestExecutors.warm(workRoot: "/run/dsa-run-runner-tests", name: "runner")
 
   /// Languages whose newest toolchain is installed here.
   static func isInstalled(_ language: String) -> Bool {

@@ -5,8 +5,8 @@ import Testing
 @testable import Sandbox
 
 @Suite struct OutcomeTests {
-  private func ending(_ change: (inout Ending) -> Void) -> Ending {
-    var ending = Ending(limits: BoxLimits())
+  private func ending(_ change: (inout BoxEnding) -> Void) -> BoxEnding {
+    var ending = BoxEnding(limits: BoxLimits())
     ending.waitStatus = 0
     change(&ending)
     return ending
