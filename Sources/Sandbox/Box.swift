@@ -42,16 +42,13 @@ public struct BoxSpec: Sendable {
 ///  3. `destroy`: cgroups removed, work directory unmounted and removed.
 ///
 /// As a `BoxEnvironment` it runs one command (`OneShotBoxes` makes one per command).
-public final class Box: HostDirectoryEnvironment, @unchecked Sendable {
+public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable {
   /// What `run(stdin:)` runs; nil for a box made for a layout and limits.
   public let spec: BoxSpec?
   public let layout: BoxLayout
   public let limits: BoxLimits
-  private let lease: BoxLease
+  let lease: BoxLease
   public var directory: BoxDirectory { lease.directory }
-  var host: SandboxHost { lease.host }
-  var name: String { lease.name }
-  var identity: HostIdentity { lease.identity }
   private var workDirectoryMounted = false
   private var ran = false
   private var destroyed = false

@@ -15,6 +15,17 @@ enum InitRole {
   case serve(tmp: String, sharedMemory: String)
 }
 
+/// A box that holds a lease (`Box`, `WarmBox`), and what it is known by while it lives.
+protocol LeasedBox: AnyObject {
+  var lease: BoxLease { get }
+}
+
+extension LeasedBox {
+  var host: SandboxHost { lease.host }
+  var name: String { lease.name }
+  var identity: HostIdentity { lease.identity }
+}
+
 /// The report of a box whose every process was killed (SIGKILL) before the
 /// init could write one.
 func killedReport() -> dsa_report {

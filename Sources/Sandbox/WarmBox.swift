@@ -19,13 +19,10 @@ import SystemCore
 /// a network namespace alone costs about a millisecond).
 ///
 /// As a `BoxEnvironment` it runs one command per `BoxPool.get`; the pool resets it on `put`.
-public final class WarmBox: HostDirectoryEnvironment, @unchecked Sendable {
+public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable {
   public let layout: BoxLayout
-  private let lease: BoxLease
+  let lease: BoxLease
   public var directory: BoxDirectory { lease.directory }
-  var host: SandboxHost { lease.host }
-  var name: String { lease.name }
-  var identity: HostIdentity { lease.identity }
   private var cgroup: BoxCgroup? { lease.cgroup }
   private var process: BoxProcess?
   /// The host's end of the control socket pair, open while the box lives.
