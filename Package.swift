@@ -75,11 +75,17 @@ let package = Package(
     // libcrypto (Debian libssl-dev): SHA-1 and base64 for the WebSocket handshake.
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "HTTP", dependencies: ["CWslay", "CCrypto"], swiftSettings: strictSwift),
+    // Stored submissions (docs/api.md "Submissions"): the store seam, SQLite and PostgreSQL, the workers.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CRandom"),
+    .target(name: "Submissions", dependencies: ["CSQLite", "CCrypto", "CRandom"], swiftSettings: strictSwift),
+    .testTarget(name: "SubmissionsTests", dependencies: ["Submissions"], swiftSettings: strictSwift),
     .target(
-      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions"],
+      swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions"],
       swiftSettings: strictSwift
     ),
     .testTarget(
