@@ -104,13 +104,13 @@ extension APIRouter {
           result: webhook.result, isError: webhook.resultIsError)
       }
     }
-    let workers = SubmissionWorkers(
-      store: service.store, settings: service.settings.workers,
-      onRecorded: { [signal = service.recorded] _ in
-        signal.bump()
-        sender?.wake()
-      }
-    ) { [unowned self] kind, body in
+    let signal = service.recorded
+    let onRecorded: @Sendable (String) -> Void = { _ in
+      signal.bump()
+      sender?.wake()
+    }
+    let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
+      [unowned self] kind, body in
       runStored(kind, body)
     }
     service.install(workers, sender: sender)
