@@ -77,8 +77,10 @@ let package = Package(
     .target(name: "HTTP", dependencies: ["CWslay", "CCrypto"], swiftSettings: strictSwift),
     // Stored submissions (docs/api.md "Submissions"): the store seam, SQLite and PostgreSQL, the workers.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "CRandom"),
-    .target(name: "Submissions", dependencies: ["CSQLite", "CCrypto", "CRandom"], swiftSettings: strictSwift),
+    .target(
+      name: "Submissions", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CRandom"], swiftSettings: strictSwift),
     .testTarget(name: "SubmissionsTests", dependencies: ["Submissions"], swiftSettings: strictSwift),
     .target(
       name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions"],

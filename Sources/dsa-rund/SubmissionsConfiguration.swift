@@ -95,7 +95,7 @@ struct SubmissionsConfiguration: Equatable {
   func settings(slots: Int) throws(StoreError) -> SubmissionSettings {
     let store: any SubmissionStore
     if let url = self.store, url.hasPrefix("postgres") {
-      throw StoreError("open \(url.prefix(13))...", "this build has no PostgreSQL store yet")
+      store = try PostgresStore(connectionString: url)
     } else {
       var path = stateDirectory + "/submissions.sqlite3"
       if let given = self.store, given.hasPrefix("sqlite:") { path = String(given.dropFirst("sqlite:".count)) }
