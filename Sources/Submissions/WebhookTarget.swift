@@ -130,7 +130,7 @@ public enum WebhookTarget {
     }
   }
 
-  public struct URLProblem: Error, Sendable { public var message: String }
+  public struct URLProblem: Error, Sendable, Equatable { public var message: String }
 
   public static func parse(_ text: String) -> Result<Parsed, URLProblem> {
     func fail(_ message: String) -> Result<Parsed, URLProblem> { .failure(URLProblem(message: message)) }
