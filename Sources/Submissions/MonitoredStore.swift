@@ -28,7 +28,9 @@ public final class MonitoredStore: SubmissionStore, Sendable {
   public var wakesAcrossProcesses: Bool { inner.wakesAcrossProcesses }
   public var snapshot: Snapshot { state.withLock { $0 } }
 
-  private func timed<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+  // A read that works says little about a full disk, so only a write that did write clears a
+  // failure (a claim or purge that found nothing may have written nothing).
+  private func timed<T>(write: Bool, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     let start = ContinuousClock.now
     let outcome: Result<T, StoreError>
     do throws(StoreError) {
@@ -43,7 +45,7 @@ public final class MonitoredStore: SubmissionStore, Sendable {
       state.count += 1
       state.sumSeconds += seconds
       switch outcome {
-      case .success: state.lastFailure = nil
+      case .success: if write { state.lastFailure = nil }
       case .failure(let error):
         state.failures += 1
         state.lastFailure = error
@@ -53,37 +55,41 @@ public final class MonitoredStore: SubmissionStore, Sendable {
   }
 
   public func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError) {
-    try timed { () throws(StoreError) in try inner.insert(submissions, now: now) }
+    try timed(write: true) { () throws(StoreError) in try inner.insert(submissions, now: now) }
   }
   public func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
-    try timed { () throws(StoreError) in try inner.fetch(ids: ids, owner: owner) }
+    try timed(write: false) { () throws(StoreError) in try inner.fetch(ids: ids, owner: owner) }
   }
   public func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome {
-    try timed { () throws(StoreError) in try inner.cancel(id: id, owner: owner, now: now) }
+    try timed(write: true) { () throws(StoreError) in try inner.cancel(id: id, owner: owner, now: now) }
   }
   public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
-    try timed { () throws(StoreError) in try inner.claim(worker: worker, now: now, leaseUntil: leaseUntil) }
+    try timed(write: false) { () throws(StoreError) in try inner.claim(worker: worker, now: now, leaseUntil: leaseUntil)
+    }
   }
   public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
-    try timed { () throws(StoreError) in try inner.renew(ids: ids, worker: worker, leaseUntil: leaseUntil) }
+    try timed(write: true) { () throws(StoreError) in try inner.renew(ids: ids, worker: worker, leaseUntil: leaseUntil)
+    }
   }
   public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
-    try timed { () throws(StoreError) in try inner.complete(id: id, result: result, isError: isError, now: now) }
+    try timed(write: true) { () throws(StoreError) in
+      try inner.complete(id: id, result: result, isError: isError, now: now)
+    }
   }
   public func release(id: String, worker: String) throws(StoreError) {
-    try timed { () throws(StoreError) in try inner.release(id: id, worker: worker) }
+    try timed(write: true) { () throws(StoreError) in try inner.release(id: id, worker: worker) }
   }
   public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
-    try timed { () throws(StoreError) in try inner.pendingWebhooks(limit: limit) }
+    try timed(write: false) { () throws(StoreError) in try inner.pendingWebhooks(limit: limit) }
   }
   public func finishWebhook(id: String, delivered: Bool) throws(StoreError) {
-    try timed { () throws(StoreError) in try inner.finishWebhook(id: id, delivered: delivered) }
+    try timed(write: true) { () throws(StoreError) in try inner.finishWebhook(id: id, delivered: delivered) }
   }
   public func purge(finishedBefore: Int64) throws(StoreError) -> Int {
-    try timed { () throws(StoreError) in try inner.purge(finishedBefore: finishedBefore) }
+    try timed(write: false) { () throws(StoreError) in try inner.purge(finishedBefore: finishedBefore) }
   }
   public func statistics(now: Int64) throws(StoreError) -> SubmissionStatistics {
-    try timed { () throws(StoreError) in try inner.statistics(now: now) }
+    try timed(write: false) { () throws(StoreError) in try inner.statistics(now: now) }
   }
   public func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError) {
     // Not timed: it blocks by design.

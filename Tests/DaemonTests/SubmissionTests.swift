@@ -192,6 +192,16 @@ struct SubmissionTests {
   }
 }
 
+/// `POST path` with a JSON body too large for a command line, through a file.
+func postFile(_ daemon: DaemonProcess, _ path: String, _ body: [String: Any]) throws -> CurlResponse {
+  let file = daemon.directory + "/body-\(UUID().uuidString).json"
+  try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: file))
+  defer { try? FileManager.default.removeItem(atPath: file) }
+  return try curl(
+    daemon.baseURL + path, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + file],
+    timeout: 60)
+}
+
 /// Writes `object` as the daemon's config file in `directory`; returns its path.
 func writeConfig(_ directory: String, _ object: [String: Any]) throws -> String {
   let path = directory + "/config.json"
@@ -201,4 +211,47 @@ func writeConfig(_ directory: String, _ object: [String: Any]) throws -> String 
 
 private func errorCode(_ answer: CurlResponse) -> String? {
   (answer.json["error"] as? [String: Any])?["code"] as? String
+}
+
+// The store's disk fills up: new submissions get 503 with Retry-After and health says which part
+// failed, what was accepted before stays readable, and once space is back submissions are taken again.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct SubmissionStoreFailureTests {
+  @Test func aFullDiskRefusesNewSubmissionsAndLosesNothing() throws {
+    let directory = try makeTemporaryDirectory()
+    let state = directory + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+    // A small file system of the test's own for the state directory, removed at the end.
+    let mount = try runProcess("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", state])
+    try #require(mount.status == 0, "mount: \(mount.stderr)")
+    defer {
+      _ = try? runProcess("/usr/bin/umount", [state])
+      try? FileManager.default.removeItem(atPath: directory)
+    }
+    let daemon = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    defer { daemon.cleanUp(removeDirectory: false) }
+    let hello: [String: Any] = ["language": "python", "source": "print('kept')"]
+    let keptID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(keptID)?wait=20").json["status"] as? String == "done")
+
+    // Fill what is left.
+    _ = try runProcess("/usr/bin/dd", ["if=/dev/zero", "of=\(state)/filler", "bs=4k"])
+    let big: [String: Any] = ["language": "python", "source": "print(1)\n#" + String(repeating: "x", count: 300_000)]
+    let refused = try postFile(daemon, "/v1/submissions", big)
+    #expect(refused.status == 503 && refused.headers["retry-after"] != nil, "\(refused.status) \(refused.body)")
+    #expect(refused.body.contains("store_unavailable"))
+    let health = try curl(daemon.baseURL + "/healthz")
+    #expect(health.status == 503 && health.body.contains("submission_store"), "\(health.body)")
+    #expect(try curl(daemon.baseURL + "/metrics").body.contains("dsa_run_submission_store_up 0"))
+    // The sync lane does not need the store.
+    #expect(try execute(daemon, hello).status == 200)
+
+    try FileManager.default.removeItem(atPath: state + "/filler")
+    let kept = try curl(daemon.baseURL + "/v1/submissions/\(keptID)")
+    #expect(kept.status == 200 && kept.body.contains("kept\\n"))
+    let again = try postFile(daemon, "/v1/submissions?wait=20", big)
+    #expect(again.status == 200 && again.json["status"] as? String == "done")
+    #expect(try curl(daemon.baseURL + "/healthz").status == 200)
+    #expect(try daemon.stop() == 0)
+  }
 }
