@@ -81,11 +81,19 @@ let package = Package(
     // libcrypto (Debian libssl-dev), for SystemCore's digests: SHA-1, SHA-256, HMAC-SHA256, base64.
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "HTTP", dependencies: ["CWslay", "SystemCore"], swiftSettings: strictSwift),
+    // Stored submissions (docs/api.md "Submissions"): the store seam, SQLite and PostgreSQL, the workers.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .systemLibrary(name: "CRandom"),
     .target(
-      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+      name: "Submissions", dependencies: ["CSQLite", "CPostgres", "SystemCore", "CRandom"], swiftSettings: strictSwift),
+    .testTarget(name: "SubmissionsTests", dependencies: ["Submissions"], swiftSettings: strictSwift),
+    .target(
+      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions", "SystemCore"],
+      swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions"],
       swiftSettings: strictSwift
     ),
     .testTarget(

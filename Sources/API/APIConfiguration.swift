@@ -30,6 +30,8 @@ public struct APIConfiguration: Sendable {
   /// The shipped docs/openapi.json, served at `GET /v1/openapi.json` with this server's languages and
   /// maxima filled in (`OpenAPIDocument`); nil serves 404 there.
   public var openAPIDocument: Data?
+  /// Stored submissions (`/v1/submissions`): the store and its knobs; nil serves 404 there.
+  public var submissions: SubmissionSettings?
 
   /// The defaults, with `slots` slots and a line of twice that.
   /// The grade budget in effect.

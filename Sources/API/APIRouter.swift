@@ -4,6 +4,7 @@ import Grading
 import HTTP
 import Runners
 import Sandbox
+import Submissions
 import Synchronization
 
 /// The daemon's routes: `POST /v1/execute`, `GET /v1/runtimes`, `GET /healthz`, `GET /metrics`.
@@ -25,6 +26,8 @@ public final class APIRouter: Sendable {
   private let grader: Grader
   /// `GET /v1/openapi.json`'s body, made once: the catalog and the maxima do not change while we run.
   private let servedOpenAPIDocument: Data?
+  /// Stored submissions (`/v1/submissions`); nil when the configuration has no store.
+  public let submissions: SubmissionService?
 
   typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
   private let perform: Perform
@@ -69,10 +72,11 @@ public final class APIRouter: Sendable {
       return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: configuration.maxima)
     }
     queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
+    submissions = configuration.submissions.map(SubmissionService.init(settings:))
   }
 
   /// What one request did, gathered for the log line.
-  private struct Trace {
+  struct Trace {
     var id: String
     var language: String?
     var runStatus: String?
@@ -120,6 +124,7 @@ public final class APIRouter: Sendable {
   private func answer(_ request: HTTPRequest, path: String, trace: inout Trace) throws(APIError) -> HTTPResponse {
     // Health checks come from load balancers and systemd that hold no token.
     if path != "/healthz" { try authorize(request) }
+    if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
     guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
     // HEAD is GET without the body (the server leaves it out), as RFC 9110 §9.3.2 asks of GET routes.
     let asked = request.method == "HEAD" && method == "GET" ? "GET" : request.method
@@ -145,14 +150,16 @@ public final class APIRouter: Sendable {
       guard let document = servedOpenAPIDocument else { throw .notFound(path) }
       return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: document)
     case "/metrics":
-      let text = metrics.render(
-        queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
-        cacheMisses: executor.cache?.misses ?? 0,
-        boxDiscards: Dictionary(
-          uniqueKeysWithValues: executor.environments.discardCounts.map { ($0.key.rawValue, $0.value) }))
+      let text =
+        metrics.render(
+          queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
+          cacheMisses: executor.cache?.misses ?? 0,
+          boxDiscards: Dictionary(
+            uniqueKeysWithValues: executor.environments.discardCounts.map { ($0.key.rawValue, $0.value) }))
+        + submissionMetricsText()
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
-    default: return Self.json(["status": "ok"])
+    default: return healthResponse()
     }
   }
 
@@ -194,6 +201,7 @@ public final class APIRouter: Sendable {
   /// The route a path belongs to: itself, or the challenge route for `/v1/challenges/ID`.
   static func route(of path: String) -> String? {
     if routes[path] != nil { return path }
+    if let submissionRoute = submissionRouteName(of: path) { return submissionRoute }
     if path.hasPrefix(challengePrefix), ChallengeLoader.isValidID(String(path.dropFirst(challengePrefix.count))) {
       return challengeRoute
     }
@@ -211,7 +219,7 @@ public final class APIRouter: Sendable {
     else { throw .unauthorized("the bearer token is not valid") }
   }
 
-  private func execute(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
+  func execute(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
     let body = try jsonBody(of: request, ExecuteBody.decode)
     let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
     let executeRequest = try body.executeRequest(
@@ -241,7 +249,7 @@ public final class APIRouter: Sendable {
 
   /// `POST /v1/grade`: the whole grade holds one box slot, its tests run one after another in it, so
   /// a grade takes no more than an execute's share of a busy daemon (the CLI grades in parallel).
-  private func grade(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
+  func grade(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
     let body = try jsonBody(of: request, GradeBody.decode)
     let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
     let files = try body.sourceFiles()
@@ -278,7 +286,7 @@ public final class APIRouter: Sendable {
   }
 
   /// A JSON request body within the size bound, sent as JSON, decoded strictly by `decode`.
-  private func jsonBody<Body>(of request: HTTPRequest, _ decode: (Data) throws(APIError) -> Body) throws(APIError)
+  func jsonBody<Body>(of request: HTTPRequest, _ decode: (Data) throws(APIError) -> Body) throws(APIError)
     -> Body
   {
     guard request.body.count <= configuration.maximumBodyBytes else {
@@ -291,7 +299,7 @@ public final class APIRouter: Sendable {
   }
 
   /// The runner a request names, before it waits for a slot (a caller's mistake is never queued).
-  private func resolveRunner(language: String, version: String?, trace: inout Trace) throws(APIError) -> Runner {
+  func resolveRunner(language: String, version: String?, trace: inout Trace) throws(APIError) -> Runner {
     trace.language = language
     let runner: Runner
     do throws(ExecuteError) {

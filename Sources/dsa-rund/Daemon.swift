@@ -117,6 +117,7 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
 func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfiguration) -> Never {
   let server: HTTPServer
   let pool: BoxPool
+  var routerForStop: APIRouter?
   do {
     let host = try SandboxHost(configuration: sandbox)
     guard let policiesDirectory = DataDirectories.locate("policies"),
@@ -141,7 +142,13 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     if apiConfiguration.openAPIDocument == nil {
       logLine("warning", ["message": "no openapi.json in the data folder: GET /v1/openapi.json answers 404"])
     }
+    do {
+      apiConfiguration.submissions = try configuration.submissions.settings(slots: configuration.resolvedSlots)
+    } catch {
+      throw UsageError("cannot open the submission store: \(error)")
+    }
     let router = APIRouter(executor: executor, configuration: apiConfiguration, challenges: challenges)
+    routerForStop = router
     let fromSystemd = systemdPassedSockets()
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
@@ -150,6 +157,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
       configuration: configuration.serverConfiguration(listeners: listeners, ownAnswerObserver: router.ownAnswer),
       handler: router.handle)
     try server.start()
+    router.startSubmissionWorkers()
     logLine(
       "started",
       [
@@ -159,6 +167,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
         "runtimes": catalog.names.count, "challenges": challenges.challenges.count,
         "compile_cache": configuration.cacheDirectory ?? NSNull(),
         "auth": configuration.bearerTokens.isEmpty ? "none" : "bearer",
+        "submission_store": router.submissions?.store.kindName ?? NSNull(),
       ])
   } catch let error as UsageError {
     logLine("error", ["message": error.message])
@@ -177,7 +186,14 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
   let drain = DaemonConfiguration.duration(configuration.drainSeconds)
   logLine("stopping", ["signal": signalName, "drain_s": configuration.drainSeconds])
   _ = try? HTTPServer.notifySystemd(state: "STOPPING=1")
-  server.stop(drainingFor: drain)
+  // Stored jobs first: no new one starts, the running ones finish while GETs are still answered,
+  // and the queued ones stay in the store for the next start.
+  let drainStart = ContinuousClock.now
+  let storedDrained = routerForStop?.stopSubmissionWorkers(drainingFor: drain) ?? true
+  if !storedDrained {
+    logLine("warning", ["message": "stored jobs still running after drain_s; their leases will lapse"])
+  }
+  server.stop(drainingFor: max(.zero, drain - (ContinuousClock.now - drainStart)))
   pool.drain()
   logLine("stopped", ["open_connections": server.connectionCount])
   exit(0)

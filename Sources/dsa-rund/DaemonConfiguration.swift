@@ -50,6 +50,8 @@ struct DaemonConfiguration: Equatable {
   var bearerTokens: [String] = []
   /// How long SIGTERM waits for in-flight requests, seconds.
   var drainSeconds = 30.0
+  /// Stored submissions: the store and its knobs (SubmissionsConfiguration).
+  var submissions = SubmissionsConfiguration()
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -58,7 +60,7 @@ struct DaemonConfiguration: Equatable {
     "listen", "unix_socket", "unix_socket_mode", "work_root", "cache_dir", "cache_size_mb", "cgroup_mode",
     "cgroup_path", "slots", "queue_length", "queue_timeout_s", "retry_after_s", "limits", "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
-    "grade_wall_ms", "expose_compile_cache",
+    "grade_wall_ms", "expose_compile_cache", "submissions",
   ]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
   /// hour is far past any grade a learner waits for.
@@ -139,6 +141,11 @@ struct DaemonConfiguration: Equatable {
     if let value = reader.number("drain_s") { drainSeconds = value }
     if let value = reader.integer("grade_wall_ms") { gradeWallMilliseconds = value }
     if let value = reader.bool("expose_compile_cache") { exposeCompileCache = value }
+    if let object = reader.object("submissions") {
+      var inner = ObjectReader(object: object, path: "submissions.", known: SubmissionsConfiguration.keys)
+      submissions.apply(&inner)
+      reader.problems += inner.problems
+    }
     reader.finish()
   }
 
@@ -190,6 +197,7 @@ struct DaemonConfiguration: Equatable {
         "grade_wall_ms must be from \(Self.gradeWallRange.lowerBound) to \(Self.gradeWallRange.upperBound), got \(gradeWallMilliseconds)"
       )
     }
+    problems += submissions.problems()
     return problems
   }
 

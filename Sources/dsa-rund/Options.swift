@@ -14,7 +14,7 @@ struct DaemonOptions {
   static let usage = """
     usage: dsa-rund [--config PATH] [--check-config] [--listen HOST:PORT]... [--unix PATH]
                     [--slots N] [--queue-length N] [--work-root PATH] [--cache-dir PATH]
-                    [--cgroup-mode auto|cgroup-v2|cgroup-v1|rlimit] [--drain-seconds S]
+                    [--cgroup-mode auto|cgroup-v2|cgroup-v1|rlimit] [--drain-seconds S] [--state-dir PATH]
 
       --config PATH      the JSON config file (default \(DaemonConfiguration.defaultPath); a missing
                          default file means the defaults, a missing given file is an error)
@@ -26,6 +26,7 @@ struct DaemonOptions {
       --no-tcp           listen on no TCP address (with --unix)
       --slots N          box slots; --queue-length N requests waiting; --work-root, --cache-dir,
                          --cgroup-mode and --drain-seconds override the file's values too
+      --state-dir PATH   where the submission store's SQLite file lives (submissions.state_dir)
     See docs/api.md for every option.
     """
 
@@ -71,6 +72,9 @@ struct DaemonOptions {
       case "--cache-dir":
         let path = try value(flag)
         options.overrides.append { $0.cacheDirectory = path }
+      case "--state-dir":
+        let path = try value(flag)
+        options.overrides.append { $0.submissions.stateDirectory = path }
       case "--cgroup-mode":
         let text = try value(flag)
         var problems: [String] = []

@@ -116,7 +116,7 @@ final class DaemonProcess {
     process.executableURL = URL(fileURLWithPath: daemonBinary)
     process.arguments =
       ["--config", directory + "/none.json", "--listen", "127.0.0.1:0", "--work-root", testWorkRoot]
-      + ["--cache-dir", directory + "/cache"] + arguments
+      + ["--cache-dir", directory + "/cache", "--state-dir", directory + "/state"] + arguments
     // A given config file that is missing is an error, so write an empty one.
     _ = FileManager.default.createFile(atPath: directory + "/none.json", contents: Data("{}".utf8))
     var environment = ProcessInfo.processInfo.environment

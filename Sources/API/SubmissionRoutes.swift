@@ -1,0 +1,513 @@
+import Foundation
+import HTTP
+import Runners
+import Sandbox
+import Submissions
+import SystemCore
+import Synchronization
+
+/// The knobs of stored submissions (docs/api.md "Submissions"); the daemon fills them from its
+/// config's `submissions` object.
+public struct SubmissionSettings: Sendable {
+  /// Where submissions live; wrapped so every call is timed and its failure shows in health.
+  public var store: MonitoredStore
+  /// Workers, leases, retention.
+  public var workers: SubmissionWorkers.Settings
+  /// Items per `POST /v1/submissions/batch` and ids per `GET /v1/submissions?ids=`.
+  public var maximumBatch = 20
+  /// The longest `?wait=` a request may ask for, seconds.
+  public var maximumWaitSeconds = 30.0
+  /// Webhook delivery; nil refuses `callback_url`.
+  public var webhooks: WebhookSettings?
+
+  public init(store: any SubmissionStore, workers: SubmissionWorkers.Settings) {
+    self.store = (store as? MonitoredStore) ?? MonitoredStore(store)
+    self.workers = workers
+  }
+}
+
+/// The running parts of stored submissions: the store, the workers (once started) and the signal
+/// that wakes `?wait=` requests when this daemon records a result.
+public final class SubmissionService: Sendable {
+  public let settings: SubmissionSettings
+  public var store: MonitoredStore { settings.store }
+  private let workers = Mutex<SubmissionWorkers?>(nil)
+  private let webhookSender = Mutex<WebhookSender?>(nil)
+  let recorded = CompletionSignal()
+
+  init(settings: SubmissionSettings) {
+    self.settings = settings
+  }
+
+  /// The workers, once `APIRouter.startSubmissionWorkers()` made them.
+  public var runningWorkers: SubmissionWorkers? { workers.withLock { $0 } }
+  var sender: WebhookSender? { webhookSender.withLock { $0 } }
+
+  func install(_ made: SubmissionWorkers, sender: WebhookSender?) {
+    workers.withLock { $0 = made }
+    webhookSender.withLock { $0 = sender }
+  }
+}
+
+/// A counter bumped on every recorded result, that waiters sleep on.
+final class CompletionSignal: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var generation: UInt64 = 0
+
+  var current: UInt64 { condition.withLock { generation } }
+
+  func bump() {
+    condition.withLock {
+      generation += 1
+      condition.broadcast()
+    }
+  }
+
+  /// Sleeps until the counter moves past `seen` or `until`.
+  func wait(after seen: UInt64, until deadline: Date) {
+    condition.withLock {
+      while generation == seen {
+        if !condition.wait(until: deadline) { return }
+      }
+    }
+  }
+}
+
+extension APIRouter {
+  /// The submission routes and their methods (the other routes have one method each: `routes`).
+  public static let submissionRoutes: [String: [String]] = [
+    "/v1/submissions": ["GET", "POST"], "/v1/submissions/batch": ["POST"], submissionRoute: ["DELETE", "GET"],
+  ]
+  /// `GET` or `DELETE /v1/submissions/ID`, named as OpenAPI does.
+  public static let submissionRoute = "/v1/submissions/{id}"
+  static let submissionPrefix = "/v1/submissions/"
+
+  /// Every route with its methods, for the OpenAPI check.
+  public static var routeMethods: [String: [String]] {
+    routes.mapValues { [$0] }.merging(submissionRoutes) { _, new in new }
+  }
+
+  static func submissionRouteName(of path: String) -> String? {
+    if submissionRoutes[path] != nil { return path }
+    let rest = path.dropFirst(submissionPrefix.count)
+    if path.hasPrefix(submissionPrefix), !rest.isEmpty, !rest.contains("/") { return submissionRoute }
+    return nil
+  }
+
+  /// Starts the workers that run stored jobs through this router's routes; the daemon calls it once
+  /// it serves. Does nothing without a store.
+  public func startSubmissionWorkers() {
+    guard let service = submissions, service.runningWorkers == nil else { return }
+    let sender = service.settings.webhooks.map {
+      WebhookSender(settings: $0, store: service.store) { webhook in
+        Self.recordData(
+          ["id": webhook.id, "kind": webhook.kind.rawValue, "status": SubmissionState.done.rawValue],
+          result: webhook.result, isError: webhook.resultIsError)
+      }
+    }
+    let signal = service.recorded
+    let onRecorded: @Sendable (String) -> Void = { _ in
+      signal.bump()
+      sender?.wake()
+    }
+    let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
+      [unowned self] kind, body in
+      runStored(kind, body)
+    }
+    service.install(workers, sender: sender)
+    workers.start()
+    sender?.start()
+  }
+
+  /// Stops claiming stored jobs and waits up to `timeout` for the running ones; queued jobs stay.
+  public func stopSubmissionWorkers(drainingFor timeout: Duration) -> Bool {
+    guard let service = submissions else { return true }
+    let drained = service.runningWorkers?.stop(drainingFor: timeout) ?? true
+    service.sender?.stop()
+    return drained
+  }
+
+  /// Answers a submissions route; nil when `path` is not one.
+  func submissionAnswer(_ request: HTTPRequest, path: String, trace: inout Trace) throws(APIError) -> HTTPResponse? {
+    guard let route = Self.submissionRouteName(of: path), let methods = Self.submissionRoutes[route] else { return nil }
+    let asked = request.method == "HEAD" && methods.contains("GET") ? "GET" : request.method
+    guard methods.contains(asked) else {
+      throw .methodNotAllowed(
+        request.method, path: path, allowed: methods.contains("GET") ? methods + ["HEAD"] : methods)
+    }
+    guard let service = submissions else {
+      throw APIError(code: "not_found", message: "this server keeps no submissions", status: .notFound)
+    }
+    let query = Self.queryItems(request.target)
+    let owner = ownerDigest(request)
+    switch (route, asked) {
+    case ("/v1/submissions", "POST"):
+      let wait = try waitSeconds(query, service)
+      let item = try submissionItem(try jsonObject(of: request), owner: owner, service: service, trace: &trace)
+      try insert([item], service)
+      if let wait, wait > 0 { return try view(id: item.id, owner: owner, wait: wait, service: service, created: true) }
+      return Self.accepted(["id": item.id, "status": "queued"])
+    case ("/v1/submissions/batch", "POST"):
+      return try batch(request, owner: owner, service: service, trace: &trace)
+    case ("/v1/submissions", "GET"):
+      guard let list = query["ids"], !list.isEmpty else {
+        throw .badRequest("give the ids to look up: GET /v1/submissions?ids=ID,ID")
+      }
+      let ids = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard ids.count <= service.settings.maximumBatch else {
+        throw .badRequest("\(ids.count) ids; at most \(service.settings.maximumBatch) per request")
+      }
+      for id in ids { try checkID(id) }
+      let records = try fetch(ids, owner: owner, service)
+      let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      let items = ids.map { id -> Data in
+        guard let record = byID[id] else {
+          return ResultEncoder.data([
+            "id": id, "error": ["code": "unknown_submission", "message": "no submission \(id)"],
+          ])
+        }
+        return Self.recordData(record)
+      }
+      return Self.jsonResponse(.ok, Self.wrap(items))
+    case (Self.submissionRoute, "GET"):
+      let id = String(path.dropFirst(Self.submissionPrefix.count))
+      try checkID(id)
+      return try view(
+        id: id, owner: owner, wait: try waitSeconds(query, service) ?? 0, service: service, created: false)
+    default:
+      let id = String(path.dropFirst(Self.submissionPrefix.count))
+      try checkID(id)
+      let outcome: CancelOutcome
+      do throws(StoreError) {
+        outcome = try service.store.cancel(id: id, owner: owner, now: wallClockMilliseconds())
+      } catch {
+        throw storeUnavailable(error, trace: &trace)
+      }
+      switch outcome {
+      case .notFound: throw Self.unknownSubmission(id)
+      case .alreadyFinished(let state):
+        throw APIError(
+          code: "already_finished",
+          message: "submission \(id) is \(state.rawValue); only queued or running ones cancel",
+          status: HTTPStatus(code: 409))
+      case .cancelled:
+        return try view(id: id, owner: owner, wait: 0, service: service, created: false)
+      }
+    }
+  }
+
+  private func batch(_ request: HTTPRequest, owner: String, service: SubmissionService, trace: inout Trace)
+    throws(APIError) -> HTTPResponse
+  {
+    let object = try jsonObject(of: request)
+    guard object.count == 1, let items = object["submissions"] as? [Any] else {
+      throw .badRequest("the body must be {\"submissions\": [ITEM, ...]}, each item a body for POST /v1/submissions")
+    }
+    guard (1...service.settings.maximumBatch).contains(items.count) else {
+      throw .badRequest("\(items.count) items; a batch holds 1 to \(service.settings.maximumBatch)")
+    }
+    var answers: [Data] = []
+    var accepted: [NewSubmission] = []
+    for item in items {
+      do throws(APIError) {
+        guard let fields = item as? [String: Any] else { throw .badRequest("an item must be a JSON object") }
+        let submission = try submissionItem(fields, owner: owner, service: service, trace: &trace)
+        accepted.append(submission)
+        answers.append(ResultEncoder.data(["id": submission.id, "status": "queued"]))
+      } catch {
+        answers.append(ResultEncoder.data(error.jsonObject))
+      }
+    }
+    if !accepted.isEmpty { try insert(accepted, service) }
+    return Self.jsonResponse(HTTPStatus(code: 202), Self.wrap(answers))
+  }
+
+  /// One submission from its JSON object: `callback_url` taken out, the rest checked exactly as the
+  /// sync route would check it (so a mistake is answered now, not stored), and a fresh id.
+  private func submissionItem(
+    _ given: [String: Any], owner: String, service: SubmissionService, trace: inout Trace
+  ) throws(APIError) -> NewSubmission {
+    var fields = given
+    var callbackURL: String?
+    if let value = fields.removeValue(forKey: "callback_url") {
+      guard let text = value as? String else { throw .badRequest("callback_url must be a string") }
+      guard let webhooks = service.settings.webhooks else {
+        throw .badRequest("this server sends no webhooks (its config has no submissions.webhooks); poll instead")
+      }
+      if let problem = WebhookTarget.problem(with: text, settings: webhooks) {
+        throw APIError(code: "bad_callback_url", message: problem, status: .badRequest)
+      }
+      callbackURL = text
+    }
+    let kind: SubmissionKind = fields["challenge"] != nil ? .grade : .execute
+    let body = ResultEncoder.data(fields)
+    try checkStoredBody(kind, body, trace: &trace)
+    let id: String
+    do throws(StoreError) {
+      id = try SubmissionID.make()
+    } catch {
+      throw storeUnavailable(error, trace: &trace)
+    }
+    return NewSubmission(id: id, owner: owner, kind: kind, body: body, callbackURL: callbackURL)
+  }
+
+  /// The checks of `/v1/execute` and `/v1/grade` before a slot is taken.
+  private func checkStoredBody(_ kind: SubmissionKind, _ body: Data, trace: inout Trace) throws(APIError) {
+    switch kind {
+    case .execute:
+      let decoded = try ExecuteBody.decode(body)
+      let runner = try resolveRunner(language: decoded.language, version: decoded.version, trace: &trace)
+      _ = try decoded.executeRequest(
+        maxima: configuration.maxima, runnerLimits: runner.run.limits.applied(to: BoxLimits()))
+    case .grade:
+      let decoded = try GradeBody.decode(body)
+      let runner = try resolveRunner(language: decoded.language, version: decoded.version, trace: &trace)
+      _ = try decoded.sourceFiles()
+      let resolved = try decoded.resolveChallenge(in: challenges)
+      var inline = false
+      if case .object = decoded.challenge { inline = true }
+      _ = try configuration.maxima.challengeLimits(
+        resolved.limits, runnerLimits: runner.run.limits.applied(to: BoxLimits()), inline: inline)
+    }
+  }
+
+  /// Runs a stored body through its route, for a worker.
+  func runStored(_ kind: SubmissionKind, _ body: Data) -> SubmissionWorkers.RunOutcome {
+    let target = kind == .execute ? "/v1/execute" : "/v1/grade"
+    let request = HTTPRequest(
+      head: HTTPRequestHead(
+        method: "POST", target: target, version: .http11, headers: ["Content-Type": "application/json"],
+        keepAlive: false),
+      body: body)
+    var trace = Trace(id: "submission")
+    do throws(APIError) {
+      let response = kind == .execute ? try execute(request, trace: &trace) : try grade(request, trace: &trace)
+      return .finished(response.body, isError: false)
+    } catch {
+      if error.code == "busy" { return .retryLater }
+      if error.status == .internalServerError {
+        // As for a sync request: the detail is the operator's, the caller gets a plain sentence.
+        if let sink = configuration.logSink {
+          sink(
+            RequestLogEntry(
+              id: trace.id, time: LogTime.now(), method: "POST", route: target, status: 500, error: error.code,
+              language: trace.language, runStatus: trace.runStatus, queueMilliseconds: trace.queueMilliseconds,
+              runMilliseconds: trace.runMilliseconds, totalMilliseconds: 0, detail: trace.detail ?? error.message))
+        }
+        return .finished(
+          ResultEncoder.data(APIError.internalError("the server could not carry out this submission").jsonObject),
+          isError: true)
+      }
+      return .finished(ResultEncoder.data(error.jsonObject), isError: true)
+    }
+  }
+
+  private func insert(_ submissions: [NewSubmission], _ service: SubmissionService) throws(APIError) {
+    do throws(StoreError) {
+      try service.store.insert(submissions, now: wallClockMilliseconds())
+    } catch {
+      var trace = Trace(id: "")
+      throw storeUnavailable(error, trace: &trace)
+    }
+    service.runningWorkers?.wake()
+  }
+
+  private func fetch(_ ids: [String], owner: String, _ service: SubmissionService) throws(APIError)
+    -> [SubmissionRecord]
+  {
+    do throws(StoreError) {
+      return try service.store.fetch(ids: ids, owner: owner)
+    } catch {
+      var trace = Trace(id: "")
+      throw storeUnavailable(error, trace: &trace)
+    }
+  }
+
+  /// One submission's answer, after waiting up to `wait` seconds for it to end.
+  private func view(id: String, owner: String, wait: Double, service: SubmissionService, created: Bool)
+    throws(APIError) -> HTTPResponse
+  {
+    let deadline = Date(timeIntervalSinceNow: wait)
+    while true {
+      let seen = service.recorded.current
+      guard let record = try fetch([id], owner: owner, service).first else { throw Self.unknownSubmission(id) }
+      let final = record.state == .done || record.state == .cancelled
+      if final || Date() >= deadline {
+        return Self.jsonResponse(created && !final ? HTTPStatus(code: 202) : .ok, Self.recordData(record))
+      }
+      // Woken by a result recorded here; the short bound also catches one recorded by another daemon.
+      service.recorded.wait(after: seen, until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
+    }
+  }
+
+  private func checkID(_ id: String) throws(APIError) {
+    guard SubmissionID.isWellFormed(id) else {
+      throw APIError(
+        code: "bad_id", message: "\"\(id.prefix(80))\" is not a submission id (32 lowercase hex digits)",
+        status: .badRequest)
+    }
+  }
+
+  private func waitSeconds(_ query: [String: String], _ service: SubmissionService) throws(APIError) -> Double? {
+    guard let text = query["wait"] else { return nil }
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+      throw .badRequest("wait must be a number of seconds, got \"\(text.prefix(40))\"")
+    }
+    guard seconds <= service.settings.maximumWaitSeconds else {
+      throw .badRequest(
+        "wait is \(text) s; this server waits at most \(Self.format(service.settings.maximumWaitSeconds)) s")
+    }
+    return seconds
+  }
+
+  private func jsonObject(of request: HTTPRequest) throws(APIError) -> [String: Any] {
+    let data = try jsonBody(of: request) { (data) throws(APIError) -> Data in data }
+    if let key = DuplicateKeys.first(in: data) {
+      throw .badRequest("\"\(key)\" is given twice; give each field once")
+    }
+    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+      throw .badRequest("the body must be one JSON object")
+    }
+    return object
+  }
+
+  /// Whose submissions a request sees: the SHA-256 of its bearer token ("" on a server without tokens).
+  private func ownerDigest(_ request: HTTPRequest) -> String {
+    guard !configuration.bearerTokens.isEmpty, let field = request.headers["Authorization"] else { return "" }
+    let parts = field.split(separator: " ", maxSplits: 1)
+    return parts.count == 2 ? Digests.sha256Hex(Data(parts[1].utf8)) : ""
+  }
+
+  private func storeUnavailable(_ error: StoreError, trace: inout Trace) -> APIError {
+    trace.detail = "submission store: \(error)"
+    configuration.logSink?(
+      RequestLogEntry(
+        id: trace.id, time: LogTime.now(), method: "-", route: "submission-store", status: 503,
+        error: "store_unavailable", language: nil, runStatus: nil, queueMilliseconds: nil, runMilliseconds: nil,
+        totalMilliseconds: 0, detail: error.description))
+    var answer = APIError.busy(
+      "the submission store is not available; nothing was stored, try again shortly",
+      retryAfterSeconds: configuration.retryAfterSeconds)
+    answer.code = "store_unavailable"
+    return answer
+  }
+
+  private static func unknownSubmission(_ id: String) -> APIError {
+    APIError(code: "unknown_submission", message: "no submission \(id)", status: .notFound)
+  }
+
+  /// `{"id", "kind", "status", "created_ms", "finished_ms", "result"|"error"}`, the stored result
+  /// bytes placed as they are.
+  static func recordData(_ record: SubmissionRecord) -> Data {
+    let fields: [String: Any] = [
+      "id": record.id, "kind": record.kind.rawValue, "status": record.state.rawValue,
+      "created_ms": record.createdMilliseconds,
+      "finished_ms": record.finishedMilliseconds.map { $0 as Any } ?? NSNull(),
+    ]
+    return recordData(fields, result: record.state == .done ? record.result : nil, isError: record.resultIsError)
+  }
+
+  /// `fields` with `result` (or `error`) added as the very bytes given.
+  static func recordData(_ given: [String: Any], result: Data?, isError: Bool) -> Data {
+    var fields = given
+    guard let result else { return ResultEncoder.data(fields) }
+    fields[isError ? "error" : "result"] = NSNull()
+    let envelope = ResultEncoder.data(fields)
+    // Splice the bytes in for the placeholder: the result is exactly what the sync route sent.
+    let placeholder = Data("\"\(isError ? "error" : "result")\":null".utf8)
+    guard let range = envelope.range(of: placeholder) else { return envelope }
+    var spliced = envelope
+    spliced.replaceSubrange(range, with: placeholder.dropLast(4) + result)
+    return spliced
+  }
+
+  private static func wrap(_ items: [Data]) -> Data {
+    var data = Data("{\"submissions\":[".utf8)
+    for (index, item) in items.enumerated() {
+      if index > 0 { data.append(UInt8(ascii: ",")) }
+      data.append(item)
+    }
+    data.append(contentsOf: Array("]}".utf8))
+    return data
+  }
+
+  private static func accepted(_ object: [String: Any]) -> HTTPResponse {
+    jsonResponse(HTTPStatus(code: 202), ResultEncoder.data(object))
+  }
+
+  private static func jsonResponse(_ status: HTTPStatus, _ body: Data) -> HTTPResponse {
+    HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+  }
+
+  /// The query of a target as name-value pairs (the first of each name); values percent-decoded.
+  static func queryItems(_ target: String) -> [String: String] {
+    guard let mark = target.firstIndex(of: "?") else { return [:] }
+    var items: [String: String] = [:]
+    for pair in target[target.index(after: mark)...].split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+      let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+      if items[name] == nil { items[name] = value }
+    }
+    return items
+  }
+
+  static func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+
+  /// `/healthz`: 200 `{"status": "ok"}`, or 503 naming the failing part when the submission store's
+  /// last operation failed (the operator's log has why).
+  func healthResponse() -> HTTPResponse {
+    if let service = submissions, let failure = service.store.snapshot.lastFailure {
+      return Self.jsonResponse(
+        .serviceUnavailable,
+        ResultEncoder.data([
+          "status": "degraded", "failing": ["submission_store"],
+          "message": "the submission store's last operation (\(failure.operation)) failed",
+        ]))
+    }
+    return Self.jsonResponse(.ok, ResultEncoder.data(["status": "ok"]))
+  }
+
+  /// The submission gauges and counters for `/metrics`.
+  func submissionMetricsText() -> String {
+    guard let service = submissions else { return "" }
+    let statistics = try? service.store.statistics(now: wallClockMilliseconds())
+    let snapshot = service.store.snapshot
+    var text = ""
+    func gauge(_ name: String, _ help: String, _ value: String) {
+      text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(value)\n"
+    }
+    gauge(
+      "dsa_run_submission_store_up", "1 when the submission store's last operation succeeded.",
+      snapshot.lastFailure == nil ? "1" : "0")
+    if let statistics {
+      gauge(
+        "dsa_run_submissions_queued", "Stored submissions waiting to run (all daemons of the store).",
+        String(statistics.queued))
+      gauge(
+        "dsa_run_submissions_running", "Stored submissions running (all daemons of the store).",
+        String(statistics.running))
+      gauge(
+        "dsa_run_submission_oldest_queued_seconds", "Age of the oldest queued submission, seconds.",
+        String(statistics.oldestQueuedSeconds))
+    }
+    text += "# HELP dsa_run_submission_store_failures_total Submission store operations that failed.\n"
+    text += "# TYPE dsa_run_submission_store_failures_total counter\n"
+    text += "dsa_run_submission_store_failures_total \(snapshot.failures)\n"
+    let name = "dsa_run_submission_store_seconds"
+    text += "# HELP \(name) Time of one submission store operation, seconds.\n# TYPE \(name) histogram\n"
+    var cumulative: UInt64 = 0
+    for (index, bound) in MonitoredStore.latencyBuckets.enumerated() {
+      cumulative += snapshot.bucketCounts[index]
+      text += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
+    }
+    text += "\(name)_bucket{le=\"+Inf\"} \(snapshot.count)\n\(name)_sum \(snapshot.sumSeconds)\n"
+    text += "\(name)_count \(snapshot.count)\n"
+    text += "# HELP dsa_run_webhook_failures_total Webhook deliveries given up on after every try.\n"
+    text += "# TYPE dsa_run_webhook_failures_total counter\n"
+    text += "dsa_run_webhook_failures_total \(service.sender?.failures ?? 0)\n"
+    return text
+  }
+}

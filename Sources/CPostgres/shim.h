@@ -1,0 +1,2 @@
+// libpq (Debian libpq-dev): the submission store shared by several daemons.
+#include <postgresql/libpq-fe.h>

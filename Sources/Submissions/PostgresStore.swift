@@ -1,0 +1,321 @@
+internal import CPostgres
+import Foundation
+import Glibc
+
+/// The store for several daemons: one PostgreSQL database (libpq, Debian libpq-dev) that every
+/// `dsa-rund` naming it shares, on one machine or many.
+///
+/// Workers claim jobs with `FOR UPDATE SKIP LOCKED`, so two daemons never take the same job and never
+/// wait on each other's claims; an insert sends `NOTIFY dsa_run_submissions`, which the listener
+/// connection of every daemon hears, so idle workers start at once instead of at their next poll.
+/// A lost connection is re-established on the next call; the call that saw it fails (503 for a
+/// submit, a retry for a worker).
+public final class PostgresStore: SubmissionStore, @unchecked Sendable {
+  public var kindName: String { "postgresql" }
+  public var wakesAcrossProcesses: Bool { true }
+
+  static let channel = "dsa_run_submissions"
+
+  /// Schema migrations, in order; `dsa_run_schema.version` counts those applied.
+  static let migrations: [String] = [
+    """
+    CREATE TABLE submissions (
+      id text PRIMARY KEY,
+      owner text NOT NULL,
+      kind text NOT NULL CHECK (kind IN ('execute', 'grade')),
+      body text NOT NULL,
+      callback_url text,
+      state text NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled')),
+      created_ms bigint NOT NULL,
+      finished_ms bigint,
+      lease_owner text,
+      lease_until_ms bigint,
+      attempts integer NOT NULL DEFAULT 0,
+      result text,
+      result_is_error boolean NOT NULL DEFAULT false,
+      webhook_pending smallint NOT NULL DEFAULT 0
+    );
+    CREATE INDEX submissions_by_state ON submissions (state, created_ms);
+    CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
+    CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    """
+  ]
+
+  private let connectionString: String
+  private let lock = NSLock()
+  private let listenLock = NSLock()
+  // Guarded by `lock` and `listenLock` respectively.
+  private var connection: OpaquePointer?
+  private var listener: OpaquePointer?
+
+  /// Connects to `connectionString` ("postgresql://user@host/db?...") and migrates the schema.
+  public init(connectionString: String) throws(StoreError) {
+    self.connectionString = connectionString
+    lock.lock()
+    defer { lock.unlock() }
+    connection = try connect()
+    try migrate()
+  }
+
+  deinit {
+    PQfinish(connection)
+    PQfinish(listener)
+  }
+
+  /// The schema version of the database now.
+  public var schemaVersion: Int {
+    lock.withLock { Int((try? query("SELECT max(version) FROM dsa_run_schema", []).first?[0]) ?? nil ?? "") ?? -1 }
+  }
+
+  private func connect() throws(StoreError) -> OpaquePointer {
+    guard let made = PQconnectdb(connectionString) else { throw StoreError("connect to PostgreSQL", "out of memory") }
+    guard PQstatus(made) == CONNECTION_OK else {
+      let message = String(cString: PQerrorMessage(made)).trimmingCharacters(in: .whitespacesAndNewlines)
+      PQfinish(made)
+      throw StoreError("connect to PostgreSQL", message)
+    }
+    return made
+  }
+
+  private func migrate() throws(StoreError) {
+    _ = try query("BEGIN", [])
+    do throws(StoreError) {
+      // Daemons starting together take turns: the first migrates, the others find it done.
+      _ = try query("SELECT pg_advisory_xact_lock(726172012)", [])
+      _ = try query("CREATE TABLE IF NOT EXISTS dsa_run_schema (version integer NOT NULL)", [])
+      let current = Int(try query("SELECT coalesce(max(version), 0) FROM dsa_run_schema", []).first?[0] ?? "0") ?? 0
+      guard current <= Self.migrations.count else {
+        throw StoreError(
+          "migrate", "the database is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
+      }
+      for version in current..<Self.migrations.count {
+        _ = try query(Self.migrations[version], [])
+        _ = try query("INSERT INTO dsa_run_schema (version) VALUES ($1)", [String(version + 1)])
+      }
+      _ = try query("COMMIT", [])
+    } catch {
+      _ = try? query("ROLLBACK", [])
+      throw error
+    }
+  }
+
+  // MARK: SubmissionStore
+
+  public func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      _ = try query("BEGIN", [])
+      do throws(StoreError) {
+        for submission in submissions {
+          _ = try query(
+            "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms) "
+              + "VALUES ($1, $2, $3, $4, $5, 'queued', $6)",
+            [
+              submission.id, submission.owner, submission.kind.rawValue,
+              String(decoding: submission.body, as: UTF8.self),
+              submission.callbackURL, String(now),
+            ])
+        }
+        // Delivered at commit, to every daemon's listener.
+        _ = try query("NOTIFY \(Self.channel)", [])
+        _ = try query("COMMIT", [])
+      } catch {
+        _ = try? query("ROLLBACK", [])
+        throw error
+      }
+    }
+  }
+
+  public func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
+    guard !ids.isEmpty else { return [] }
+    return try locked { () throws(StoreError) in
+      try query(
+        "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
+          + "WHERE id = ANY($1::text[]) AND owner = $2", ["{" + ids.joined(separator: ",") + "}", owner]
+      ).map { (row) throws(StoreError) in
+        guard let kind = SubmissionKind(rawValue: row[1] ?? ""), let state = SubmissionState(rawValue: row[2] ?? "")
+        else { throw StoreError("fetch", "a row has an unknown kind or state") }
+        return SubmissionRecord(
+          id: row[0] ?? "", kind: kind, state: state, createdMilliseconds: Int64(row[3] ?? "") ?? 0,
+          finishedMilliseconds: row[4].flatMap { Int64($0) }, result: row[5].map { Data($0.utf8) },
+          resultIsError: row[6] == "t")
+      }
+    }
+  }
+
+  public func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome {
+    try locked { () throws(StoreError) in
+      let changed = try query(
+        "UPDATE submissions SET state = 'cancelled', finished_ms = $1, lease_owner = NULL, webhook_pending = 0 "
+          + "WHERE id = $2 AND owner = $3 AND state IN ('queued', 'running') RETURNING id", [String(now), id, owner])
+      if !changed.isEmpty { return .cancelled }
+      let rows = try query("SELECT state FROM submissions WHERE id = $1 AND owner = $2", [id, owner])
+      guard let text = rows.first?[0], let state = SubmissionState(rawValue: text) else { return .notFound }
+      return .alreadyFinished(state)
+    }
+  }
+
+  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
+    try locked { () throws(StoreError) in
+      let rows = try query(
+        """
+        UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
+        WHERE id = (
+          SELECT id FROM submissions
+          WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
+          ORDER BY created_ms LIMIT 1
+          FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, body, callback_url, attempts
+        """, [worker, String(leaseUntil), String(now)])
+      guard let row = rows.first else { return nil }
+      guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
+      return ClaimedSubmission(
+        id: row[0] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
+        attempt: Int(row[4] ?? "1") ?? 1)
+    }
+  }
+
+  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
+    guard !ids.isEmpty else { return }
+    try locked { () throws(StoreError) in
+      _ = try query(
+        "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
+          + "AND state = 'running'", [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker])
+    }
+  }
+
+  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
+    try locked { () throws(StoreError) in
+      !(try query(
+        "UPDATE submissions SET state = 'done', result = $1, result_is_error = $2, finished_ms = $3, "
+          + "lease_owner = NULL, webhook_pending = CASE WHEN callback_url IS NULL THEN 0 ELSE 1 END "
+          + "WHERE id = $4 AND state = 'running' RETURNING id",
+        [String(decoding: result, as: UTF8.self), isError ? "true" : "false", String(now), id]
+      )
+      .isEmpty)
+    }
+  }
+
+  public func release(id: String, worker: String) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      _ = try query(
+        "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL "
+          + "WHERE id = $1 AND lease_owner = $2 AND state = 'running'", [id, worker])
+      _ = try query("NOTIFY \(Self.channel)", [])
+    }
+  }
+
+  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
+    try locked { () throws(StoreError) in
+      try query(
+        "SELECT id, callback_url, result, result_is_error, kind FROM submissions WHERE webhook_pending = 1 "
+          + "ORDER BY finished_ms LIMIT $1", [String(limit)]
+      ).compactMap { row in
+        guard let id = row[0], let url = row[1], let kind = SubmissionKind(rawValue: row[4] ?? "") else { return nil }
+        return PendingWebhook(
+          id: id, callbackURL: url, result: Data((row[2] ?? "").utf8), resultIsError: row[3] == "t", kind: kind)
+      }
+    }
+  }
+
+  public func finishWebhook(id: String, delivered: Bool) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      _ = try query("UPDATE submissions SET webhook_pending = $1 WHERE id = $2", [delivered ? "2" : "3", id])
+    }
+  }
+
+  public func purge(finishedBefore: Int64) throws(StoreError) -> Int {
+    try locked { () throws(StoreError) in
+      try query(
+        "DELETE FROM submissions WHERE state IN ('done', 'cancelled') AND finished_ms < $1 AND webhook_pending <> 1 "
+          + "RETURNING id", [String(finishedBefore)]
+      ).count
+    }
+  }
+
+  public func statistics(now: Int64) throws(StoreError) -> SubmissionStatistics {
+    try locked { () throws(StoreError) in
+      let row =
+        try query(
+          "SELECT count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'running'), "
+            + "min(created_ms) FILTER (WHERE state = 'queued') FROM submissions WHERE state IN ('queued', 'running')",
+          []
+        ).first ?? []
+      let oldest = row.count > 2 ? row[2].flatMap { Int64($0) } : nil
+      return SubmissionStatistics(
+        queued: Int(row.first.flatMap { $0 } ?? "0") ?? 0, running: Int(row.count > 1 ? row[1] ?? "0" : "0") ?? 0,
+        oldestQueuedSeconds: oldest.map { max(0, Double(now - $0) / 1000) } ?? 0)
+    }
+  }
+
+  public func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError) {
+    listenLock.lock()
+    defer { listenLock.unlock() }
+    if listener == nil || PQstatus(listener) != CONNECTION_OK {
+      PQfinish(listener)
+      listener = nil
+      let made = try connect()
+      let result = PQexec(made, "LISTEN \(Self.channel)")
+      defer { PQclear(result) }
+      guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+        let message = String(cString: PQerrorMessage(made))
+        PQfinish(made)
+        throw StoreError("listen", message)
+      }
+      listener = made
+    }
+    var poller = pollfd(fd: PQsocket(listener), events: Int16(POLLIN), revents: 0)
+    _ = poll(&poller, 1, Int32(timeoutMilliseconds))
+    guard PQconsumeInput(listener) == 1 else {
+      let message = String(cString: PQerrorMessage(listener))
+      PQfinish(listener)
+      listener = nil
+      throw StoreError("listen", message)
+    }
+    while let notification = PQnotifies(listener) { PQfreemem(notification) }
+  }
+
+  // MARK: libpq plumbing (callers hold `lock`)
+
+  private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    if connection == nil || PQstatus(connection) != CONNECTION_OK {
+      // The server restarted or the network dropped: one fresh connection per call until it is back.
+      PQfinish(connection)
+      connection = nil
+      connection = try connect()
+    }
+    return try body()
+  }
+
+  /// Runs `sql` with text parameters; rows of text values (nil for NULL).
+  private func query(_ sql: String, _ parameters: [String?]) throws(StoreError) -> [[String?]] {
+    let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+    defer { for copy in copies { free(copy) } }
+    let values = copies.map { UnsafePointer<CChar>($0) }
+    // Without parameters, the simple protocol: a migration is several statements in one text.
+    let result =
+      parameters.isEmpty
+      ? PQexec(connection, sql)
+      : values.withUnsafeBufferPointer { buffer in
+        PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+      }
+    defer { PQclear(result) }
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      let message =
+        result.map { String(cString: PQresultErrorMessage($0)) } ?? String(cString: PQerrorMessage(connection))
+      throw StoreError(
+        sql.split(separator: " ").first.map(String.init)?.lowercased() ?? "query",
+        message.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    var rows: [[String?]] = []
+    for row in 0..<PQntuples(result) {
+      rows.append(
+        (0..<PQnfields(result)).map { column in
+          PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+        })
+    }
+    return rows
+  }
+}

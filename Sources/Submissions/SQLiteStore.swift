@@ -1,0 +1,377 @@
+internal import CSQLite
+import Foundation
+
+/// The default store: one SQLite file (Debian libsqlite3-dev) in write-ahead-log mode, for one daemon.
+///
+/// WAL lets `GET`s read while a worker writes, and with `synchronous=NORMAL` a commit survives the
+/// daemon being killed (the log is in the file system the moment `COMMIT` returns); only a power cut
+/// may lose the last commits before a checkpoint. One connection behind a lock: every statement is
+/// short, and SQLite serialises writers anyway.
+public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
+  public var kindName: String { "sqlite" }
+  public var wakesAcrossProcesses: Bool { false }
+  /// The database file.
+  public let path: String
+  private let lock = NSLock()
+  // Guarded by `lock`.
+  private var database: OpaquePointer?
+  private var statements: [String: OpaquePointer] = [:]
+
+  /// Schema migrations, in order; `PRAGMA user_version` counts those applied. Never edit one that
+  /// shipped: add the next.
+  static let migrations: [String] = [
+    """
+    CREATE TABLE submissions (
+      id TEXT PRIMARY KEY NOT NULL,
+      owner TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('execute', 'grade')),
+      body BLOB NOT NULL,
+      callback_url TEXT,
+      state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled')),
+      created_ms INTEGER NOT NULL,
+      finished_ms INTEGER,
+      lease_owner TEXT,
+      lease_until_ms INTEGER,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      result BLOB,
+      result_is_error INTEGER NOT NULL DEFAULT 0,
+      webhook_pending INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    CREATE INDEX submissions_by_state ON submissions (state, created_ms);
+    CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
+    CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    """
+  ]
+
+  /// Opens (creating when missing) the database at `path` and brings its schema up to date.
+  public init(path: String) throws(StoreError) {
+    self.path = path
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let status = sqlite3_open_v2(path, &handle, flags, nil)
+    guard status == SQLITE_OK, let handle else {
+      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+      sqlite3_close(handle)
+      throw StoreError("open \(path)", message)
+    }
+    database = handle
+    // Another process on the same file (a daemon restarting while the old one finishes) waits for
+    // the lock rather than failing at once.
+    sqlite3_busy_timeout(handle, 5000)
+    do {
+      try execute("PRAGMA journal_mode=WAL", operation: "enable WAL")
+      try execute("PRAGMA synchronous=NORMAL", operation: "set synchronous")
+      try migrate()
+    } catch {
+      sqlite3_close(handle)
+      database = nil
+      throw error
+    }
+  }
+
+  deinit {
+    for statement in statements.values { sqlite3_finalize(statement) }
+    sqlite3_close(database)
+  }
+
+  /// The schema version the file is at now.
+  public var schemaVersion: Int {
+    lock.withLock { (try? scalarInteger("PRAGMA user_version")).map(Int.init) ?? -1 }
+  }
+
+  /// Runs `sql` as is (tests set up states no daemon would make).
+  func executeForTests(_ sql: String) throws(StoreError) {
+    try locked { () throws(StoreError) in try execute(sql, operation: "test") }
+  }
+
+  private func migrate() throws(StoreError) {
+    let current = Int(try scalarInteger("PRAGMA user_version"))
+    guard current <= Self.migrations.count else {
+      throw StoreError(
+        "migrate \(path)", "the file is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
+    }
+    for version in current..<Self.migrations.count {
+      try execute("BEGIN IMMEDIATE", operation: "migrate")
+      do throws(StoreError) {
+        try execute(Self.migrations[version], operation: "migrate to version \(version + 1)")
+        try execute("PRAGMA user_version = \(version + 1)", operation: "migrate")
+        try execute("COMMIT", operation: "migrate")
+      } catch {
+        try? execute("ROLLBACK", operation: "migrate")
+        throw error
+      }
+    }
+  }
+
+  // MARK: SubmissionStore
+
+  public func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      try execute("BEGIN IMMEDIATE", operation: "insert")
+      do throws(StoreError) {
+        for submission in submissions {
+          try run(
+            "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms, webhook_pending) "
+              + "VALUES (?, ?, ?, ?, ?, 'queued', ?, 0)",
+            [
+              .text(submission.id), .text(submission.owner), .text(submission.kind.rawValue), .blob(submission.body),
+              submission.callbackURL.map { .text($0) } ?? .null, .integer(now),
+            ], operation: "insert")
+        }
+        try execute("COMMIT", operation: "insert")
+      } catch {
+        try? execute("ROLLBACK", operation: "insert")
+        throw error
+      }
+    }
+  }
+
+  public func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
+    try locked { () throws(StoreError) in
+      var records: [SubmissionRecord] = []
+      for id in ids {
+        let rows = try query(
+          "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
+            + "WHERE id = ? AND owner = ?", [.text(id), .text(owner)], operation: "fetch")
+        for row in rows {
+          guard let kind = SubmissionKind(rawValue: row[1].text ?? ""),
+            let state = SubmissionState(rawValue: row[2].text ?? "")
+          else { throw StoreError("fetch", "row \(id) has an unknown kind or state") }
+          records.append(
+            SubmissionRecord(
+              id: row[0].text ?? id, kind: kind, state: state, createdMilliseconds: row[3].integer ?? 0,
+              finishedMilliseconds: row[4].integer, result: row[5].blob, resultIsError: row[6].integer == 1))
+        }
+      }
+      return records
+    }
+  }
+
+  public func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome {
+    try locked { () throws(StoreError) in
+      try run(
+        "UPDATE submissions SET state = 'cancelled', finished_ms = ?, lease_owner = NULL, webhook_pending = 0 "
+          + "WHERE id = ? AND owner = ? AND state IN ('queued', 'running')",
+        [.integer(now), .text(id), .text(owner)], operation: "cancel")
+      if sqlite3_changes(database) == 1 { return .cancelled }
+      let rows = try query(
+        "SELECT state FROM submissions WHERE id = ? AND owner = ?", [.text(id), .text(owner)], operation: "cancel")
+      guard let text = rows.first?[0].text, let state = SubmissionState(rawValue: text) else { return .notFound }
+      return .alreadyFinished(state)
+    }
+  }
+
+  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
+    try locked { () throws(StoreError) in
+      // One statement, so two workers never take the same job; an expired lease is a dead daemon's.
+      let rows = try query(
+        """
+        UPDATE submissions SET state = 'running', lease_owner = ?, lease_until_ms = ?, attempts = attempts + 1
+        WHERE id = (
+          SELECT id FROM submissions
+          WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < ?)
+          ORDER BY created_ms LIMIT 1)
+        RETURNING id, kind, body, callback_url, attempts
+        """, [.text(worker), .integer(leaseUntil), .integer(now)], operation: "claim")
+      guard let row = rows.first else { return nil }
+      guard let kind = SubmissionKind(rawValue: row[1].text ?? "") else {
+        throw StoreError("claim", "row \(row[0].text ?? "?") has an unknown kind")
+      }
+      return ClaimedSubmission(
+        id: row[0].text ?? "", kind: kind, body: row[2].blob ?? Data(), callbackURL: row[3].text,
+        attempt: Int(row[4].integer ?? 1))
+    }
+  }
+
+  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      for id in ids {
+        try run(
+          "UPDATE submissions SET lease_until_ms = ? WHERE id = ? AND lease_owner = ? AND state = 'running'",
+          [.integer(leaseUntil), .text(id), .text(worker)], operation: "renew")
+      }
+    }
+  }
+
+  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
+    try locked { () throws(StoreError) in
+      try run(
+        "UPDATE submissions SET state = 'done', result = ?, result_is_error = ?, finished_ms = ?, "
+          + "lease_owner = NULL, webhook_pending = (callback_url IS NOT NULL) WHERE id = ? AND state = 'running'",
+        [.blob(result), .integer(isError ? 1 : 0), .integer(now), .text(id)], operation: "complete")
+      return sqlite3_changes(database) == 1
+    }
+  }
+
+  public func release(id: String, worker: String) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      try run(
+        "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL "
+          + "WHERE id = ? AND lease_owner = ? AND state = 'running'", [.text(id), .text(worker)], operation: "release")
+    }
+  }
+
+  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
+    try locked { () throws(StoreError) in
+      try query(
+        "SELECT id, callback_url, result, result_is_error, kind FROM submissions WHERE webhook_pending = 1 "
+          + "ORDER BY finished_ms LIMIT ?", [.integer(Int64(limit))], operation: "pending webhooks"
+      ).compactMap { row in
+        guard let id = row[0].text, let url = row[1].text, let kind = SubmissionKind(rawValue: row[4].text ?? "")
+        else { return nil }
+        return PendingWebhook(
+          id: id, callbackURL: url, result: row[2].blob ?? Data(), resultIsError: row[3].integer == 1, kind: kind)
+      }
+    }
+  }
+
+  public func finishWebhook(id: String, delivered: Bool) throws(StoreError) {
+    try locked { () throws(StoreError) in
+      try run(
+        "UPDATE submissions SET webhook_pending = ? WHERE id = ?", [.integer(delivered ? 2 : 3), .text(id)],
+        operation: "finish webhook")
+    }
+  }
+
+  public func purge(finishedBefore: Int64) throws(StoreError) -> Int {
+    try locked { () throws(StoreError) in
+      // A webhook still being sent keeps its row until it is delivered or given up on.
+      try run(
+        "DELETE FROM submissions WHERE state IN ('done', 'cancelled') AND finished_ms < ? AND webhook_pending <> 1",
+        [.integer(finishedBefore)], operation: "purge")
+      return Int(sqlite3_changes(database))
+    }
+  }
+
+  public func statistics(now: Int64) throws(StoreError) -> SubmissionStatistics {
+    try locked { () throws(StoreError) in
+      let rows = try query(
+        "SELECT (SELECT count(*) FROM submissions WHERE state = 'queued'), "
+          + "(SELECT count(*) FROM submissions WHERE state = 'running'), "
+          + "(SELECT min(created_ms) FROM submissions WHERE state = 'queued')", [], operation: "statistics")
+      let row = rows.first ?? []
+      let oldest = row.count > 2 ? row[2].integer : nil
+      return SubmissionStatistics(
+        queued: Int(row.first?.integer ?? 0), running: Int(row.count > 1 ? row[1].integer ?? 0 : 0),
+        oldestQueuedSeconds: oldest.map { max(0, Double(now - $0) / 1000) } ?? 0)
+    }
+  }
+
+  public func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError) {
+    // One daemon per file: nobody else queues work here, so there is nothing to hear.
+    usleep(UInt32(max(0, min(timeoutMilliseconds, 60_000))) * 1000)
+  }
+
+  // MARK: SQLite plumbing (callers hold `lock`)
+
+  enum Value {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob(Data)
+
+    var text: String? {
+      if case .text(let value) = self { return value }
+      return nil
+    }
+    var integer: Int64? {
+      if case .integer(let value) = self { return value }
+      return nil
+    }
+    var blob: Data? {
+      switch self {
+      case .blob(let value): return value
+      case .text(let value): return Data(value.utf8)
+      default: return nil
+      }
+    }
+  }
+
+  private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    guard database != nil else { throw StoreError("use \(path)", "the database is closed") }
+    return try body()
+  }
+
+  private func failure(_ operation: String) -> StoreError {
+    StoreError(operation, "\(String(cString: sqlite3_errmsg(database))) (\(path))")
+  }
+
+  private func execute(_ sql: String, operation: String) throws(StoreError) {
+    var message: UnsafeMutablePointer<CChar>?
+    guard sqlite3_exec(database, sql, nil, nil, &message) == SQLITE_OK else {
+      let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(database))
+      sqlite3_free(message)
+      throw StoreError(operation, "\(text) (\(path))")
+    }
+  }
+
+  private func scalarInteger(_ sql: String) throws(StoreError) -> Int64 {
+    try query(sql, [], operation: sql).first?.first?.integer ?? 0
+  }
+
+  private func run(_ sql: String, _ parameters: [Value], operation: String) throws(StoreError) {
+    _ = try query(sql, parameters, operation: operation)
+  }
+
+  private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  private func query(_ sql: String, _ parameters: [Value], operation: String) throws(StoreError) -> [[Value]] {
+    let statement: OpaquePointer
+    if let cached = statements[sql] {
+      statement = cached
+    } else {
+      var prepared: OpaquePointer?
+      guard sqlite3_prepare_v2(database, sql, -1, &prepared, nil) == SQLITE_OK, let prepared else {
+        throw failure(operation)
+      }
+      statements[sql] = prepared
+      statement = prepared
+    }
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
+    }
+    for (offset, parameter) in parameters.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch parameter {
+      case .null: status = sqlite3_bind_null(statement, index)
+      case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+      case .text(let value): status = sqlite3_bind_text(statement, index, value, -1, Self.transient)
+      case .blob(let value):
+        status = value.withUnsafeBytes { bytes in
+          // A zero-length blob with a null pointer would bind NULL, which the NOT NULL body refuses.
+          sqlite3_bind_blob(
+            statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(value.count),
+            Self.transient)
+        }
+      }
+      guard status == SQLITE_OK else { throw failure(operation) }
+    }
+    var rows: [[Value]] = []
+    while true {
+      let step = sqlite3_step(statement)
+      if step == SQLITE_DONE { break }
+      guard step == SQLITE_ROW else { throw failure(operation) }
+      var row: [Value] = []
+      for column in 0..<sqlite3_column_count(statement) {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+        case SQLITE_TEXT: row.append(.text(String(cString: sqlite3_column_text(statement, column))))
+        case SQLITE_BLOB:
+          let count = Int(sqlite3_column_bytes(statement, column))
+          if count == 0 {
+            row.append(.blob(Data()))
+          } else {
+            row.append(.blob(Data(bytes: sqlite3_column_blob(statement, column), count: count)))
+          }
+        default: row.append(.null)
+        }
+      }
+      rows.append(row)
+    }
+    return rows
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Which route's work a submission holds: its body is an execute body or a grade body, and its result
+/// is what `POST /v1/execute` or `POST /v1/grade` answers.
+public enum SubmissionKind: String, Sendable, CaseIterable {
+  case execute
+  case grade
+}
+
+/// Where a submission is in its life. `cancelled` and `done` are final.
+public enum SubmissionState: String, Sendable, CaseIterable {
+  case queued
+  case running
+  case done
+  case cancelled
+}
+
+/// A submission as accepted: everything the store keeps before it runs.
+public struct NewSubmission: Sendable, Equatable {
+  /// 32 lowercase hex digits (`SubmissionID`).
+  public var id: String
+  /// Whose it is: a digest of the caller's bearer token, or "" on a server without tokens.
+  public var owner: String
+  public var kind: SubmissionKind
+  /// The request body, opaque JSON bytes, as the route that runs it takes it.
+  public var body: Data
+  /// Where the result is sent when it is done (already checked by the caller); nil for none.
+  public var callbackURL: String?
+
+  public init(id: String, owner: String, kind: SubmissionKind, body: Data, callbackURL: String? = nil) {
+    self.id = id
+    self.owner = owner
+    self.kind = kind
+    self.body = body
+    self.callbackURL = callbackURL
+  }
+}
+
+/// A stored submission as a client may see it.
+public struct SubmissionRecord: Sendable, Equatable {
+  public var id: String
+  public var kind: SubmissionKind
+  public var state: SubmissionState
+  /// Milliseconds since the Unix epoch.
+  public var createdMilliseconds: Int64
+  public var finishedMilliseconds: Int64?
+  /// When done: the result bytes, or an error object's bytes when `resultIsError`.
+  public var result: Data?
+  public var resultIsError: Bool
+
+  public init(
+    id: String, kind: SubmissionKind, state: SubmissionState, createdMilliseconds: Int64,
+    finishedMilliseconds: Int64?, result: Data?, resultIsError: Bool
+  ) {
+    self.id = id
+    self.kind = kind
+    self.state = state
+    self.createdMilliseconds = createdMilliseconds
+    self.finishedMilliseconds = finishedMilliseconds
+    self.result = result
+    self.resultIsError = resultIsError
+  }
+}
+
+/// A job a worker holds a lease on.
+public struct ClaimedSubmission: Sendable, Equatable {
+  public var id: String
+  public var kind: SubmissionKind
+  public var body: Data
+  public var callbackURL: String?
+  /// 1 on the first run; more when an earlier holder's lease expired (its daemon died).
+  public var attempt: Int
+}
+
+/// A finished job whose webhook is still to be sent.
+public struct PendingWebhook: Sendable, Equatable {
+  public var id: String
+  public var callbackURL: String
+  public var result: Data
+  public var resultIsError: Bool
+  public var kind: SubmissionKind
+}
+
+/// The gauges `/metrics` shows.
+public struct SubmissionStatistics: Sendable, Equatable {
+  public var queued: Int
+  public var running: Int
+  /// Age of the oldest queued job, seconds; 0 when none waits.
+  public var oldestQueuedSeconds: Double
+
+  public init(queued: Int, running: Int, oldestQueuedSeconds: Double) {
+    self.queued = queued
+    self.running = running
+    self.oldestQueuedSeconds = oldestQueuedSeconds
+  }
+}
+
+/// What `cancel` found.
+public enum CancelOutcome: Sendable, Equatable {
+  /// It was queued or running and is cancelled now.
+  case cancelled
+  /// It had already ended (done or cancelled); nothing changed.
+  case alreadyFinished(SubmissionState)
+  /// No such id for this owner.
+  case notFound
+}
+
+/// A store that could not do what it was asked: the disk is full, the database is down. The message
+/// is for the operator's log and health checks (it may name paths and hosts), never for a client.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What was being done ("insert", "claim", "open /var/lib/dsa-run/submissions.sqlite3").
+  public var operation: String
+  public var message: String
+
+  public init(_ operation: String, _ message: String) {
+    self.operation = operation
+    self.message = message
+  }
+
+  public var description: String { "\(operation): \(message)" }
+}
+
+/// Where accepted submissions live until they are purged: the one seam between the API and a
+/// database. Every method is one short transaction and may be called from any thread.
+///
+/// Times are wall-clock milliseconds since the epoch passed in by the caller, so leases mean the same
+/// across daemons sharing a database and tests can move time without sleeping.
+public protocol SubmissionStore: Sendable {
+  /// A short name for logs and metrics: "sqlite" or "postgresql".
+  var kindName: String { get }
+  /// Whether `waitForOtherProcesses` hears other daemons queue work (so a listener thread is worth it).
+  var wakesAcrossProcesses: Bool { get }
+
+  /// Stores all of `submissions` queued, or none of them.
+  func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError)
+
+  /// The submissions among `ids` that belong to `owner`, in no particular order.
+  func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord]
+
+  /// Cancels a queued or running submission of `owner`.
+  func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome
+
+  /// Leases the oldest queued job, or a running one whose lease has expired, to `worker` until
+  /// `leaseUntil`; nil when there is none.
+  func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission?
+
+  /// Extends the leases `worker` holds on `ids`.
+  func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError)
+
+  /// Records the result of a running job; false (and nothing changes) when it was cancelled or
+  /// another run recorded first, so a job that ran twice has one result.
+  func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool
+
+  /// Puts a job `worker` holds back in the queue (a daemon that stops before running it).
+  func release(id: String, worker: String) throws(StoreError)
+
+  /// Finished jobs with a callback not yet delivered (or given up on), oldest first.
+  func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook]
+
+  /// Marks a job's webhook as delivered (or abandoned after its tries).
+  func finishWebhook(id: String, delivered: Bool) throws(StoreError)
+
+  /// Deletes finished submissions that ended before `finishedBefore`; returns how many.
+  func purge(finishedBefore: Int64) throws(StoreError) -> Int
+
+  /// Queue gauges, as of `now`.
+  func statistics(now: Int64) throws(StoreError) -> SubmissionStatistics
+
+  /// Blocks up to `timeoutMilliseconds` or until another process may have queued work (PostgreSQL's
+  /// `NOTIFY`); a store without such a signal just returns after the timeout.
+  func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError)
+}
+
+/// Wall-clock milliseconds since the Unix epoch.
+public func wallClockMilliseconds() -> Int64 {
+  Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+}

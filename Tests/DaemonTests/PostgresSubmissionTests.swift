@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A throwaway PostgreSQL cluster (Debian `postgresql`): initdb and pg_ctl run as nobody in a
+/// temporary directory, listening only on a Unix socket there; `remove()` stops it and deletes it.
+final class PostgresCluster {
+  static let binaries: String? = {
+    let root = "/usr/lib/postgresql"
+    let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted { $0 > $1 }
+    return versions.map { "\(root)/\($0)/bin" }.first {
+      FileManager.default.isExecutableFile(atPath: $0 + "/initdb")
+    }
+  }()
+
+  let directory: String
+  private var server: Child?
+  var dataDirectory: String { directory + "/data" }
+  /// libpq's URL for the socket in `directory`.
+  var connectionString: String { "postgresql://postgres@/postgres?host=\(directory)" }
+
+  init() throws {
+    guard let binaries = Self.binaries else { throw TestFailure("no /usr/lib/postgresql/*/bin/initdb") }
+    directory = try makeTemporaryDirectory()
+    // The server runs as nobody and writes its socket and data here.
+    guard chown(directory, 65534, 65534) == 0, chmod(directory, 0o755) == 0 else {
+      throw TestFailure("chown \(directory): errno \(errno)")
+    }
+    let initdb = try asNobody(
+      binaries + "/initdb", ["-D", dataDirectory, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+    guard initdb.status == 0 else { throw TestFailure("initdb: \(initdb.stdout) \(initdb.stderr)") }
+    // The server itself as a child (no pg_ctl daemonizing), so it is stopped and reaped by pid.
+    server = try startProcess(
+      "/usr/bin/setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", "--", binaries + "/postgres", "-D", dataDirectory]
+        + ["-k", directory, "-c", "listen_addresses=", "-c", "fsync=off"],
+      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+    let ready = waitUntil(timeout: .seconds(30)) {
+      (try? runProcess(binaries + "/pg_isready", ["-q", "-h", directory, "-U", "postgres"]))?.status == 0
+    }
+    guard ready else {
+      remove()
+      throw TestFailure("postgres did not become ready within 30 s")
+    }
+  }
+
+  /// One value from `sql`, by psql.
+  func scalar(_ sql: String) throws -> String {
+    guard let binaries = Self.binaries else { throw TestFailure("no psql") }
+    let finished = try runProcess(binaries + "/psql", ["-XAtq", "-h", directory, "-U", "postgres", "-c", sql])
+    guard finished.status == 0 else { throw TestFailure("psql \(sql): \(finished.stderr)") }
+    return finished.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  func remove() {
+    if let server {
+      // SIGINT is PostgreSQL's fast shutdown: it ends every session and exits.
+      kill(server.process.processIdentifier, SIGINT)
+      _ = try? server.finish(timeout: .seconds(30))
+    }
+    server = nil
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  private func asNobody(_ executable: String, _ arguments: [String]) throws -> Finished {
+    try runProcess(
+      "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "--", executable] + arguments,
+      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+  }
+}
+
+// Two daemons sharing one PostgreSQL store: either answers for any id, and a job whose daemon is
+// killed mid-run is finished by the other once the lease lapses, with one recorded result.
+@Suite(
+  .serialized, .timeLimit(.minutes(5)),
+  .enabled(if: PostgresCluster.binaries != nil, "Debian postgresql is not installed"))
+struct PostgresSubmissionTests {
+  @Test func twoDaemonsShareOneQueueAndSurviveAKill() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let firstDirectory = try makeTemporaryDirectory()
+    let secondDirectory = try makeTemporaryDirectory()
+    defer {
+      try? FileManager.default.removeItem(atPath: firstDirectory)
+      try? FileManager.default.removeItem(atPath: secondDirectory)
+    }
+    let settings: [String: Any] = ["submissions": ["store": cluster.connectionString, "lease_s": 2]]
+    let first = try DaemonProcess(
+      arguments: ["--slots", "1", "--config", try writeConfig(firstDirectory, settings)], directory: firstDirectory)
+    defer { first.cleanUp(removeDirectory: false) }
+    let marker = uniqueMarker()
+    let sleeperID = try #require(
+      try post(first, "/v1/submissions", sleeper(seconds: 3, marker: marker)).json["id"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+
+    // The second daemon starts on the migrated schema and sees the first one's running job.
+    let second = try DaemonProcess(
+      arguments: ["--slots", "1", "--config", try writeConfig(secondDirectory, settings)], directory: secondDirectory)
+    defer { second.cleanUp(removeDirectory: false) }
+    #expect(try curl(second.baseURL + "/v1/submissions/\(sleeperID)").json["status"] as? String == "running")
+    let hello: [String: Any] = ["language": "python", "source": "import os\nprint('pid', os.getpid())"]
+    let batch = try post(first, "/v1/submissions/batch", ["submissions": Array(repeating: hello, count: 4)])
+    var ids = ((batch.json["submissions"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+    for _ in 0..<2 { ids += [try post(second, "/v1/submissions", hello).json["id"] as? String].compactMap { $0 } }
+    #expect(ids.count == 6)
+
+    #expect(try first.stop(signal: SIGKILL) != 0)
+    for id in ids + [sleeperID] {
+      let answer = try curl(second.baseURL + "/v1/submissions/\(id)?wait=30", timeout: 40)
+      #expect(answer.json["status"] as? String == "done", "\(id): \(answer.body)")
+    }
+    let slept = try curl(second.baseURL + "/v1/submissions/\(sleeperID)")
+    #expect(
+      ((slept.json["result"] as? [String: Any])?["run"] as? [String: Any])?["stdout"] as? String == "slept \(marker)\n")
+    // It ran twice (the killed daemon's run never recorded), and has one result.
+    #expect(try cluster.scalar("SELECT attempts FROM submissions WHERE id = '\(sleeperID)'") == "2")
+    #expect(try cluster.scalar("SELECT count(*) FROM submissions WHERE state = 'done' AND result IS NOT NULL") == "7")
+    #expect(try cluster.scalar("SELECT max(version) FROM dsa_run_schema") == "1")
+    let metrics = try curl(second.baseURL + "/metrics").body
+    #expect(metrics.contains("dsa_run_submissions_queued 0"))
+    #expect(try second.stop() == 0)
+  }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Glibc
+import Testing
+
+// Stored submissions end to end: a real daemon, a real SQLite file in the test's directory, curl.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct SubmissionTests {
+  @Test func lifecycleBatchWaitCancelAndPurge() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = try writeConfig(directory, ["submissions": ["retention_s": 2, "max_batch": 3, "max_wait_s": 30]])
+    let daemon = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+
+    // A submission answers at once and its result is what /v1/execute answers.
+    let hello: [String: Any] = ["language": "python", "source": "print('hello stored')"]
+    let accepted = try post(daemon, "/v1/submissions", hello)
+    #expect(accepted.status == 202 && accepted.json["status"] as? String == "queued")
+    let id = try #require(accepted.json["id"] as? String)
+    let done = try curl(daemon.baseURL + "/v1/submissions/\(id)?wait=20")
+    #expect(done.json["status"] as? String == "done" && done.json["kind"] as? String == "execute")
+    let result = try #require(done.json["result"] as? [String: Any])
+    let sync = try execute(daemon, hello)
+    #expect(Set(result.keys) == Set(sync.json.keys))
+    #expect((result["run"] as? [String: Any])?["stdout"] as? String == "hello stored\n")
+
+    // A batch answers per item: bad items are refused, good ones stored.
+    let batch = try post(
+      daemon, "/v1/submissions/batch",
+      ["submissions": [hello, ["language": "cobol", "source": "x"], ["language": "python", "source": "print(2)"]]])
+    #expect(batch.status == 202)
+    let answers = try #require(batch.json["submissions"] as? [[String: Any]])
+    #expect(answers.count == 3)
+    #expect(((answers[1]["error"] as? [String: Any])?["code"] as? String) == "unknown_language")
+    let batchIDs = [answers[0], answers[2]].compactMap { $0["id"] as? String }
+    #expect(batchIDs.count == 2)
+    let tooMany = try post(daemon, "/v1/submissions/batch", ["submissions": Array(repeating: hello, count: 4)])
+    #expect(tooMany.status == 400)
+
+    // One slot: a long sleeper runs, the next waits queued; both can be cancelled.
+    let marker = uniqueMarker()
+    let sleeperID = try #require(
+      try post(daemon, "/v1/submissions", sleeper(seconds: 30, marker: marker)).json["id"] as? String)
+    let queuedID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let running = try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)")
+    #expect(running.json["status"] as? String == "running")
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(queuedID)").json["status"] as? String == "queued")
+    let cancelledQueued = try curl(daemon.baseURL + "/v1/submissions/\(queuedID)", ["-X", "DELETE"])
+    #expect(cancelledQueued.status == 200 && cancelledQueued.json["status"] as? String == "cancelled")
+    let cancelledRunning = try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)", ["-X", "DELETE"])
+    #expect(cancelledRunning.status == 200 && cancelledRunning.json["status"] as? String == "cancelled")
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(queuedID)", ["-X", "DELETE"]).status == 409)
+    // A wait on a cancelled submission returns at once: it is final.
+    #expect(
+      try curl(daemon.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 10).json["status"] as? String
+        == "cancelled")
+
+    // The list answers in the order asked, unknown ids included.
+    let unknown = String(repeating: "a", count: 32)
+    let list = try curl(daemon.baseURL + "/v1/submissions?ids=\(queuedID),\(unknown),\(id)")
+    let items = try #require(list.json["submissions"] as? [[String: Any]])
+    #expect(items.map { $0["id"] as? String } == [queuedID, unknown, id])
+    #expect(((items[1]["error"] as? [String: Any])?["code"] as? String) == "unknown_submission")
+
+    // After retention_s a finished submission is purged (404); the metrics show the store.
+    #expect(
+      waitUntil(timeout: .seconds(20)) {
+        (try? curl(daemon.baseURL + "/v1/submissions/\(id)"))?.status == 404
+      })
+    let metrics = try curl(daemon.baseURL + "/metrics").body
+    for name in [
+      "dsa_run_submissions_queued ", "dsa_run_submission_oldest_queued_seconds ",
+      "dsa_run_submission_store_seconds_count ",
+      "dsa_run_webhook_failures_total ", "dsa_run_submission_store_up 1",
+    ] {
+      #expect(metrics.contains(name), "\(name)")
+    }
+    #expect(try daemon.stop() == 0)
+  }
+
+  @Test func malformedIDsBodiesAndWaitsAre4xx() throws {
+    let daemon = try DaemonProcess(arguments: ["--slots", "1"])
+    defer { daemon.cleanUp() }
+    for path in [
+      "/v1/submissions/nope", "/v1/submissions/" + String(repeating: "A", count: 32), "/v1/submissions?ids=abc",
+    ] {
+      let answer = try curl(daemon.baseURL + path)
+      #expect(answer.status == 400 && errorCode(answer) == "bad_id", "\(path): \(answer.body)")
+    }
+    #expect(try curl(daemon.baseURL + "/v1/submissions").status == 400)
+    let unknown = String(repeating: "0", count: 32)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(unknown)").status == 404)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(unknown)", ["-X", "DELETE"]).status == 404)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(unknown)?wait=abc").status == 400)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(unknown)?wait=99999").status == 400)
+    #expect(try curl(daemon.baseURL + "/v1/submissions", ["-X", "DELETE"]).status == 405)
+    for body in [
+      "{", "[1]", "{\"language\": \"python\", \"source\": \"1\", \"source\": \"2\"}",
+      "{\"language\": \"python\", \"source\": \"1\", \"limts\": {}}",
+      "{\"language\": \"python\", \"source\": \"1\", \"callback_url\": \"http://example.com/\"}",
+      "{\"submissions\": 1}",
+    ] {
+      for path in ["/v1/submissions", "/v1/submissions/batch"] {
+        let answer = try curl(
+          daemon.baseURL + path, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
+        #expect(answer.status == 400, "\(path) \(body): \(answer.status) \(answer.body)")
+      }
+    }
+    let plain = try curl(
+      daemon.baseURL + "/v1/submissions", ["-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "{}"])
+    #expect(plain.status == 415)
+    // Nothing of that was stored.
+    #expect(try curl(daemon.baseURL + "/metrics").body.contains("dsa_run_submissions_queued 0"))
+    #expect(try daemon.stop() == 0)
+  }
+
+  @Test func aTokenSeesOnlyItsOwnSubmissions() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = try writeConfig(directory, ["bearer_tokens": ["alice-token", "bob-token"]])
+    let daemon = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    let body = "{\"language\": \"python\", \"source\": \"print(1)\"}"
+    let accepted = try curl(
+      daemon.baseURL + "/v1/submissions",
+      [
+        "-X", "POST", "-H", "Authorization: Bearer alice-token", "-H", "Content-Type: application/json",
+        "--data-binary", body,
+      ])
+    let id = try #require(accepted.json["id"] as? String)
+    let alice = try curl(daemon.baseURL + "/v1/submissions/\(id)?wait=20", ["-H", "Authorization: Bearer alice-token"])
+    #expect(alice.status == 200 && alice.json["status"] as? String == "done")
+    let bob = try curl(daemon.baseURL + "/v1/submissions/\(id)", ["-H", "Authorization: Bearer bob-token"])
+    #expect(bob.status == 404)
+    #expect(
+      try curl(daemon.baseURL + "/v1/submissions/\(id)", ["-X", "DELETE", "-H", "Authorization: Bearer bob-token"])
+        .status == 404)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(id)").status == 401)
+    #expect(try daemon.stop() == 0)
+  }
+
+  @Test func aJobRunningWhenTheDaemonIsKilledFinishesAfterARestart() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let config = try writeConfig(directory, ["submissions": ["lease_s": 2]])
+    let first = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    let marker = uniqueMarker()
+    let runningID = try #require(
+      try post(first, "/v1/submissions", sleeper(seconds: 2, marker: marker)).json["id"] as? String)
+    let queuedID = try #require(
+      try post(first, "/v1/submissions", ["language": "python", "source": "print('after')"]).json["id"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    #expect(try first.stop(signal: SIGKILL) == SIGKILL || !first.process.isRunning)
+    first.cleanUp(removeDirectory: false)
+    #expect(waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty })
+
+    let second = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { second.cleanUp(removeDirectory: false) }
+    let again = try curl(second.baseURL + "/v1/submissions/\(runningID)?wait=30", timeout: 40)
+    #expect(again.json["status"] as? String == "done")
+    let stdout = ((again.json["result"] as? [String: Any])?["run"] as? [String: Any])?["stdout"] as? String
+    #expect(stdout == "slept \(marker)\n")
+    let after = try curl(second.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 40)
+    #expect(((after.json["result"] as? [String: Any])?["run"] as? [String: Any])?["stdout"] as? String == "after\n")
+    #expect(try second.stop() == 0)
+  }
+
+  @Test func sigtermDrainsTheRunningJobAndLeavesTheQueuedOne() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let first = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    let marker = uniqueMarker()
+    let runningID = try #require(
+      try post(first, "/v1/submissions", sleeper(seconds: 2, marker: marker)).json["id"] as? String)
+    let queuedID = try #require(
+      try post(first, "/v1/submissions", sleeper(seconds: 2, marker: uniqueMarker())).json["id"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    #expect(try first.stop() == 0)
+    let stoppedAt = Int64(Date().timeIntervalSince1970 * 1000)
+    first.cleanUp(removeDirectory: false)
+
+    let second = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    defer { second.cleanUp(removeDirectory: false) }
+    let drained = try curl(second.baseURL + "/v1/submissions/\(runningID)")
+    #expect(drained.json["status"] as? String == "done")
+    #expect((drained.json["finished_ms"] as? Int).map { Int64($0) <= stoppedAt } == true)
+    // The queued one was left for this daemon: it has not finished before its start.
+    let left = try curl(second.baseURL + "/v1/submissions/\(queuedID)")
+    #expect(["queued", "running"].contains(left.json["status"] as? String ?? ""))
+    #expect(
+      try curl(second.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 40).json["status"] as? String == "done")
+    #expect(try second.stop() == 0)
+  }
+}
+
+/// `POST path` with a JSON body too large for a command line, through a file.
+func postFile(_ daemon: DaemonProcess, _ path: String, _ body: [String: Any]) throws -> CurlResponse {
+  let file = daemon.directory + "/body-\(UUID().uuidString).json"
+  try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: file))
+  defer { try? FileManager.default.removeItem(atPath: file) }
+  return try curl(
+    daemon.baseURL + path, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + file],
+    timeout: 60)
+}
+
+/// Writes `object` as the daemon's config file in `directory`; returns its path.
+func writeConfig(_ directory: String, _ object: [String: Any]) throws -> String {
+  let path = directory + "/config.json"
+  try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+  return path
+}
+
+private func errorCode(_ answer: CurlResponse) -> String? {
+  (answer.json["error"] as? [String: Any])?["code"] as? String
+}
+
+// The store's disk fills up: new submissions get 503 with Retry-After and health says which part
+// failed, what was accepted before stays readable, and once space is back submissions are taken again.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct SubmissionStoreFailureTests {
+  @Test func aFullDiskRefusesNewSubmissionsAndLosesNothing() throws {
+    let directory = try makeTemporaryDirectory()
+    let state = directory + "/state"
+    try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+    // A small file system of the test's own for the state directory, removed at the end.
+    let mount = try runProcess("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", state])
+    try #require(mount.status == 0, "mount: \(mount.stderr)")
+    defer {
+      _ = try? runProcess("/usr/bin/umount", [state])
+      try? FileManager.default.removeItem(atPath: directory)
+    }
+    let daemon = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    defer { daemon.cleanUp(removeDirectory: false) }
+    let hello: [String: Any] = ["language": "python", "source": "print('kept')"]
+    let keptID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(keptID)?wait=20").json["status"] as? String == "done")
+
+    // Fill what is left.
+    _ = try runProcess("/usr/bin/dd", ["if=/dev/zero", "of=\(state)/filler", "bs=4k"])
+    let big: [String: Any] = ["language": "python", "source": "print(1)\n#" + String(repeating: "x", count: 300_000)]
+    let refused = try postFile(daemon, "/v1/submissions", big)
+    #expect(refused.status == 503 && refused.headers["retry-after"] != nil, "\(refused.status) \(refused.body)")
+    #expect(refused.body.contains("store_unavailable"))
+    let health = try curl(daemon.baseURL + "/healthz")
+    #expect(health.status == 503 && health.body.contains("submission_store"), "\(health.body)")
+    #expect(try curl(daemon.baseURL + "/metrics").body.contains("dsa_run_submission_store_up 0"))
+    // The sync lane does not need the store.
+    #expect(try execute(daemon, hello).status == 200)
+
+    try FileManager.default.removeItem(atPath: state + "/filler")
+    let kept = try curl(daemon.baseURL + "/v1/submissions/\(keptID)")
+    #expect(kept.status == 200 && kept.body.contains("kept\\n"))
+    let again = try postFile(daemon, "/v1/submissions?wait=20", big)
+    #expect(again.status == 200 && again.json["status"] as? String == "done")
+    #expect(try curl(daemon.baseURL + "/healthz").status == 200)
+    #expect(try daemon.stop() == 0)
+  }
+}

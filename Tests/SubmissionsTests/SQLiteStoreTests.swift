@@ -1,0 +1,160 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Submissions
+
+/// The SQLite store on a real file in a temporary directory; times are passed in, so leases and
+/// retention are tested without sleeping.
+@Suite struct SQLiteStoreTests {
+  let directory: String
+  var path: String { directory + "/submissions.sqlite3" }
+
+  init() throws {
+    var template = Array((NSTemporaryDirectory() + "dsa-run-store.XXXXXX").utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw StoreError("mkdtemp", "failed")
+    }
+    directory = String(cString: made)
+  }
+
+  private func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
+
+  private func submission(_ owner: String = "", body: String = "{\"language\":\"python\"}") throws -> NewSubmission {
+    NewSubmission(id: try SubmissionID.make(), owner: owner, kind: .execute, body: Data(body.utf8))
+  }
+
+  @Test func opensInWALModeAtTheLatestSchemaAndReopens() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    #expect(store.schemaVersion == SQLiteStore.migrations.count)
+    #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    let job = try submission()
+    try store.insert([job], now: 1000)
+    // A second open (a restart) migrates nothing and sees what the first stored.
+    let reopened = try SQLiteStore(path: path)
+    #expect(reopened.schemaVersion == SQLiteStore.migrations.count)
+    #expect(try reopened.fetch(ids: [job.id], owner: "").first?.state == .queued)
+  }
+
+  @Test func refusesAFileFromANewerVersion() throws {
+    defer { cleanUp() }
+    _ = try SQLiteStore(path: path)
+    // Pretend a newer dsa-rund migrated the file further.
+    try SQLiteStore(path: path).executeForTests("PRAGMA user_version = 99")
+    #expect(throws: StoreError.self) { try SQLiteStore(path: path) }
+  }
+
+  @Test func anOwnerSeesOnlyItsOwnSubmissions() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let mine = try submission("alice")
+    let theirs = try submission("bob")
+    try store.insert([mine, theirs], now: 1)
+    #expect(try store.fetch(ids: [mine.id, theirs.id], owner: "alice").map(\.id) == [mine.id])
+    #expect(try store.cancel(id: theirs.id, owner: "alice", now: 2) == .notFound)
+    #expect(try store.fetch(ids: [theirs.id], owner: "bob").first?.state == .queued)
+  }
+
+  @Test func aBatchWithADuplicateIdStoresNothing() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let first = try submission()
+    #expect(throws: StoreError.self) { try store.insert([first, first], now: 1) }
+    #expect(try store.fetch(ids: [first.id], owner: "").isEmpty)
+  }
+
+  @Test func claimsOldestFirstAndNeverTwice() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let older = try submission()
+    let newer = try submission()
+    try store.insert([older], now: 10)
+    try store.insert([newer], now: 20)
+    #expect(try store.claim(worker: "a", now: 30, leaseUntil: 1030)?.id == older.id)
+    #expect(try store.claim(worker: "b", now: 30, leaseUntil: 1030)?.id == newer.id)
+    #expect(try store.claim(worker: "c", now: 30, leaseUntil: 1030) == nil)
+    let statistics = try store.statistics(now: 40)
+    #expect(statistics.queued == 0 && statistics.running == 2)
+  }
+
+  @Test func anExpiredLeaseIsClaimedAgainAndTheResultIsRecordedOnce() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let job = try submission()
+    try store.insert([job], now: 0)
+    #expect(try store.claim(worker: "dead", now: 1, leaseUntil: 100)?.attempt == 1)
+    // Renewed, the lease holds past its first end.
+    try store.renew(ids: [job.id], worker: "dead", leaseUntil: 200)
+    #expect(try store.claim(worker: "alive", now: 150, leaseUntil: 1150) == nil)
+    // Not renewed, it runs out and another worker takes the job.
+    let again = try #require(try store.claim(worker: "alive", now: 201, leaseUntil: 1201))
+    #expect(again.id == job.id && again.attempt == 2)
+    #expect(try store.complete(id: job.id, result: Data("{\"n\":2}".utf8), isError: false, now: 300))
+    // The first run finishing late records nothing.
+    #expect(try !store.complete(id: job.id, result: Data("{\"n\":1}".utf8), isError: false, now: 301))
+    let record = try #require(try store.fetch(ids: [job.id], owner: "").first)
+    #expect(record.state == .done && record.result == Data("{\"n\":2}".utf8) && record.finishedMilliseconds == 300)
+  }
+
+  @Test func cancelStopsAQueuedOrRunningJobAndItsLateResult() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let queued = try submission()
+    let running = try submission()
+    try store.insert([queued], now: 0)
+    try store.insert([running], now: 1)
+    #expect(try store.claim(worker: "w", now: 1, leaseUntil: 1000)?.id == queued.id)
+    #expect(try store.cancel(id: queued.id, owner: "", now: 2) == .cancelled)
+    #expect(try !store.complete(id: queued.id, result: Data("{}".utf8), isError: false, now: 3))
+    #expect(try store.cancel(id: running.id, owner: "", now: 4) == .cancelled)
+    #expect(try store.claim(worker: "w", now: 5, leaseUntil: 1000) == nil)
+    #expect(try store.cancel(id: running.id, owner: "", now: 6) == .alreadyFinished(.cancelled))
+    #expect(try store.fetch(ids: [queued.id], owner: "").first?.state == .cancelled)
+  }
+
+  @Test func releasePutsAJobBackInLine() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let job = try submission()
+    try store.insert([job], now: 0)
+    _ = try store.claim(worker: "w", now: 1, leaseUntil: 1000)
+    try store.release(id: job.id, worker: "someone else")
+    #expect(try store.claim(worker: "x", now: 2, leaseUntil: 1000) == nil)
+    try store.release(id: job.id, worker: "w")
+    #expect(try store.claim(worker: "x", now: 3, leaseUntil: 1000)?.id == job.id)
+  }
+
+  @Test func purgeDeletesOnlyFinishedSubmissionsPastRetentionWithTheirWebhooksDone() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let old = try submission()
+    var hooked = try submission()
+    hooked.callbackURL = "http://127.0.0.1:9/hook"
+    let waiting = try submission()
+    try store.insert([old, hooked], now: 0)
+    for _ in 0..<2 { _ = try store.claim(worker: "w", now: 1, leaseUntil: 1000) }
+    #expect(try store.complete(id: old.id, result: Data("{}".utf8), isError: false, now: 10))
+    #expect(try store.complete(id: hooked.id, result: Data("{}".utf8), isError: true, now: 10))
+    try store.insert([waiting], now: 5)
+    #expect(try store.pendingWebhooks(limit: 10).map(\.id) == [hooked.id])
+    #expect(try store.purge(finishedBefore: 10) == 0)
+    #expect(try store.purge(finishedBefore: 11) == 1)
+    try store.finishWebhook(id: hooked.id, delivered: true)
+    #expect(try store.pendingWebhooks(limit: 10).isEmpty)
+    #expect(try store.purge(finishedBefore: 11) == 1)
+    // A queued job is never purged, however old.
+    #expect(try store.purge(finishedBefore: Int64.max) == 0)
+    #expect(try store.fetch(ids: [old.id, hooked.id, waiting.id], owner: "").map(\.id) == [waiting.id])
+    #expect(try store.statistics(now: 2005).oldestQueuedSeconds == 2)
+  }
+
+  @Test func idsAreRandomAndCheckedForShape() throws {
+    let ids = try (0..<1000).map { _ in try SubmissionID.make() }
+    #expect(Set(ids).count == ids.count)
+    #expect(ids.allSatisfy(SubmissionID.isWellFormed))
+    for bad in ["", "abc", String(repeating: "A", count: 32), String(repeating: "g", count: 32), ids[0] + "0"] {
+      #expect(!SubmissionID.isWellFormed(bad), "\(bad)")
+    }
+  }
+}
