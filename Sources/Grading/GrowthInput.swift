@@ -1,0 +1,210 @@
+import Foundation
+
+/// The built-in input shapes of a growth section (docs/challenges.md, "Growth"), each writing stdin
+/// in the format the recorders read: `n` then n integers for arrays; `n`, n ascending integers and
+/// a target for searches; `n m s` then m lines `u v` for graphs.
+public enum GrowthShape: Sendable, Hashable {
+  /// A shuffle of 1...n.
+  case random
+  /// 1...n.
+  case sorted
+  /// n down to 1.
+  case reversed
+  /// n values drawn from 1...distinct.
+  case fewDistinct(distinct: Int)
+  /// The even numbers 0, 2, ..., 2(n-1) and a target: present (an item at random) or absent (an
+  /// odd number among them at random).
+  case search(present: Bool)
+  /// A connected random simple graph from node 0: a random tree, then random further edges up to
+  /// `edgesPerNode · n` (at most every pair), or the given edge count at each size.
+  case graph(edgesPerNode: Double, edges: [Int]?)
+
+  /// The shape names a challenge file uses.
+  public static let names = ["random", "sorted", "reversed", "few_distinct", "search", "graph"]
+
+  public var isGraph: Bool {
+    if case .graph = self { return true }
+    return false
+  }
+}
+
+/// One generated input: its stdin and, for graphs, its edge count.
+public struct GrowthInput: Sendable, Hashable {
+  public var stdin: Data
+  public var edges: Int?
+}
+
+extension GrowthShape {
+  /// The input at size n (the `index`-th size), the same for the same seed on every machine.
+  public func input(n: Int, index: Int, seed: UInt64) -> GrowthInput {
+    var random = SplitMix64(seed: seed &+ UInt64(n) &* 0x9E37_79B9_7F4A_7C15)
+    var text = ""
+    func list(_ values: [Int]) { text = "\(values.count)\n" + values.map(String.init).joined(separator: " ") + "\n" }
+    switch self {
+    case .random:
+      var values = n > 0 ? Array(1...n) : []
+      random.shuffle(&values)
+      list(values)
+    case .sorted: list(n > 0 ? Array(1...n) : [])
+    case .reversed: list(n > 0 ? Array((1...n).reversed()) : [])
+    case .fewDistinct(let distinct): list((0..<n).map { _ in 1 + random.below(distinct) })
+    case .search(let present):
+      let items = (0..<n).map { 2 * $0 }
+      let target = present && n > 0 ? 2 * random.below(n) : 2 * random.below(max(n, 1)) + 1
+      list(items)
+      text += "\(target)\n"
+    case .graph(let perNode, let given):
+      let most = n * (n - 1) / 2
+      let wanted = given.map { $0[min(index, $0.count - 1)] } ?? Int((perNode * Double(n)).rounded())
+      let edges = Self.randomGraph(nodes: n, edges: min(max(wanted, 0), most), random: &random)
+      text = "\(n) \(edges.count) 0\n" + edges.map { "\($0.0) \($0.1)\n" }.joined()
+      return GrowthInput(stdin: Data(text.utf8), edges: edges.count)
+    }
+    return GrowthInput(stdin: Data(text.utf8), edges: nil)
+  }
+
+  /// A random tree first (so a search from 0 reaches every node), then distinct random pairs.
+  static func randomGraph(nodes: Int, edges: Int, random: inout SplitMix64) -> [(Int, Int)] {
+    var chosen: [(Int, Int)] = []
+    var seen: Set<Int> = []
+    func add(_ a: Int, _ b: Int) {
+      let key = min(a, b) * nodes + max(a, b)
+      if a != b, seen.insert(key).inserted { chosen.append((a, b)) }
+    }
+    var order = Array(0..<nodes)
+    if nodes > 1 { random.shuffle(&order[1...]) }
+    for index in 1..<max(1, min(nodes, edges + 1)) { add(order[random.below(index)], order[index]) }
+    while chosen.count < edges { add(random.below(nodes), random.below(nodes)) }
+    random.shuffle(&chosen)
+    return chosen
+  }
+}
+
+/// A small, fast and fully specified generator (Steele, Lea and Flood's SplitMix64), so that an
+/// input depends on the seed only, never on the platform's random source.
+public struct SplitMix64: Sendable {
+  private var state: UInt64
+
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// Uniform in 0..<bound (bound ≥ 1), without modulo bias worth the name at these sizes.
+  public mutating func below(_ bound: Int) -> Int {
+    guard bound > 1 else { return 0 }
+    return Int((UInt128(next()) * UInt128(bound)) >> 64)
+  }
+
+  /// Fisher-Yates, with this generator (the standard library's shuffle may change its algorithm).
+  public mutating func shuffle<C: MutableCollection & RandomAccessCollection>(_ items: inout C) where C.Index == Int {
+    guard items.count > 1 else { return }
+    for offset in stride(from: items.count - 1, to: 0, by: -1) {
+      let other = below(offset + 1)
+      items.swapAt(items.startIndex + offset, items.startIndex + other)
+    }
+  }
+}
+
+/// What a growth section counts in a run's stdout.
+public enum GrowthCount: Sendable, Hashable {
+  /// Every step line.
+  case steps
+  /// Step lines whose `action` is one of these.
+  case actions([String])
+  /// The number on the last `@count N` line.
+  case countLine
+
+  /// A `@count` line's prefix.
+  public static let countPrefix = "@count "
+
+  /// What is counted, for a learner's sentence ("compare steps").
+  public var noun: String {
+    switch self {
+    case .steps: return "steps"
+    case .actions(let names): return names.joined(separator: " or ") + " steps"
+    case .countLine: return "counted operations (@count)"
+    }
+  }
+
+  /// The count in a run's stdout, or what is wrong with it. Works on bytes, one line at a time, and
+  /// decodes JSON only for step lines that mention an action counted, so a run's cost is bounded by
+  /// its output limit.
+  public func count(_ output: Data) -> Result<Double, GrowthCountError> {
+    var total = 0.0
+    var lastCount: Double?
+    var lineNumber = 0
+    let stepPrefix = Array(StepParser.prefix.utf8)
+    let countPrefix = Array(Self.countPrefix.utf8)
+    let decoder = JSONDecoder()
+    let needles = actionNeedles
+    var failure: GrowthCountError?
+    output.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      var start = 0
+      while start < bytes.count, failure == nil {
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        lineNumber += 1
+        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        start = end + 1
+        switch self {
+        case .steps:
+          if line.starts(with: stepPrefix) { total += 1 }
+        case .actions(let names):
+          guard line.starts(with: stepPrefix), needles.contains(where: { Self.contains(line, $0) }) else { continue }
+          let body = Data(line[stepPrefix.count...])
+          if case .object(let fields)? = try? decoder.decode(JSONValue.self, from: body),
+            case .string(let action)? = fields["action"], names.contains(action)
+          {
+            total += 1
+          }
+        case .countLine:
+          guard line.starts(with: countPrefix) else { continue }
+          let text = String(decoding: line[countPrefix.count...], as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+          guard let value = UInt64(text), value <= 1 << 50 else {
+            failure = GrowthCountError(
+              message: "line \(lineNumber): \"@count \" must be followed by one whole number, like @count 42")
+            return
+          }
+          lastCount = Double(value)
+        }
+      }
+    }
+    if let failure { return .failure(failure) }
+    if case .countLine = self {
+      guard let lastCount else {
+        return .failure(GrowthCountError(message: "the program printed no \"@count N\" line"))
+      }
+      return .success(lastCount)
+    }
+    return .success(total)
+  }
+
+  /// The bytes a counted action's name appears as in JSON, to skip most lines without decoding.
+  private var actionNeedles: [[UInt8]] {
+    guard case .actions(let names) = self else { return [] }
+    return names.map { Array(JSONValue.string($0).json.utf8) }
+  }
+
+  private static func contains(_ line: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+    guard needle.count <= line.count, let first = needle.first else { return needle.isEmpty }
+    var index = 0
+    while index + needle.count <= line.count {
+      if line[index] == first, line[index..<index + needle.count].elementsEqual(needle) { return true }
+      index += 1
+    }
+    return false
+  }
+}
+
+/// A run's output that cannot be counted.
+public struct GrowthCountError: Error, Sendable, Hashable {
+  public var message: String
+}
