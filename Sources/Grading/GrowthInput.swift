@@ -158,11 +158,18 @@ public enum GrowthCount: Sendable, Hashable {
           if line.starts(with: stepPrefix) { total += 1 }
         case .actions(let names):
           guard line.starts(with: stepPrefix), needles.contains(where: { Self.contains(line, $0) }) else { continue }
-          let body = Data(line[stepPrefix.count...])
-          if case .object(let fields)? = try? decoder.decode(JSONValue.self, from: body),
-            case .string(let action)? = fields["action"], names.contains(action)
-          {
-            total += 1
+          let body = UnsafeBufferPointer(rebasing: line[stepPrefix.count...])
+          switch Self.topLevelAction(body) {
+          case .plain(let bytes):
+            if needles.contains(where: { $0.dropFirst().dropLast().elementsEqual(bytes) }) { total += 1 }
+          case .escaped:
+            // Rare: let the decoder unescape the name.
+            if case .object(let fields)? = try? decoder.decode(JSONValue.self, from: Data(body)),
+              case .string(let action)? = fields["action"], names.contains(action)
+            {
+              total += 1
+            }
+          case .none: break
           }
         case .countLine:
           guard line.starts(with: countPrefix) else { continue }
@@ -187,10 +194,83 @@ public enum GrowthCount: Sendable, Hashable {
     return .success(total)
   }
 
+  /// The output without its `@count` lines: a count is for the growth grade, never part of an answer.
+  public static func withoutCountLines(_ output: String) -> String {
+    guard output.contains(countPrefix) else { return output }
+    return output.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(countPrefix) }
+      .joined(separator: "\n")
+  }
+
   /// The bytes a counted action's name appears as in JSON, to skip most lines without decoding.
   private var actionNeedles: [[UInt8]] {
     guard case .actions(let names) = self else { return [] }
     return names.map { Array(JSONValue.string($0).json.utf8) }
+  }
+
+  private enum ActionValue {
+    case plain(UnsafeBufferPointer<UInt8>)
+    case escaped
+    case none
+  }
+
+  /// The string value of the top-level `action` key of a JSON object, found by one scan of its
+  /// top level (a JSON decode per line costs too much on a million lines); nil when the text is
+  /// not an object or has no such string.
+  private static func topLevelAction(_ body: UnsafeBufferPointer<UInt8>) -> ActionValue {
+    var index = 0
+    func skipSpace() { while index < body.count, Text.isWhitespace(body[index]) { index += 1 } }
+    /// Scans a string from its opening quote; the range of its contents and whether it has escapes.
+    func string() -> (Range<Int>, Bool)? {
+      guard index < body.count, body[index] == UInt8(ascii: "\"") else { return nil }
+      let start = index + 1
+      var escaped = false
+      index += 1
+      while index < body.count {
+        if body[index] == UInt8(ascii: "\\") {
+          escaped = true
+          index += 2
+          continue
+        }
+        if body[index] == UInt8(ascii: "\"") {
+          index += 1
+          return (start..<index - 1, escaped)
+        }
+        index += 1
+      }
+      return nil
+    }
+    skipSpace()
+    guard index < body.count, body[index] == UInt8(ascii: "{") else { return .none }
+    index += 1
+    var depth = 1
+    var expectingKey = true
+    while index < body.count, depth > 0 {
+      skipSpace()
+      guard index < body.count else { break }
+      let byte = body[index]
+      if byte == UInt8(ascii: "\"") {
+        guard let (range, escaped) = string() else { return .none }
+        guard depth == 1, expectingKey else { continue }
+        skipSpace()
+        guard index < body.count, body[index] == UInt8(ascii: ":") else { return .none }
+        index += 1
+        expectingKey = false
+        let isAction = !escaped && UnsafeBufferPointer(rebasing: body[range]).elementsEqual("action".utf8)
+        guard isAction || escaped else { continue }
+        skipSpace()
+        guard let (value, valueEscaped) = string() else { continue }
+        if escaped || valueEscaped { return .escaped }
+        return .plain(UnsafeBufferPointer(rebasing: body[value]))
+      }
+      switch byte {
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+      case UInt8(ascii: ","): if depth == 1 { expectingKey = true }
+      default: break
+      }
+      index += 1
+    }
+    return .none
   }
 
   private static func contains(_ line: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
