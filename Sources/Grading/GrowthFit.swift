@@ -33,6 +33,9 @@ public enum GrowthClass: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// log2 of the class's curve at n nodes and m edges, for charts' reference curves.
+  public func log2Value(n: Double, m: Double) -> Double { log2Curve(n: n, m: m) }
+
   /// log2 of the class's curve at n nodes and m edges (in log space, so that 2^1024 does not overflow).
   func log2Curve(n: Double, m: Double) -> Double {
     let n = max(n, 2)
@@ -256,7 +259,7 @@ extension GrowthFit {
   }
 
   /// 19900 -> "19,900".
-  static func grouped(_ value: Double) -> String {
+  public static func grouped(_ value: Double) -> String {
     guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
     var digits = String(Int(value.rounded()))
     var result = ""
