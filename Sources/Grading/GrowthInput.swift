@@ -12,8 +12,8 @@ public enum GrowthShape: Sendable, Hashable {
   case reversed
   /// n values drawn from 1...distinct.
   case fewDistinct(distinct: Int)
-  /// The even numbers 0, 2, ..., 2(n-1) and a target: present (an item at random) or absent (an
-  /// odd number among them at random).
+  /// The even numbers 0, 2, ..., 2(n-1) and a target: present (an item at random) or absent (the
+  /// odd number just below the last item).
   case search(present: Bool)
   /// A connected random simple graph from node 0: a random tree, then random further edges up to
   /// `edgesPerNode · n` (at most every pair), or the given edge count at each size.
@@ -50,7 +50,9 @@ extension GrowthShape {
     case .fewDistinct(let distinct): list((0..<n).map { _ in 1 + random.below(distinct) })
     case .search(let present):
       let items = (0..<n).map { 2 * $0 }
-      let target = present && n > 0 ? 2 * random.below(n) : 2 * random.below(max(n, 1)) + 1
+      // An absent target sits just below the last item, so a scan from the start always probes
+      // all n items and a search's count does not depend on luck.
+      let target = present && n > 0 ? 2 * random.below(n) : max(2 * n - 3, -1)
       list(items)
       text += "\(target)\n"
     case .graph(let perNode, let given):

@@ -96,7 +96,7 @@ func growthGrade(_ fixture: ChallengeFixture, _ source: String) throws -> GradeR
     #expect(section.sizes == [16, 32, 64, 128, 256, 512, 1024])
     #expect(section.count == .actions(["compare"]))
     #expect(section.budgetMilliseconds == 30_000 && section.points == 3)
-    #expect(section.limits.outputKilobytes == 4096)
+    #expect(section.limits.outputKilobytes == 16384)
     #expect(section.cases.map(\.name) == ["random", "few", "graph", "made"])
     #expect(section.cases[0].allowed == [.linearithmic, .linear] && section.cases[0].seed == 1)
     #expect(section.cases[1].seed == 9)
