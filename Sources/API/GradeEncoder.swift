@@ -142,11 +142,13 @@ public enum GradeEncoder {
       }
       tests.append(test)
     }
-    return GradeResult(
+    var result = GradeResult(
       challenge: challenge, language: language, version: object["version"] as? String ?? "", verdict: verdict,
       score: score, message: object["message"] as? String ?? "", compile: nil,
       compileCacheHit: object["compile_cache"] as? String == "hit", tests: tests,
       wallMilliseconds: count(object["wall_ms"]))
+    result.growth = (object["growth"] as? [String: Any]).flatMap(GrowthEncoder.growthGrade)
+    return result
   }
 
   /// A JSON value as JSONSerialization writes it (integral numbers without a fraction).

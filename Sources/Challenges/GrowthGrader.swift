@@ -17,6 +17,14 @@ public struct GrowthPointGrade: Sendable {
   public var message: String
   public var cpuMilliseconds: UInt64 = 0
   public var wallMilliseconds: UInt64 = 0
+
+  public init(n: Int, m: Int? = nil, count: Double? = nil, verdict: GradeVerdict, message: String) {
+    self.n = n
+    self.m = m
+    self.count = count
+    self.verdict = verdict
+    self.message = message
+  }
 }
 
 /// One growth case's grade: its points, the class they fit and the verdict.
@@ -33,6 +41,20 @@ public struct GrowthCaseGrade: Sendable {
   public var points: [GrowthPointGrade]
   /// Every class's fit, for a chart's reference curves and for the curious.
   public var fits: [GrowthClassFit]
+
+  public init(
+    name: String, allowed: [GrowthClass], verdict: GradeVerdict, ambiguous: Bool, growthClass: GrowthClass?,
+    message: String, points: [GrowthPointGrade], fits: [GrowthClassFit]
+  ) {
+    self.name = name
+    self.allowed = allowed
+    self.verdict = verdict
+    self.ambiguous = ambiguous
+    self.growthClass = growthClass
+    self.message = message
+    self.points = points
+    self.fits = fits
+  }
 }
 
 /// The growth section's grade.
@@ -47,6 +69,18 @@ public struct GrowthGrade: Sendable {
   public var cases: [GrowthCaseGrade]
   /// The growth runs' wall time, generators included.
   public var wallMilliseconds: UInt64
+
+  public init(
+    verdict: GradeVerdict, score: Double, weight: Double, message: String, cases: [GrowthCaseGrade],
+    wallMilliseconds: UInt64
+  ) {
+    self.verdict = verdict
+    self.score = score
+    self.weight = weight
+    self.message = message
+    self.cases = cases
+    self.wallMilliseconds = wallMilliseconds
+  }
 
   /// The case a one-line summary names: the first that failed, else the first.
   public var deciding: GrowthCaseGrade? { cases.first { $0.verdict != .accepted } ?? cases.first }
@@ -75,8 +109,9 @@ struct GrowthGrader: Sendable {
       prepared[growthCase.name] = prepareGenerator(source)
     }
     let generators = prepared
-    // The largest sizes first, so the longest runs start while the budget is whole.
-    let jobs = section.sizes.indices.reversed().flatMap { sizeIndex in
+    // The smallest sizes first: when the budget runs out, the sizes counted are the cheap ones, and
+    // they are what names a too-slow program's class (a hang at the largest size gets what is left).
+    let jobs = section.sizes.indices.flatMap { sizeIndex in
       section.cases.indices.map { (caseIndex: $0, sizeIndex: sizeIndex) }
     }
     let results = Mutex(

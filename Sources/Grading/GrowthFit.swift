@@ -76,6 +76,12 @@ public struct GrowthClassFit: Sendable, Hashable {
   /// one class up fits any data with its top coefficient near 0.
   public var leadingShare: Double
 
+  public init(growthClass: GrowthClass, error: Double, leadingShare: Double) {
+    self.growthClass = growthClass
+    self.error = error
+    self.leadingShare = leadingShare
+  }
+
   /// The class's own term explains the growth.
   public var explainsGrowth: Bool { leadingShare >= GrowthFitter.minimumLeadingShare && error.isFinite }
 }

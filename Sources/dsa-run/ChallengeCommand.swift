@@ -144,7 +144,9 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Int32 {
       FileHandle.standardError.write(compile.stderr)
     }
     // The server's tests are its own: no input or expected output is shown.
-    printGrade(result, id: result.challenge, totalPoints: result.tests.reduce(0) { $0 + $1.points }, challenge: nil)
+    printGrade(
+      result, id: result.challenge,
+      totalPoints: result.tests.reduce(0) { $0 + $1.points } + (result.growth?.weight ?? 0), challenge: nil)
   }
   return gradeExitCode(result.verdict)
 }
