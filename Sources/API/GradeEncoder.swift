@@ -22,6 +22,7 @@ public enum GradeEncoder {
   /// The keys of a grade result object.
   public static let gradeKeys: Set<String> = [
     "challenge", "language", "version", "verdict", "score", "message", "compile", "compile_cache", "wall_ms", "tests",
+    "growth",
   ]
   /// The keys of each test object.
   public static let testKeys: Set<String> = [
@@ -45,6 +46,8 @@ public enum GradeEncoder {
       "compile_cache": cache,
       "wall_ms": result.wallMilliseconds,
       "tests": result.tests.map(testObject),
+      // null unless the challenge has a growth section (GrowthEncoder).
+      "growth": result.growth.map { GrowthEncoder.growthObject($0) as Any } ?? NSNull(),
     ]
   }
 
@@ -139,11 +142,13 @@ public enum GradeEncoder {
       }
       tests.append(test)
     }
-    return GradeResult(
+    var result = GradeResult(
       challenge: challenge, language: language, version: object["version"] as? String ?? "", verdict: verdict,
       score: score, message: object["message"] as? String ?? "", compile: nil,
       compileCacheHit: object["compile_cache"] as? String == "hit", tests: tests,
       wallMilliseconds: count(object["wall_ms"]))
+    result.growth = (object["growth"] as? [String: Any]).flatMap(GrowthEncoder.growthGrade)
+    return result
   }
 
   /// A JSON value as JSONSerialization writes it (integral numbers without a fraction).

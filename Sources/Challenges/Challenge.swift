@@ -25,6 +25,8 @@ public struct Challenge: Sendable {
   public var solutions: [ChallengeSolution]
   /// What every wrong solution must get.
   public var wrongSolution: WrongSolutionExpectation?
+  /// How the program's counted steps must grow with n (`growth`, docs/challenges.md).
+  public var growth: GrowthSection? = nil
 
   /// The sum of the tests' points.
   public var totalPoints: Double { tests.reduce(0) { $0 + $1.points } }
@@ -116,6 +118,8 @@ public struct ChallengeSolution: Sendable {
     case correct
     /// `solutions/wrong/`: must fail as `wrong_solution` says.
     case wrong
+    /// `solutions/slow/`: its growth must fail as `growth.slow_solution` says.
+    case slow
   }
   public var kind: Kind
   public var language: String

@@ -51,6 +51,7 @@ public enum ChallengeLoader {
   /// The top-level keys of challenge.json.
   public static let keys = [
     "title", "statement", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
+    "growth",
   ]
 
   /// Whether `id` is a valid challenge id: lowercase letters, digits and `-`, 1 to 64 characters.
@@ -186,7 +187,8 @@ private struct ChallengeParser {
       recorder: recorder)
     let starters = parseSourceFolder("starter").reduce(into: [String: SourceFile]()) { $0[$1.0] = $1.1 }
     var solutions: [ChallengeSolution] = []
-    for kind in [ChallengeSolution.Kind.correct, .wrong] {
+    let growth = parseGrowth(top["growth"])
+    for kind in [ChallengeSolution.Kind.correct, .wrong, .slow] {
       for (language, file) in parseSourceFolder("solutions/" + kind.rawValue) {
         solutions.append(ChallengeSolution(kind: kind, language: language, file: file))
       }
@@ -196,15 +198,28 @@ private struct ChallengeParser {
     if wrongSolution == nil, top["wrong_solution"] == nil, solutions.contains(where: { $0.kind == .wrong }) {
       problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
     }
+    if growth?.slowSolution == nil, solutions.contains(where: { $0.kind == .slow }) {
+      problem("growth.slow_solution", "is required when solutions/slow/ holds solutions: say how they must fail")
+    }
     guard problems.isEmpty, var checker, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
     if let stepChecker { checker = .steps(stepChecker, thenOutput: outputChecker) }
     return .success(
       Challenge(
         id: id, title: title, statement: statement ?? "", tags: tags, limits: limits, checker: checker,
-        recorder: recorder, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution))
+        recorder: recorder, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution,
+        growth: growth))
   }
 
   // MARK: - Sections
+
+  /// `growth` (GrowthSection.swift reads it).
+  private mutating func parseGrowth(_ value: JSONValue?) -> GrowthSection? {
+    guard let value else { return nil }
+    var reader = GrowthSectionParser(directory: directory)
+    let section = reader.parse(value)
+    for (field, message) in reader.problems { problem(field, message) }
+    return section
+  }
 
   private mutating func parseTags(_ value: JSONValue?) -> [String] {
     guard let value else { return [] }
@@ -564,8 +579,8 @@ private struct ChallengeParser {
   private mutating func checkSolutionsFolder() {
     guard let directory, let entries = try? directory.list("solutions") else { return }
     for entry in entries where !entry.name.hasPrefix(".") {
-      if entry.kind != .directory || !["correct", "wrong"].contains(entry.name) {
-        problem("solutions/" + entry.name, "solutions/ holds only the folders correct/ and wrong/")
+      if entry.kind != .directory || !["correct", "wrong", "slow"].contains(entry.name) {
+        problem("solutions/" + entry.name, "solutions/ holds only the folders correct/, wrong/ and slow/")
       }
     }
   }

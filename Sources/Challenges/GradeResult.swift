@@ -127,6 +127,8 @@ public struct GradeResult: Sendable {
   public var tests: [TestGrade]
   /// Wall time of the whole grade, compile included.
   public var wallMilliseconds: UInt64
+  /// The `growth` section's grade; nil when the challenge has none or it was not run.
+  public var growth: GrowthGrade? = nil
 
   public init(
     challenge: String, language: String, version: String, verdict: GradeVerdict, score: Double, message: String,

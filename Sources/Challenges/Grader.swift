@@ -151,17 +151,27 @@ public final class Grader: Sendable {
     }
     group.wait()
     result.tests = shared.grades.withLock { $0.map { $0! } }
+    if let section = challenge.growth, !shared.stopped.load(ordering: .relaxed) {
+      result.growth = GrowthGrader(executor: executor, program: program, challenge: challenge, section: section)
+        .grade(parallelism: options.parallelism ?? defaultParallelism)
+    }
     return finish(result, challenge: challenge, options: options)
   }
 
   /// The overall verdict, message and weighted score from the tests.
   private func finish(_ partial: GradeResult, challenge: Challenge, options: GradeOptions) -> GradeResult {
     var result = partial
-    let total = challenge.totalPoints
-    result.score = total > 0 ? result.tests.reduce(0) { $0 + $1.points * $1.score } / total : 0
+    // A growth section weighs in like a test of its `points` (docs/challenges.md, "Growth").
+    let growthWeight = challenge.growth?.points ?? 0
+    let total = challenge.totalPoints + growthWeight
+    let earned = result.tests.reduce(0) { $0 + $1.points * $1.score } + growthWeight * (result.growth?.score ?? 0)
+    result.score = total > 0 ? earned / total : 0
     if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
       result.verdict = failed.verdict
       result.message = "Test \(failed.name): \(failed.message)"
+    } else if let growth = result.growth, growth.verdict != .accepted {
+      result.verdict = growth.verdict
+      result.message = growth.message
     } else if let skipped = result.tests.filter({ $0.verdict == .skipped }).first {
       // Every test that ran passed, but not every test ran in time: the program is too slow overall.
       let count = result.tests.filter { $0.verdict == .skipped }.count
@@ -260,7 +270,8 @@ private struct TestWork: Sendable {
   }
 
   private func check(_ test: ChallengeTest, output outputData: Data) -> Result<CheckResult, CheckerFailure> {
-    let output = String(decoding: outputData, as: UTF8.self)
+    var output = String(decoding: outputData, as: UTF8.self)
+    if challenge.growth?.count == .countLine { output = GrowthCount.withoutCountLines(output) }
     let input = String(decoding: test.stdin, as: UTF8.self)
     switch challenge.checker {
     case .program:
@@ -346,6 +357,8 @@ extension Grader {
       if result.verdict != .accepted {
         verification.problem = "expected accepted, got \(result.verdict.rawValue): \(result.message)"
       }
+    case .slow:
+      verification.problem = Self.slowProblem(result, expected: challenge.growth?.slowSolution)
     case .wrong:
       guard let expected = challenge.wrongSolution else {
         verification.problem = "the challenge has no wrong_solution to compare with"
@@ -364,5 +377,19 @@ extension Grader {
       if wanted != got { verification.problem = "expected \(wanted), got \(got)" }
     }
     return verification
+  }
+
+  /// What a slow solution did differently from `growth.slow_solution` (wrong answer on its case, its
+  /// counts fitting the named class), or nil.
+  static func slowProblem(_ result: GradeResult, expected: SlowSolutionExpectation?) -> String? {
+    guard let expected else { return "the challenge has no growth.slow_solution to compare with" }
+    guard let growthCase = result.growth?.cases.first(where: { $0.name == expected.caseName }) else {
+      return "its growth was not graded (no case \(expected.caseName) in the grade)"
+    }
+    let wanted = "wrong_answer growing like \(expected.growthClass.rawValue) on case \(expected.caseName)"
+    let got =
+      "\(growthCase.verdict.rawValue) growing like \(growthCase.growthClass?.rawValue ?? "nothing clear") on case "
+      + growthCase.name
+    return wanted == got ? nil : "expected \(wanted), got \(got): \(growthCase.message)"
   }
 }

@@ -88,7 +88,9 @@ func runChallenge(_ options: RunOptions) -> Int32 {
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(GradeEncoder.gradeObject(result)) + Data("\n".utf8))
   } else {
-    printGrade(result, id: challenge.id, totalPoints: challenge.totalPoints, challenge: challenge)
+    printGrade(
+      result, id: challenge.id, totalPoints: challenge.totalPoints + (challenge.growth?.points ?? 0),
+      challenge: challenge)
   }
   return gradeExitCode(result.verdict)
 }
@@ -144,7 +146,9 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Int32 {
       FileHandle.standardError.write(compile.stderr)
     }
     // The server's tests are its own: no input or expected output is shown.
-    printGrade(result, id: result.challenge, totalPoints: result.tests.reduce(0) { $0 + $1.points }, challenge: nil)
+    printGrade(
+      result, id: result.challenge,
+      totalPoints: result.tests.reduce(0) { $0 + $1.points } + (result.growth?.weight ?? 0), challenge: nil)
   }
   return gradeExitCode(result.verdict)
 }
@@ -178,11 +182,12 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challeng
     if let challenge, let test = challenge.tests.first(where: { $0.name == failed.name }), isVisible(test) {
       print(visibleDetails(of: failed, test: test, challenge: challenge))
     }
-  } else if result.verdict == .timeLimit {
+  } else if result.verdict == .timeLimit, result.growth?.verdict ?? .accepted == .accepted {
     print("")
     print(result.message)
   }
-  let earned = result.tests.reduce(0) { $0 + $1.points * $1.score }
+  if let growth = result.growth { printGrowth(growth) }
+  let earned = result.tests.reduce(0) { $0 + $1.points * $1.score } + (result.growth.map { $0.weight * $0.score } ?? 0)
   print("")
   print(
     "\(id): \(result.verdict.rawValue), \(points(earned)) of \(points(totalPoints)) points "

@@ -174,7 +174,9 @@ let brokenCases: [BrokenCase] = [
   BrokenCase("symlinked starter", "starter/main.py: is a symbolic link") {
     $0.links["starter/main.py"] = "../statement.md"
   },
-  BrokenCase("stray folder in solutions", "solutions/maybe: solutions/ holds only the folders correct/ and wrong/") {
+  BrokenCase(
+    "stray folder in solutions", "solutions/maybe: solutions/ holds only the folders correct/, wrong/ and slow/"
+  ) {
     $0.files["solutions/maybe/main.py"] = Data()
   },
 ]

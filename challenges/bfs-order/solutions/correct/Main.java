@@ -40,9 +40,12 @@ public class Main {
     queue.add(source);
     int head = 0;
     step(null, queue, queue.subList(head, queue.size()));
+    // Every neighbour looked at is counted, for the growth grade (@count).
+    long checks = 0;
     while (head < queue.size()) {
       int node = queue.get(head++);
       for (int neighbour : neighbours.get(node)) {
+        checks++;
         if (!seen[neighbour]) {
           seen[neighbour] = true;
           queue.add(neighbour);
@@ -50,6 +53,7 @@ public class Main {
       }
       step(node, queue, queue.subList(head, queue.size()));
     }
+    System.out.println("@count " + checks);
     StringJoiner line = new StringJoiner(" ");
     for (int node : queue) line.add(Integer.toString(node));
     System.out.println(line);

@@ -39,9 +39,12 @@ int main() {
   size_t head = 0;
   auto frontier = [&] { return std::vector<int>(queue.begin() + head, queue.end()); };
   step(std::nullopt, queue, frontier());
+  // Every neighbour looked at is counted, for the growth grade (@count).
+  long long checks = 0;
   while (head < queue.size()) {
     int node = queue[head++];
     for (int neighbour : neighbours[node]) {
+      checks++;
       if (!seen[neighbour]) {
         seen[neighbour] = true;
         queue.push_back(neighbour);
@@ -49,6 +52,7 @@ int main() {
     }
     step(node, queue, frontier());
   }
+  std::cout << "@count " << checks << "\n";
   for (size_t k = 0; k < queue.size(); k++) std::cout << (k > 0 ? " " : "") << queue[k];
   std::cout << "\n";
   return 0;

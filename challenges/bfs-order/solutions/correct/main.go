@@ -51,10 +51,13 @@ func main() {
 	queue := []int{source}
 	head := 0
 	step(nil, queue, queue[head:])
+	// Every neighbour looked at is counted, for the growth grade (@count).
+	checks := 0
 	for head < len(queue) {
 		node := queue[head]
 		head++
 		for _, neighbour := range neighbours[node] {
+			checks++
 			if !seen[neighbour] {
 				seen[neighbour] = true
 				queue = append(queue, neighbour)
@@ -62,5 +65,6 @@ func main() {
 		}
 		step(&node, queue, queue[head:])
 	}
+	fmt.Fprintf(out, "@count %d\n", checks)
 	fmt.Fprintln(out, strings.Trim(fmt.Sprint(queue), "[]"))
 }

@@ -26,9 +26,12 @@ seen[source] = true;
 const queue = [source];
 let head = 0;
 step({ current: null, visited: queue, frontier: queue.slice(head) });
+// Every neighbour looked at is counted, for the growth grade (@count).
+let checks = 0;
 while (head < queue.length) {
   const node = queue[head++];
   for (const neighbour of neighbours[node]) {
+    checks++;
     if (!seen[neighbour]) {
       seen[neighbour] = true;
       queue.push(neighbour);
@@ -36,4 +39,5 @@ while (head < queue.length) {
   }
   step({ current: node, visited: queue, frontier: queue.slice(head) });
 }
+console.log("@count " + checks);
 console.log(queue.join(" "));

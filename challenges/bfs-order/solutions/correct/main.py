@@ -23,14 +23,18 @@ def main():
     queue = [source]
     head = 0
     step(current=None, visited=queue, frontier=queue[head:])
+    # Every neighbour looked at is counted, for the growth grade (@count).
+    checks = 0
     while head < len(queue):
         node = queue[head]
         head += 1
         for neighbour in neighbours[node]:
+            checks += 1
             if not seen[neighbour]:
                 seen[neighbour] = True
                 queue.append(neighbour)
         step(current=node, visited=queue, frontier=queue[head:])
+    print("@count", checks)
     print(" ".join(str(node) for node in queue))
 
 
