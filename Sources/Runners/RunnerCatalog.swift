@@ -20,6 +20,8 @@ public struct StepLimits: Sendable, Equatable {
   public var processes: UInt64?
   public var outputKilobytes: UInt64?
   public var tmpMegabytes: UInt64?
+  /// Writable memory the runtime maps beyond what it uses (`BoxLimits.reservedBytes`).
+  public var reserveMegabytes: UInt64?
 
   public init() {}
 
@@ -35,6 +37,7 @@ public struct StepLimits: Sendable, Equatable {
       limits.tmpBytes = tmpMegabytes << 20
       limits.workDirectoryBytes = tmpMegabytes << 20
     }
+    if let reserveMegabytes { limits.reservedBytes = reserveMegabytes << 20 }
     return limits
   }
 }
@@ -287,13 +290,16 @@ public struct RunnerCatalog: Sendable {
     var limits = StepLimits()
     if object.has("limits") {
       let limitsObject = try object.object("limits")
-      try limitsObject.allowOnly(["cpu_ms", "wall_ms", "memory_mb", "processes", "output_kb", "tmp_mb"])
+      try limitsObject.allowOnly([
+        "cpu_ms", "wall_ms", "memory_mb", "processes", "output_kb", "tmp_mb", "reserve_mb",
+      ])
       limits.cpuMilliseconds = try limitsObject.optional("cpu_ms")
       limits.wallMilliseconds = try limitsObject.optional("wall_ms")
       limits.memoryMegabytes = try limitsObject.optional("memory_mb")
       limits.processes = try limitsObject.optional("processes")
       limits.outputKilobytes = try limitsObject.optional("output_kb")
       limits.tmpMegabytes = try limitsObject.optional("tmp_mb")
+      limits.reserveMegabytes = try limitsObject.optional("reserve_mb")
       // Checked in the file's own units first: converted to bytes, a huge memory_mb wraps around
       // (2^44 + 1 MiB is 1 MiB in a UInt64) and would pass the byte ceiling as a small limit.
       let ceilings = BoxLimits.ceilings
@@ -304,6 +310,7 @@ public struct RunnerCatalog: Sendable {
         ("processes", limits.processes, ceilings.processes),
         ("output_kb", limits.outputKilobytes, ceilings.outputBytesPerStream >> 10),
         ("tmp_mb", limits.tmpMegabytes, min(ceilings.tmpBytes, ceilings.workDirectoryBytes) >> 20),
+        ("reserve_mb", limits.reserveMegabytes, ceilings.memoryBytes >> 20),
       ]
       for (key, value, maximum) in unitCeilings {
         if let value, value > maximum {

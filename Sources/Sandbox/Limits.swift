@@ -24,6 +24,12 @@ public struct BoxLimits: Sendable, Equatable {
   /// RLIMIT_AS; nil for runtimes that reserve far more than they use (JVM,
   /// Go, Node, Dart), which are told their heap budget instead.
   public var addressSpaceBytes: UInt64? = nil
+  /// Writable virtual memory the runtime maps but does not use (V8's 512 MiB
+  /// code range, the JVM's code cache and class space, thread stacks as large
+  /// as RLIMIT_STACK). Only rlimit-only mode reads it: there RLIMIT_DATA, which
+  /// counts such mappings whole, is `memoryBytes` plus this, or Node and the
+  /// JVM cannot start (a cgroup counts only the pages really used).
+  public var reservedBytes: UInt64 = 0
 
   public init() {}
 

@@ -40,8 +40,12 @@ func plannedRLimits(for limits: BoxLimits, mode: CgroupMode) -> [dsa_rlimit] {
     planned.append((Int32(RLIMIT_AS.rawValue), addressSpace, addressSpace))
   } else if mode == .rlimitOnly {
     // Without a memory cgroup, RLIMIT_DATA bounds heap growth (brk and private
-    // mappings) without counting reservations the way RLIMIT_AS does.
-    planned.append((Int32(RLIMIT_DATA.rawValue), limits.memoryBytes, limits.memoryBytes))
+    // mappings) without counting PROT_NONE reservations the way RLIMIT_AS does.
+    // It does count writable mappings never touched, so the runtime's own
+    // (reservedBytes) come on top.
+    let (data, overflow) = limits.memoryBytes.addingReportingOverflow(limits.reservedBytes)
+    let dataBytes = overflow ? UInt64.max : data
+    planned.append((Int32(RLIMIT_DATA.rawValue), dataBytes, dataBytes))
   }
   return planned.map { dsa_rlimit(resource: $0.0, soft: $0.1, hard: $0.2) }
 }

@@ -58,6 +58,7 @@ let repositoryRoot: String = {
     ("", #", "limits": {"cpu_ms": true}"#, "", "whole number"),
     ("", #", "limits": {"output_kb": 18446744073709551616}"#, "", "too large"),
     ("", #", "limits": {"processes": 1e300}"#, "", "too large"),
+    ("", #", "limits": {"reserve_mb": 4097}"#, "", "reserve_mb\" is 4097; the maximum is 4096"),
     ("", #", "argv2": []"#, "", "unknown key"),
     (#""policy": "", "#, "", "", "empty"),
     ("", "", #""aliases": 5, "#, "wrong type"),

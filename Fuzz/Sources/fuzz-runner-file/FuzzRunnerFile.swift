@@ -69,4 +69,9 @@ private func checkLimits(_ limits: StepLimits) {
     guard let value else { continue }
     invariant(value > 0 && value <= ceiling, "\(name) \(value) was accepted; the ceiling is \(ceiling)")
   }
+  // Not a limit but an allowance on top of memory_mb (rlimit-only mode): 0 is fine.
+  if let reserve = limits.reserveMegabytes {
+    let ceiling = ceilings.memoryBytes >> 20
+    invariant(reserve <= ceiling, "reserve_mb \(reserve) was accepted; the ceiling is \(ceiling)")
+  }
 }
