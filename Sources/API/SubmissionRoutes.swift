@@ -375,7 +375,7 @@ extension APIRouter {
   private func ownerDigest(_ request: HTTPRequest) -> String {
     guard !configuration.bearerTokens.isEmpty, let field = request.headers["Authorization"] else { return "" }
     let parts = field.split(separator: " ", maxSplits: 1)
-    return parts.count == 2 ? Digests.sha256Hex(Data(parts[1].utf8)) : ""
+    return parts.count == 2 ? hexadecimal(Digest.sha256(Array(parts[1].utf8))) : ""
   }
 
   private func storeUnavailable(_ error: StoreError, trace: inout Trace) -> APIError {

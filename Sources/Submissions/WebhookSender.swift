@@ -197,7 +197,8 @@ public final class WebhookSender: Sendable {
     head += "User-Agent: dsa-rund\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
     head += "X-DSA-Run-Submission: \(id)\r\n"
     if let secret = settings.secret {
-      head += "X-DSA-Run-Signature: sha256=\(Digests.hmacSHA256Hex(key: Data(secret.utf8), message: body))\r\n"
+      let signature = hexadecimal(Digest.hmacSHA256(key: Array(secret.utf8), message: Array(body)))
+      head += "X-DSA-Run-Signature: sha256=\(signature)\r\n"
     }
     head += "Connection: close\r\n\r\n"
     var request = Array(head.utf8) + Array(body)

@@ -22,7 +22,7 @@ enum RlimitOnlyFixture {
       let catalog = try RunnerCatalog.load(directory: repositoryRoot + "/runners")
       let cache = try CompileCache(directory: NSTemporaryDirectory() + "dsa-run-rlimit-tests-cache-\(getpid())")
       // One-shot boxes, as the CLI runs them.
-      return Executor(host: host, catalog: catalog, policies: policies, cache: cache, pool: nil)
+      return Executor(environments: OneShotBoxes(host: host), catalog: catalog, policies: policies, cache: cache)
     } catch {
       fatalError("cannot set up the rlimit-only runner tests: \(error)")
     }
