@@ -3,8 +3,8 @@ import HTTP
 import Runners
 import Sandbox
 import Submissions
-import SystemCore
 import Synchronization
+import SystemCore
 
 /// The knobs of stored submissions (docs/api.md "Submissions"); the daemon fills them from its
 /// config's `submissions` object.

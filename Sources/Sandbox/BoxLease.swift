@@ -79,7 +79,9 @@ final class BoxLease {
     try SandboxError.systemCall("mkdir \(path)") { mkdir(path, 0o700) }
     made()
     let options = scratchOptions(bytes: bytes)
-    try SandboxError.systemCall("mount tmpfs on \(path)") { mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options) }
+    try SandboxError.systemCall("mount tmpfs on \(path)") {
+      mount("tmpfs", path, "tmpfs", UInt(MS_NOSUID | MS_NODEV), options)
+    }
   }
 
   /// Lets the CLI's signal thread kill the box's processes while it lives (see BoxInterruption).
