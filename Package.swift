@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "Runners", targets: ["Runners"]),
     .library(name: "Grading", targets: ["Grading"]),
     .library(name: "Challenges", targets: ["Challenges"]),
+    .library(name: "Wire", targets: ["Wire"]),
   ],
   targets: [
     // The only code between clone() and execve(): allocation-free C.
@@ -42,7 +43,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "dsa-run",
-      dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading"],
+      dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading", "Wire"],
       swiftSettings: strictSwift
     ),
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
@@ -60,7 +61,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "dsa-run-gradebench",
-      dependencies: ["BenchSupport", "Challenges", "Grading", "Runners", "Sandbox"],
+      dependencies: ["BenchSupport", "Challenges", "Grading", "Runners", "Sandbox", "Wire"],
       path: "Benchmarks/GradeBench",
       swiftSettings: strictSwift
     ),
@@ -76,10 +77,11 @@ let package = Package(
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "HTTP", dependencies: ["CWslay", "CCrypto"], swiftSettings: strictSwift),
     .target(
-      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Wire"],
+      swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Wire"],
       swiftSettings: strictSwift
     ),
     .testTarget(
@@ -89,16 +91,20 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .testTarget(
-      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "HTTP"], swiftSettings: strictSwift),
+      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "HTTP", "Wire"],
+      swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
-    .target(name: "Grading", swiftSettings: strictSwift),
-    .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),
+    // The wire formats: JSONValue, the one strict reader, the /v1 request and result types.
+    .target(name: "Wire", swiftSettings: strictSwift),
+    .testTarget(name: "WireTests", dependencies: ["Wire"], resources: [.copy("golden")], swiftSettings: strictSwift),
+    .target(name: "Grading", dependencies: ["Wire"], swiftSettings: strictSwift),
+    .testTarget(name: "GradingTests", dependencies: ["Grading", "Wire"], swiftSettings: strictSwift),
     // Challenge files, the custom checker program and the grading pipeline.
-    .target(name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox"], swiftSettings: strictSwift),
+    .target(name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox", "Wire"], swiftSettings: strictSwift),
     .testTarget(
       name: "ChallengesTests",
       // dsa-run is built too: the tests grade through its CLI.
-      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "dsa-run"],
+      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "Wire", "dsa-run"],
       swiftSettings: strictSwift
     ),
     .testTarget(

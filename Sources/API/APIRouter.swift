@@ -5,6 +5,7 @@ import HTTP
 import Runners
 import Sandbox
 import Synchronization
+import Wire
 
 /// The daemon's routes: `POST /v1/execute`, `GET /v1/runtimes`, `GET /healthz`, `GET /metrics`.
 ///

@@ -2,6 +2,7 @@ import Challenges
 import Foundation
 import Grading
 import Runners
+import Wire
 
 /// The body of `POST /v1/grade`: a program and the challenge to grade it on, decoded strictly.
 ///

@@ -2,6 +2,7 @@ import Challenges
 import Foundation
 import Grading
 import Sandbox
+import Wire
 
 /// The grade result's JSON (DESIGN §5), shared by the CLI's `--challenge --json` and `POST /v1/grade`:
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Grading
 import Runners
 import Sandbox
+import Wire
 
 /// The execute result's JSON (DESIGN §5), shared by the CLI's `--json` and `POST /v1/execute`, so a
 /// client can switch between them without noticing.

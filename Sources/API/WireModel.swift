@@ -1,6 +1,7 @@
 import Foundation
 import Runners
 import Sandbox
+import Wire
 
 /// The body of `POST /v1/execute` (DESIGN §5), decoded strictly: a key the contract does not have is
 /// an error, so a misspelt `"limts"` is refused instead of silently running with default limits.

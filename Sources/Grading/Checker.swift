@@ -1,3 +1,5 @@
+import Wire
+
 /// Checker options as they appear in a challenge file.
 public typealias CheckerOptions = [String: JSONValue]
 

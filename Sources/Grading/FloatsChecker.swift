@@ -1,3 +1,5 @@
+import Wire
+
 /// `floats`: tokens compared like testlib's `doubleCompare`.
 ///
 /// A number matches when `|got - expected| <= epsilon`, or `got` lies within `expected * (1 ± epsilon)`

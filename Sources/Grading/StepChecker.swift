@@ -1,3 +1,5 @@
+import Wire
+
 /// `steps`: the program's step lines must match the expected steps, field by declared field, step by
 /// step (DESIGN §6). Other output lines (debug prints, the answer) are ignored here.
 ///

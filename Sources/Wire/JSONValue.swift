@@ -101,7 +101,7 @@ public enum JSONValue: Sendable, Hashable {
   }
 
   /// Integral numbers print without a fraction ("3", not "3.0").
-  static func format(_ value: Double) -> String {
+  public static func format(_ value: Double) -> String {
     if value.isNaN { return "null" }
     if value.isInfinite { return value > 0 ? "1e999" : "-1e999" }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -179,4 +179,18 @@ extension JSONValue {
   public init(_ integers: [Int]) { self = .array(integers.map { .number(Double($0)) }) }
   /// `.number`, or `.null` for nil.
   public init(_ integer: Int?) { self = integer.map { .number(Double($0)) } ?? .null }
+}
+
+extension JSONValue {
+  /// What kind of value this is, for messages: "a string", "an object", "null".
+  public var kind: String {
+    switch self {
+    case .null: return "null"
+    case .bool: return "a boolean"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
 }

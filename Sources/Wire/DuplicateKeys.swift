@@ -7,9 +7,9 @@ import Foundation
 /// A small recursive walk over the bytes that understands only what it must (strings with their
 /// escapes, nesting); on anything malformed it gives up and returns nil, and the decoder that
 /// follows reports the syntax error.
-enum DuplicateKeys {
+public enum DuplicateKeys {
   /// The path of the first key found twice (`limits.cpu_ms`, `files[1].name`), or nil.
-  static func first(in data: Data) -> String? {
+  public static func first(in data: Data) -> String? {
     data.withUnsafeBytes { raw -> String? in
       var walker = Walker(bytes: raw.bindMemory(to: UInt8.self))
       return (try? walker.value(path: "", depth: 0)) ?? nil
