@@ -101,7 +101,10 @@ public final class StrictReader {
   /// problem recorded, when `value` is not an object.
   public func object(_ value: JSONValue, at path: String, keys: [String]) -> StrictObject? {
     guard case .object(let fields) = value else {
-      report(path, "expected an object, got \(value.kind)", kind: .wrongType)
+      report(
+        path,
+        path.isEmpty ? "expected a JSON object at the top, got \(value.kind)" : "expected an object, got \(value.kind)",
+        kind: .wrongType)
       return nil
     }
     for key in fields.keys.sorted() where !keys.contains(key) && !(allowsComments && key.hasPrefix("//")) {
