@@ -287,3 +287,40 @@ public struct StrictObject {
     return objects.count == items.count ? objects : nil
   }
 }
+
+/// Every problem of a document that was refused.
+public struct JSONProblems: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The problems, in the order found; never empty.
+  public var problems: [JSONProblem]
+
+  /// A refusal from its problems.
+  public init(_ problems: [JSONProblem]) { self.problems = problems }
+
+  /// The problems joined by "; ".
+  public var description: String { problems.map(\.description).joined(separator: "; ") }
+}
+
+extension StrictReader {
+  /// Reads a whole document: parses `data`, checks the top-level object's `keys`, and hands it to
+  /// `build`; the value only when nothing at all was wrong.
+  public static func read<Value>(
+    _ data: Data, keys: [String], nulls: Nulls = .refused, allowsComments: Bool = false,
+    _ build: (StrictObject) -> Value?
+  ) -> Result<Value, JSONProblems> {
+    let reader = StrictReader(nulls: nulls, allowsComments: allowsComments)
+    guard let value = reader.parse(data) else { return .failure(JSONProblems(reader.problems)) }
+    return read(value, keys: keys, reader: reader, build)
+  }
+
+  /// `read` of a value already parsed.
+  public static func read<Value>(
+    _ value: JSONValue, keys: [String], reader: StrictReader = StrictReader(), _ build: (StrictObject) -> Value?
+  ) -> Result<Value, JSONProblems> {
+    let built = reader.object(value, at: "", keys: keys).flatMap(build)
+    guard let built, reader.isClean else {
+      let problems = reader.problems
+      return .failure(JSONProblems(problems.isEmpty ? [JSONProblem(path: "", message: "not readable")] : problems))
+    }
+    return .success(built)
+  }
+}
