@@ -32,7 +32,7 @@ let package = Package(
     ),
     .target(
       name: "Sandbox",
-      dependencies: ["CSandbox", "CSeccomp"],
+      dependencies: ["CSandbox", "CSeccomp", "Wire"],
       swiftSettings: strictSwift
     ),
     // Languages: runners/*.json, compile -> run, the compile cache.

@@ -65,6 +65,8 @@ public final class StrictReader {
   public let allowsComments: Bool
   /// Every problem found so far, in the order found.
   public private(set) var problems: [JSONProblem] = []
+  /// The literal text of the parsed document's long whole numbers, by path (`DuplicateKeys.scan`).
+  private(set) var longWholeNumbers: [String: String] = [:]
 
   /// A reader with no problems yet.
   public init(nulls: Nulls = .refused, allowsComments: Bool = false) {
@@ -90,10 +92,12 @@ public final class StrictReader {
       report("", "not valid JSON: \(Self.explain(error))", kind: .invalidJSON)
       return nil
     }
-    if let key = DuplicateKeys.first(in: data) {
+    let scan = DuplicateKeys.scan(data)
+    if let key = scan.duplicate {
       report(key, "is given twice; give each field once", kind: .duplicateKey)
       return nil
     }
+    longWholeNumbers = scan.longWholeNumbers
     return value
   }
 
@@ -221,6 +225,18 @@ public struct StrictObject {
     guard case .number(let number) = value else {
       reader.report(path, "expected a whole number, got \(value.kind)", kind: .wrongType)
       return nil
+    }
+    if let literal = reader.longWholeNumbers[path] {
+      guard let whole = T(literal) else {
+        reader.report(
+          path, "\(literal) is out of range: expected \(describe(range ?? T.min...T.max))", kind: .outOfRange)
+        return nil
+      }
+      if let range, !range.contains(whole) {
+        reader.report(path, "\(whole) is out of range: expected \(describe(range))", kind: .outOfRange)
+        return nil
+      }
+      return whole
     }
     guard number == number.rounded(), number.isFinite else {
       reader.report(path, "expected a whole number, got \(JSONValue.format(number))", kind: .wrongType)

@@ -85,6 +85,25 @@ private func problems(
     #expect(found.allSatisfy { $0.kind == .outOfRange })
   }
 
+  /// JSONValue holds numbers as Doubles; long whole numbers are still read exactly from their text.
+  @Test func longWholeNumbersAreExact() {
+    let found = problems(
+      #"{"mask": 18446744073709551615, "big": 18446744073709551616, "odd": 9007199254740993, "list": [12345678901234567]}"#,
+      keys: ["mask", "big", "odd", "list"]
+    ) { object in
+      #expect(object.integer("mask", as: UInt64.self) == UInt64.max)
+      #expect(object.integer("big", as: UInt64.self) == nil)
+      #expect(object.integer("odd", as: Int64.self) == 9_007_199_254_740_993)
+      #expect(
+        object.array("list").map { StrictObject.integer($0[0], at: "list[0]", as: Int64.self, reader: object.reader) }
+          == 12_345_678_901_234_567)
+    }
+    #expect(
+      found.map(\.description) == [
+        "big: 18446744073709551616 is out of range: expected a whole number from 0 to 18446744073709551615"
+      ])
+  }
+
   @Test func duplicateKeyIsRefusedWithItsPath() {
     let found = problems(#"{"limits": {"cpu_ms": 1, "cpu_ms": 2}}"#, keys: ["limits"])
     #expect(
