@@ -159,8 +159,10 @@ extension ExecuteBody: Codable {
 /// Codable through `JSONValue`: a Decoder's value read strictly, an encoder given the value a type's
 /// `json` builds. The wire's own bytes come from `JSONValue.compactJSONBytes` (sorted keys, compact).
 enum WireCoding {
-  static func decode<Value>(_ value: JSONValue, keys: [String], _ build: (StrictObject) -> Value?) throws -> Value {
-    switch StrictReader.read(value, keys: keys, build) {
+  static func decode<Value>(
+    _ value: JSONValue, keys: [String], nulls: StrictReader.Nulls = .refused, _ build: (StrictObject) -> Value?
+  ) throws -> Value {
+    switch StrictReader.read(value, keys: keys, reader: StrictReader(nulls: nulls), build) {
     case .success(let built): return built
     case .failure(let problems):
       throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: problems.description))

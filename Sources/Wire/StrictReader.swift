@@ -146,11 +146,15 @@ public struct StrictObject {
   /// Whether `key` is there and not null.
   public func has(_ key: String) -> Bool {
     guard let value = fields[key] else { return false }
-    return value != .null
+    if case .null = value { return false }
+    return true
   }
 
   /// Whether `key` is there and null.
-  public func isNull(_ key: String) -> Bool { fields[key] == .null }
+  public func isNull(_ key: String) -> Bool {
+    if case .null? = fields[key] { return true }
+    return false
+  }
 
   /// The value of `key`: nil when absent or null (a problem when required, or a refused null).
   public func value(_ key: String, required: Bool = false) -> JSONValue? {
