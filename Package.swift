@@ -38,7 +38,7 @@ let package = Package(
     // Languages: runners/*.json, compile -> run, the compile cache.
     .target(
       name: "Runners",
-      dependencies: ["Sandbox"],
+      dependencies: ["Sandbox", "Grading", "Wire"],
       swiftSettings: strictSwift
     ),
     .executableTarget(
@@ -87,7 +87,7 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       // dsa-rund is built too: the tests start it, talk to it with curl and Python, and signal it.
-      dependencies: ["API", "HTTP", "Runners", "Sandbox", "dsa-rund"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Wire", "dsa-rund"],
       swiftSettings: strictSwift
     ),
     .testTarget(

@@ -194,3 +194,47 @@ extension JSONValue {
     }
   }
 }
+
+extension JSONValue {
+  /// A Foundation-style tree (what JSONSerialization reads: dictionaries, arrays, strings, NSNumbers,
+  /// NSNull) as a value; nil when it holds something JSON cannot.
+  public init?(foundation object: Any) {
+    switch object {
+    case let value as JSONValue: self = value
+    case is NSNull: self = .null
+    case let value as Bool where type(of: object) == Bool.self: self = .bool(value)
+    // Every NSNumber also casts to Bool and Int, so its class decides (booleans are their own
+    // NSNumber subclass).
+    case let number as NSNumber where type(of: object) != Int.self && type(of: object) != Double.self:
+      if type(of: number) == type(of: NSNumber(value: true)) {
+        self = .bool(number.boolValue)
+      } else {
+        let kind = String(cString: number.objCType)
+        self = .number(kind == "d" || kind == "f" ? number.doubleValue : Double(number.int64Value))
+      }
+    case let value as Int: self = .number(Double(value))
+    case let value as Int32: self = .number(Double(value))
+    case let value as Int64: self = .number(Double(value))
+    case let value as UInt64: self = .number(Double(value))
+    case let value as Double:
+      guard value.isFinite else { return nil }
+      self = .number(value)
+    case let value as String: self = .string(value)
+    case let value as [Any]:
+      var items: [JSONValue] = []
+      for item in value {
+        guard let converted = JSONValue(foundation: item) else { return nil }
+        items.append(converted)
+      }
+      self = .array(items)
+    case let value as [String: Any]:
+      var fields: [String: JSONValue] = [:]
+      for (key, item) in value {
+        guard let converted = JSONValue(foundation: item) else { return nil }
+        fields[key] = converted
+      }
+      self = .object(fields)
+    default: return nil
+    }
+  }
+}

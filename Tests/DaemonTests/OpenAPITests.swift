@@ -1,5 +1,7 @@
 import API
+import Challenges
 import Foundation
+import Runners
 import Testing
 import Wire
 
