@@ -30,9 +30,12 @@ let package = Package(
       pkgConfig: "libseccomp",
       providers: [.apt(["libseccomp-dev"])]
     ),
+    // What HTTP and Sandbox share at the bottom: errno names, systemCall, owned descriptors,
+    // monotonic time.
+    .target(name: "SystemCore", swiftSettings: strictSwift),
     .target(
       name: "Sandbox",
-      dependencies: ["CSandbox", "CSeccomp", "Wire"],
+      dependencies: ["CSandbox", "CSeccomp", "SystemCore", "Wire"],
       swiftSettings: strictSwift
     ),
     // Languages: runners/*.json, compile -> run, the compile cache.
@@ -75,7 +78,7 @@ let package = Package(
     .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
     // libcrypto (Debian libssl-dev): SHA-1 and base64 for the WebSocket handshake.
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .target(name: "HTTP", dependencies: ["CWslay", "CCrypto"], swiftSettings: strictSwift),
+    .target(name: "HTTP", dependencies: ["CWslay", "CCrypto", "SystemCore"], swiftSettings: strictSwift),
     .target(
       name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Wire"],
       swiftSettings: strictSwift),
@@ -110,9 +113,11 @@ let package = Package(
     .testTarget(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.
-      dependencies: ["Sandbox", "dsa-run"],
+      dependencies: ["Sandbox", "SystemCore", "dsa-run"],
       swiftSettings: strictSwift
     ),
+    // Pure: no root, no kernel facility beyond pipes.
+    .testTarget(name: "SystemCoreTests", dependencies: ["SystemCore"], swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",
       dependencies: ["Runners", "Sandbox", "dsa-run"],

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import SystemCore
 
 /// An HTTP/1.1 server around `HTTPRequestParser`: listeners, one accept thread, and one thread per
 /// open connection that reads, parses, calls the handler and writes, all with blocking-style code
@@ -51,7 +52,8 @@ public final class HTTPServer: Sendable {
     var tcpPorts: [UInt16] = []
     /// The stop signal, a socket pair. Closing the write end makes the read end readable for every
     /// poller at once and it stays so (level-triggered), so a thread that starts waiting later sees it too.
-    var stopSignal: (read: Int32, write: Int32) = (-1, -1)
+    /// Both ends close with the server: every thread holds the server, so none can be polling then.
+    var stopSignal: OwnedPair?
     /// Open connections. A socket is closed only by removing it here, under the lock, so `stop` can
     /// shut down a registered socket from another thread without hitting a reused descriptor.
     var connections: [UInt64: Socket] = [:]
@@ -66,14 +68,6 @@ public final class HTTPServer: Sendable {
     self.handler = handler
   }
 
-  deinit {
-    // Every thread holds the server, so none can be polling the stop signal any more.
-    state.withLock { state in
-      if state.stopSignal.read >= 0 { close(state.stopSignal.read) }
-      if state.stopSignal.write >= 0 { close(state.stopSignal.write) }
-    }
-  }
-
   /// Listens on every configured listener and starts accepting; returns once connections are
   /// accepted. Calling it again while running does nothing; a stopped server cannot start again.
   public func start() throws(HTTPServerError) {
@@ -86,17 +80,20 @@ public final class HTTPServer: Sendable {
       }
       if let problem = configuration.problem() { throw HTTPServerError(step: "configuration", hint: problem) }
       var listening: [ListeningSocket] = []
-      var pair: [Int32] = [-1, -1]
+      var stopSignal: OwnedPair?
       do throws(HTTPServerError) {
         for listener in configuration.listeners {
           listening += try ListeningSocket.open(listener, configuration: configuration)
         }
         // A socket pair rather than pipe2(2), which the Glibc module does not declare; either end
         // closing makes the other readable.
+        var pair: [Int32] = [-1, -1]
         try systemCall("socketpair for the stop signal") {
           socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
         }
-        let stopRead = pair[0]
+        let signal = OwnedPair(pair)
+        stopSignal = signal
+        let stopRead = signal.read.rawValue
         let sockets = listening
         acceptThread.enter()
         let started = spawnThread(name: "http-accept") { [self] in
@@ -110,10 +107,9 @@ public final class HTTPServer: Sendable {
         }
       } catch {
         for socket in listening { socket.closeAndRemoveFile() }
-        for descriptor in pair where descriptor >= 0 { close(descriptor) }
         throw error
       }
-      state.stopSignal = (pair[0], pair[1])
+      state.stopSignal = stopSignal
       state.addresses = listening.map(\.address)
       state.tcpPorts = listening.compactMap(\.tcpPort)
       state.phase = .running
@@ -139,8 +135,7 @@ public final class HTTPServer: Sendable {
         state.phase = .stopping
         stoppingCall.enter()
         stopping.store(true, ordering: .releasing)
-        close(state.stopSignal.write)
-        state.stopSignal.write = -1
+        state.stopSignal?.write.close()
         return true
       case .stopping, .stopped:
         return false

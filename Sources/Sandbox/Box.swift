@@ -1,6 +1,7 @@
 internal import CSandbox
 import Foundation
 import Glibc
+import SystemCore
 
 /// What to run in a box and under which limits.
 public struct BoxSpec: Sendable {
@@ -110,11 +111,11 @@ public final class Box: @unchecked Sendable {
     guard !ran else { throw SandboxError(step: "run: a box runs once", errorNumber: EINVAL) }
     ran = true
 
-    var pipes = try PipeSet()
+    let pipes = try PipeSet()
     defer { pipes.closeAll() }
     let (process, planned) = try spawnInit(
       host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: BoxLayout(spec),
-      limits: spec.limits, program: spec, pipes: &pipes, serve: false)
+      limits: spec.limits, program: spec, pipes: pipes, serve: false)
     defer { process.close() }
     let pidfd = process.pidfd
     let interruption = BoxInterruption.register { [cgroup] in
@@ -126,9 +127,8 @@ public final class Box: @unchecked Sendable {
     let startedMicroseconds = monotonicMicroseconds()
 
     var pump = StreamPump(
-      input: input, stdinFD: pipes.stdin.write, stdoutFD: pipes.stdout.read, stderrFD: pipes.stderr.read,
-      reportFD: pipes.report.read, outputLimit: Int(spec.limits.outputBytesPerStream))
-    pipes.forgetParentEnds()
+      input: input, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
+      report: pipes.report.read, outputLimit: Int(spec.limits.outputBytesPerStream))
     let watch = pump.run(
       process: process, started: started, limits: spec.limits,
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
@@ -207,7 +207,7 @@ public struct BoxLayout: Sendable, Hashable {
 /// box serving commands on `pipes.report` (then a socket pair end).
 func spawnInit(
   host: SandboxHost, identity: HostIdentity, workDirectory: String, cgroup: BoxCgroup?, layout: BoxLayout,
-  limits: BoxLimits, program: BoxSpec?, pipes: inout PipeSet, serve: Bool,
+  limits: BoxLimits, program: BoxSpec?, pipes: PipeSet, serve: Bool,
   scratchDirectories: (tmp: String, sharedMemory: String)? = nil
 ) throws(SandboxError) -> (BoxProcess, [PlannedMount]) {
   let strings = CStringArena()
@@ -251,12 +251,12 @@ func spawnInit(
         plan.program.rlimit_count = Int32(rlimitBuffer.count)
         plan.program.uid = boxProgramID
         plan.program.gid = boxProgramID
-        plan.program.stdin_fd = pipes.stdin.read
-        plan.program.stdout_fd = pipes.stdout.write
-        plan.program.stderr_fd = pipes.stderr.write
-        plan.program.report_fd = pipes.report.write
-        plan.go_fd = pipes.go.read
-        plan.cgroup_fd = cgroup?.directoryFD ?? -1
+        plan.program.stdin_fd = pipes.stdin.read.rawValue
+        plan.program.stdout_fd = pipes.stdout.write.rawValue
+        plan.program.stderr_fd = pipes.stderr.write.rawValue
+        plan.program.report_fd = pipes.report.write.rawValue
+        plan.go_fd = pipes.go.read.rawValue
+        plan.cgroup_fd = cgroup?.directory.rawValue ?? -1
         let joinFDs = cgroup?.joinFDs ?? []
         plan.cgroup_join_count = Int32(joinFDs.count)
         plan.cgroup_join_fds = (
@@ -289,7 +289,7 @@ func spawnInit(
   // The go pipe's write end stays open while the box lives: the init takes
   // a hang-up on it as the parent's death (see prepare_init).
   var go: UInt8 = 0x67
-  _ = Glibc.write(pipes.go.write, &go, 1)
+  _ = Glibc.write(pipes.go.write.rawValue, &go, 1)
   return (process, planned)
 }
 
@@ -378,18 +378,6 @@ func stepName(_ step: Int32) -> String {
   return names[step] ?? "step \(step)"
 }
 
-func monotonicMicroseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-}
-
-func monotonicMilliseconds() -> UInt64 {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
-}
-
 /// Owns C strings for one spawn; freed right after clone3 returns (the
 /// child has its own copy-on-write view).
 final class CStringArena {
@@ -423,12 +411,14 @@ final class CStringArena {
 /// The box's init as seen from the parent.
 final class BoxProcess {
   let pid: pid_t
-  private(set) var pidfd: Int32
+  private let pidDescriptor: OwnedDescriptor
+  /// The init's pidfd; -1 once closed.
+  var pidfd: Int32 { pidDescriptor.rawValue }
   private var reaped = false
 
   init(pid: pid_t, pidfd: Int32) {
     self.pid = pid
-    self.pidfd = pidfd
+    self.pidDescriptor = OwnedDescriptor(pidfd)
   }
 
   /// SIGKILL to the init kills every process of the box's pid namespace.
@@ -462,9 +452,6 @@ final class BoxProcess {
       kill()
       _ = reap()
     }
-    if pidfd >= 0 {
-      Glibc.close(pidfd)
-      pidfd = -1
-    }
+    pidDescriptor.close()
   }
 }

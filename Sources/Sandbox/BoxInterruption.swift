@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import SystemCore
 
 /// Stops every box of this process at once: the CLI calls `stopAll()` when it gets SIGINT, SIGTERM
 /// or SIGHUP, so the program ends now rather than at its limit, and then waits for `boxesGone` before

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCore
 
 // cgroups: limits and accounting for all processes of a box.
 //
@@ -196,8 +197,9 @@ public struct CgroupSetup: Sendable {
         try KernelFile.write(String(limits.memoryBytes), to: path + "/memory.max")
         if KernelFile.exists(path + "/memory.swap.max") { try KernelFile.write("0", to: path + "/memory.swap.max") }
         try KernelFile.write(String(limits.processes), to: path + "/pids.max")
-        group.directoryFD = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if group.directoryFD < 0 { throw SandboxError(step: "open \(path)", errorNumber: errno) }
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory < 0 { throw SandboxError(step: "open \(path)", errorNumber: errno) }
+        group.directory = OwnedDescriptor(directory)
       } catch {
         group.destroy()
         throw error
@@ -258,8 +260,8 @@ public struct CgroupSetup: Sendable {
 final class BoxCgroup: @unchecked Sendable {
   let mode: CgroupMode
   var directories: [String]
-  /// v2 only: for clone3(CLONE_INTO_CGROUP).
-  var directoryFD: Int32 = -1
+  /// v2 only: the group's directory, for clone3(CLONE_INTO_CGROUP).
+  var directory = OwnedDescriptor(-1)
 
   init(mode: CgroupMode, directories: [String]) {
     self.mode = mode
@@ -409,10 +411,7 @@ final class BoxCgroup: @unchecked Sendable {
   func destroy() {
     for fd in joinFDs { close(fd) }
     joinFDs = []
-    if directoryFD >= 0 {
-      close(directoryFD)
-      directoryFD = -1
-    }
+    directory.close()
     for directory in directories.reversed() {
       // The last processes may still be leaving the group for a moment after
       // the init was reaped; EBUSY is retried briefly.

@@ -2,6 +2,7 @@ internal import CSandbox
 internal import CSeccomp
 import Foundation
 import Glibc
+import SystemCore
 import Wire
 
 // Seccomp: policies are data (policies/*.json), compiled to classic BPF once
@@ -135,7 +136,7 @@ public enum SeccompCompiler {
           }
           // -EACCES: a pseudo call absent on one of the listed arches; fine.
           if result != 0 && result != -EACCES && result != -EOPNOTSUPP {
-            throw problem("\(location): libseccomp refused \"\(syscall)\" (\(errorName(-result)))")
+            throw problem("\(location): libseccomp refused \"\(syscall)\" (\(errorNumberName(-result)))")
           }
         }
       }
@@ -259,10 +260,12 @@ public enum SeccompCompiler {
 
   private static func export(_ context: scmp_filter_ctx, source: String) throws -> [UInt64] {
     let fd = dsa_memfd("seccomp-bpf")
-    guard fd >= 0 else { throw PolicyError(file: source, problem: "memfd_create: \(errorName(errno))") }
+    guard fd >= 0 else { throw PolicyError(file: source, problem: "memfd_create: \(errorNumberName(errno))") }
     defer { close(fd) }
     let result = seccomp_export_bpf(context, fd)
-    guard result == 0 else { throw PolicyError(file: source, problem: "seccomp_export_bpf: \(errorName(-result))") }
+    guard result == 0 else {
+      throw PolicyError(file: source, problem: "seccomp_export_bpf: \(errorNumberName(-result))")
+    }
     let size = Int(lseek(fd, 0, SEEK_END))
     guard size > 0, size % 8 == 0, size / 8 <= 4096 else {
       throw PolicyError(file: source, problem: "exported BPF has an unusable size of \(size) bytes")

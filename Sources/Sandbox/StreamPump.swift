@@ -1,35 +1,27 @@
 internal import CSandbox
 import Foundation
 import Glibc
+import SystemCore
 
 // The parent's side of a run: one poll loop that feeds stdin, drains stdout
 // and stderr with a cap each, collects the init's reports, and enforces the
 // wall-clock and box-wide CPU limits. Feeding and draining happen in the same
 // loop, so a program that writes before it reads can never deadlock us.
 
-struct PipePair {
-  var read: Int32 = -1
-  var write: Int32 = -1
+/// A pipe's two ends, each closing itself.
+typealias PipePair = OwnedPair
 
-  static func make() throws(SandboxError) -> PipePair {
+extension OwnedPair {
+  static func makePipe() throws(SandboxError) -> OwnedPair {
     var fds: [Int32] = [-1, -1]
     try systemCall("pipe2") { dsa_pipe_cloexec(&fds) }
-    return PipePair(read: fds[0], write: fds[1])
-  }
-
-  mutating func closeRead() {
-    if read >= 0 { close(read) }
-    read = -1
-  }
-
-  mutating func closeWrite() {
-    if write >= 0 { close(write) }
-    write = -1
+    return OwnedPair(fds)
   }
 }
 
 /// The five pipes of a run. All are O_CLOEXEC: the init closes what it does
 /// not own, and the program's stdio are dup2'ed (which clears the flag).
+/// The parent ends go on to the `StreamPump`, which closes each as its stream ends.
 struct PipeSet {
   var stdin: PipePair
   var stdout: PipePair
@@ -38,59 +30,48 @@ struct PipeSet {
   var go: PipePair
 
   init() throws(SandboxError) {
-    var made: [PipePair] = []
-    do {
-      for _ in 0..<5 { made.append(try PipePair.make()) }
-    } catch {
-      for var pair in made {
-        pair.closeRead()
-        pair.closeWrite()
-      }
-      throw error
-    }
-    (stdin, stdout, stderr, report, go) = (made[0], made[1], made[2], made[3], made[4])
+    // Pipes made before a failing one close themselves as this init gives up.
+    stdin = try .makePipe()
+    stdout = try .makePipe()
+    stderr = try .makePipe()
+    report = try .makePipe()
+    go = try .makePipe()
     for fd in [stdin.write, stdout.read, stderr.read, report.read] {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
     }
   }
 
-  mutating func closeChildEnds() {
-    stdin.closeRead()
-    stdout.closeWrite()
-    stderr.closeWrite()
-    report.closeWrite()
-    go.closeRead()
+  func closeChildEnds() {
+    stdin.read.close()
+    stdout.write.close()
+    stderr.write.close()
+    report.write.close()
+    go.read.close()
   }
 
-  /// The pump owns and closes the parent ends from here on.
-  mutating func forgetParentEnds() {
-    stdin.write = -1
-    stdout.read = -1
-    stderr.read = -1
-    report.read = -1
-  }
-
-  mutating func closeAll() {
-    for index in 0..<5 {
-      var pair = [stdin, stdout, stderr, report, go][index]
-      pair.closeRead()
-      pair.closeWrite()
+  func closeAll() {
+    for pair in [stdin, stdout, stderr, report, go] {
+      pair.read.close()
+      pair.write.close()
     }
-    stdin = PipePair()
-    stdout = PipePair()
-    stderr = PipePair()
-    report = PipePair()
-    go = PipePair()
   }
 }
 
 struct StreamPump {
   let input: Data
   private var inputOffset = 0
-  private var stdinFD: Int32
-  private var stdoutFD: Int32
-  private var stderrFD: Int32
-  private var reportFD: Int32
+  // The parent's ends of the program's stdio, closed here as each stream ends.
+  private let stdinPipe: OwnedDescriptor
+  private let stdoutPipe: OwnedDescriptor
+  private let stderrPipe: OwnedDescriptor
+  /// The init's reports: a pipe of this run (closed here at its end), or a warm box's control
+  /// socket (the box's own, only no longer watched).
+  private let reportChannel: OwnedDescriptor
+  private var reportsOpen = true
+  private var stdinFD: Int32 { stdinPipe.rawValue }
+  private var stdoutFD: Int32 { stdoutPipe.rawValue }
+  private var stderrFD: Int32 { stderrPipe.rawValue }
+  private var reportFD: Int32 { reportsOpen ? reportChannel.rawValue : -1 }
   let outputLimit: Int
 
   private(set) var stdout = Data()
@@ -113,14 +94,15 @@ struct StreamPump {
   }
 
   init(
-    input: Data, stdinFD: Int32, stdoutFD: Int32, stderrFD: Int32, reportFD: Int32, outputLimit: Int, warm: Bool = false
+    input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor,
+    report: OwnedDescriptor, outputLimit: Int, warm: Bool = false
   ) {
     self.warm = warm
     self.input = input
-    self.stdinFD = stdinFD
-    self.stdoutFD = stdoutFD
-    self.stderrFD = stderrFD
-    self.reportFD = reportFD
+    self.stdinPipe = stdin
+    self.stdoutPipe = stdout
+    self.stderrPipe = stderr
+    self.reportChannel = report
     self.outputLimit = outputLimit
   }
 
@@ -232,17 +214,13 @@ struct StreamPump {
     // A warm box's run can end with its init gone while a pipe is still
     // open; nothing more will come through it.
     closeStdin()
-    for fd in [stdoutFD, stderrFD] where fd >= 0 { close(fd) }
-    stdoutFD = -1
-    stderrFD = -1
+    stdoutPipe.close()
+    stderrPipe.close()
     return watch
   }
 
-  private mutating func closeStdin() {
-    if stdinFD >= 0 {
-      close(stdinFD)
-      stdinFD = -1
-    }
+  private func closeStdin() {
+    stdinPipe.close()
   }
 
   private mutating func feed() {
@@ -296,8 +274,7 @@ struct StreamPump {
         continue
       }
       if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-      close(fd)
-      if isStdout { stdoutFD = -1 } else { stderrFD = -1 }
+      (isStdout ? stdoutPipe : stderrPipe).close()
       return
     }
   }
@@ -313,9 +290,9 @@ struct StreamPump {
       if warm {
         initDied = true
       } else {
-        close(reportFD)
+        reportChannel.close()
       }
-      reportFD = -1
+      reportsOpen = false
       break
     }
     let size = MemoryLayout<dsa_report>.size

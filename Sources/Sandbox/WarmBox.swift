@@ -2,6 +2,7 @@ internal import CSandbox
 import Foundation
 import Glibc
 import Synchronization
+import SystemCore
 
 /// A box that is built once and runs many programs, one at a time.
 ///
@@ -24,10 +25,11 @@ public final class WarmBox: @unchecked Sendable {
   let identity: HostIdentity
   private var cgroup: BoxCgroup?
   private var process: BoxProcess?
-  private var control: Int32 = -1
+  /// The host's end of the control socket pair, open while the box lives.
+  private var control = OwnedDescriptor(-1)
   /// The go pipe's write end, open while the box lives (its hang-up tells
   /// the init the parent died).
-  private var parentAlive: Int32 = -1
+  private var parentAlive = OwnedDescriptor(-1)
   private var planned: [PlannedMount] = []
   private var destroyed = false
   /// Counted by BoxInterruption until `destroy()` ends.
@@ -106,19 +108,20 @@ public final class WarmBox: @unchecked Sendable {
 
     var sockets: [Int32] = [-1, -1]
     try systemCall("socketpair for a warm box") { dsa_control_socketpair(&sockets) }
+    control = OwnedDescriptor(sockets[0])
+    let initEnd = OwnedDescriptor(sockets[1])
     var pipes = try PipeSet()
     defer { pipes.closeAll() }
     // The init's side of the socket pair takes the report pipe's place.
-    pipes.report.closeRead()
-    pipes.report.closeWrite()
-    pipes.report = PipePair(read: -1, write: sockets[1])
-    control = sockets[0]
+    pipes.report.read.close()
+    pipes.report.write.close()
+    pipes.report = OwnedPair(read: OwnedDescriptor(-1), write: initEnd)
     // Cloned on the process-long spawn thread: the box's parent-death signal
     // follows that thread, not the caller's (see SpawnThread).
     let (process, planned) = try SpawnThread.shared.run { () throws(SandboxError) in
       try spawnInit(
         host: host, identity: identity, workDirectory: directory.path, cgroup: cgroup, layout: layout,
-        limits: defaults, program: nil, pipes: &pipes, serve: true,
+        limits: defaults, program: nil, pipes: pipes, serve: true,
         scratchDirectories: (tmp.path, sharedMemory.path))
     }
     self.process = process
@@ -130,8 +133,8 @@ public final class WarmBox: @unchecked Sendable {
       _ = dsa_pidfd_send_signal(pidfd, SIGKILL)
       cgroup?.killAll()
     }
-    parentAlive = pipes.go.write
-    pipes.go.write = -1
+    // Kept past `pipes.closeAll()`: the box holds it from here on.
+    parentAlive = OwnedDescriptor(pipes.go.write.take())
     var fresh = fingerprint()
     // Under cgroup v1 the init joins its groups itself, perhaps after this
     // reading; a fresh box holds its init and nothing else.
@@ -280,40 +283,37 @@ public final class WarmBox: @unchecked Sendable {
     initReset = nil
     try cgroup?.beginRun(limits: spec.limits)
 
-    var stdinPipe = try PipePair.make()
-    var stdoutPipe = try PipePair.make()
-    var stderrPipe = try PipePair.make()
+    let stdinPipe = try PipePair.makePipe()
+    let stdoutPipe = try PipePair.makePipe()
+    let stderrPipe = try PipePair.makePipe()
     defer {
-      for var pair in [stdinPipe, stdoutPipe, stderrPipe] {
-        pair.closeRead()
-        pair.closeWrite()
+      for pair in [stdinPipe, stdoutPipe, stderrPipe] {
+        pair.read.close()
+        pair.write.close()
       }
     }
     for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
     }
     do throws(SandboxError) {
-      try send(spec, stdin: stdinPipe.read, stdout: stdoutPipe.write, stderr: stderrPipe.write)
+      try send(
+        spec, stdin: stdinPipe.read.rawValue, stdout: stdoutPipe.write.rawValue, stderr: stderrPipe.write.rawValue)
     } catch {
       isBroken = true
       // An init that failed to build the box reports the step and ends, often before the run is sent.
       if let failure = pendingSetupFailure() { throw setupError(failure, plan: planned, command: spec.command) }
       throw error
     }
-    stdinPipe.closeRead()
-    stdoutPipe.closeWrite()
-    stderrPipe.closeWrite()
+    stdinPipe.read.close()
+    stdoutPipe.write.close()
+    stderrPipe.write.close()
 
     let started = monotonicMilliseconds()
     let startedMicroseconds = monotonicMicroseconds()
     var pump = StreamPump(
-      input: input, stdinFD: stdinPipe.write, stdoutFD: stdoutPipe.read, stderrFD: stderrPipe.read,
-      reportFD: control, outputLimit: Int(spec.limits.outputBytesPerStream), warm: true)
-    // The pump closes the stdio ends it was given.
-    stdinPipe.write = -1
-    stdoutPipe.read = -1
-    stderrPipe.read = -1
-    let control = self.control
+      input: input, stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read,
+      report: control, outputLimit: Int(spec.limits.outputBytesPerStream), warm: true)
+    let control = self.control.rawValue
     let watch = pump.run(
       process: process, started: started, limits: spec.limits,
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
@@ -354,7 +354,9 @@ public final class WarmBox: @unchecked Sendable {
     let size = MemoryLayout<dsa_report>.size
     var record = dsa_report()
     // Reports are one record per SEQPACKET message.
-    while withUnsafeMutableBytes(of: &record, { recv(control, $0.baseAddress, size, Int32(MSG_DONTWAIT)) }) == size {
+    while withUnsafeMutableBytes(of: &record, { recv(control.rawValue, $0.baseAddress, size, Int32(MSG_DONTWAIT)) })
+      == size
+    {
       if UInt32(bitPattern: record.kind) == DSA_REPORT_SETUP_FAILED.rawValue { return record }
     }
     return nil
@@ -389,7 +391,7 @@ public final class WarmBox: @unchecked Sendable {
       throw SandboxError(
         step: "the command, its arguments and environment exceed \(capacity) bytes", errorNumber: E2BIG)
     }
-    if dsa_send_run_command(control, buffer, length, stdin, stdout, stderr) != 0 {
+    if dsa_send_run_command(control.rawValue, buffer, length, stdin, stdout, stderr) != 0 {
       isBroken = true
       throw SandboxError(step: "send a run to the warm box", errorNumber: errno)
     }
@@ -407,14 +409,8 @@ public final class WarmBox: @unchecked Sendable {
     // Before the pidfd is closed: the killer must not signal a reused descriptor.
     if let interruption { BoxInterruption.unregister(interruption) }
     interruption = nil
-    if control >= 0 {
-      close(control)
-      control = -1
-    }
-    if parentAlive >= 0 {
-      close(parentAlive)
-      parentAlive = -1
-    }
+    control.close()
+    parentAlive.close()
     if let pid = process?.pid { Self.liveInits.withLock { _ = $0.remove(pid) } }
     process?.close()
     process = nil

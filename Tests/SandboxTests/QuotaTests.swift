@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SystemCore
 import Testing
 
 @testable import Sandbox
