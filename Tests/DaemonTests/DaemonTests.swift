@@ -368,8 +368,8 @@ struct ConfigurationTests {
     let finished = try runProcess(
       daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
     #expect(finished.status == 1)
-    #expect(finished.stderr.contains("limits.memory_mb is 99999999; the sandbox allows at most 4096 MB"))
-    #expect(finished.stderr.contains("limits.wall_ms is 120001; the sandbox allows at most 120000 ms"))
+    #expect(finished.stderr.contains("limits.memory_mb: is 99999999; the sandbox allows at most 4096 MB"))
+    #expect(finished.stderr.contains("limits.wall_ms: is 120001; the sandbox allows at most 120000 ms"))
     #expect(!finished.stderr.contains("cpu_ms"), "the ceiling itself is allowed: \(finished.stderr)")
   }
 
