@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "Runners", targets: ["Runners"]),
     .library(name: "Grading", targets: ["Grading"]),
     .library(name: "Challenges", targets: ["Challenges"]),
+    .library(name: "Wire", targets: ["Wire"]),
   ],
   targets: [
     // The only code between clone() and execve(): allocation-free C.
@@ -34,13 +35,13 @@ let package = Package(
     .target(name: "SystemCore", dependencies: ["CCrypto"], swiftSettings: strictSwift),
     .target(
       name: "Sandbox",
-      dependencies: ["CSandbox", "CSeccomp", "SystemCore"],
+      dependencies: ["CSandbox", "CSeccomp", "SystemCore", "Wire"],
       swiftSettings: strictSwift
     ),
     // Languages: runners/*.json, compile -> run, the compile cache.
     .target(
       name: "Runners",
-      dependencies: ["Sandbox", "SystemCore"],
+      dependencies: ["Sandbox", "SystemCore", "Grading", "Wire"],
       swiftSettings: strictSwift
     ),
     // Test support: the fake box environment and the executors the suites share. Only test
@@ -48,7 +49,7 @@ let package = Package(
     .target(name: "SandboxTesting", dependencies: ["Runners", "Sandbox"], swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-run",
-      dependencies: ["Sandbox", "Runners", "API", "Challenges", "Grading", "SystemCore"],
+      dependencies: ["Sandbox", "Runners", "Challenges", "Grading", "SystemCore", "Wire"],
       swiftSettings: strictSwift
     ),
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
@@ -66,7 +67,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "dsa-run-gradebench",
-      dependencies: ["BenchSupport", "Challenges", "Grading", "Runners", "Sandbox"],
+      dependencies: ["BenchSupport", "Challenges", "Grading", "Runners", "Sandbox", "Wire"],
       path: "Benchmarks/GradeBench",
       swiftSettings: strictSwift
     ),
@@ -89,31 +90,35 @@ let package = Package(
       name: "Submissions", dependencies: ["CSQLite", "CPostgres", "SystemCore", "CRandom"], swiftSettings: strictSwift),
     .testTarget(name: "SubmissionsTests", dependencies: ["Submissions"], swiftSettings: strictSwift),
     .target(
-      name: "API", dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions", "SystemCore"],
+      name: "API",
+      dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions", "SystemCore", "Wire"],
       swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions", "Wire"],
       swiftSettings: strictSwift
     ),
     .testTarget(
       name: "DaemonTests",
       // dsa-rund is built too: the tests start it, talk to it with curl and Python, and signal it.
-      dependencies: ["API", "HTTP", "Runners", "Sandbox", "dsa-rund"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Wire", "dsa-rund"],
       swiftSettings: strictSwift
     ),
     .testTarget(
-      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP"],
+      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP", "Wire"],
       swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
-    .target(name: "Grading", swiftSettings: strictSwift),
-    .testTarget(name: "GradingTests", dependencies: ["Grading"], swiftSettings: strictSwift),
+    // The wire formats: JSONValue, the one strict reader, the /v1 request and result types.
+    .target(name: "Wire", swiftSettings: strictSwift),
+    .testTarget(name: "WireTests", dependencies: ["Wire"], resources: [.copy("golden")], swiftSettings: strictSwift),
+    .target(name: "Grading", dependencies: ["Wire"], swiftSettings: strictSwift),
+    .testTarget(name: "GradingTests", dependencies: ["Grading", "Wire"], swiftSettings: strictSwift),
     // Challenge files, the custom checker program and the grading pipeline.
-    .target(name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox"], swiftSettings: strictSwift),
+    .target(name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox", "Wire"], swiftSettings: strictSwift),
     .testTarget(
       name: "ChallengesTests",
       // dsa-run is built too: the tests grade through its CLI.
-      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
+      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "SandboxTesting", "Wire", "dsa-run"],
       swiftSettings: strictSwift
     ),
     .testTarget(

@@ -28,7 +28,7 @@ let package = Package(
       name: "fuzz-execute-body",
       dependencies: [
         "FuzzSupport", .product(name: "API", package: "dsa-run"), .product(name: "Runners", package: "dsa-run"),
-        .product(name: "Sandbox", package: "dsa-run"),
+        .product(name: "Sandbox", package: "dsa-run"), .product(name: "Wire", package: "dsa-run"),
       ],
       swiftSettings: fuzzTarget
     ),
@@ -36,6 +36,7 @@ let package = Package(
       name: "fuzz-step-lines",
       dependencies: [
         "FuzzSupport", .product(name: "Grading", package: "dsa-run"), .product(name: "Runners", package: "dsa-run"),
+        .product(name: "Wire", package: "dsa-run"),
       ],
       swiftSettings: fuzzTarget
     ),

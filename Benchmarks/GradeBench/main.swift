@@ -4,6 +4,7 @@ import Foundation
 import Grading
 import Runners
 import Sandbox
+import Wire
 
 // dsa-run-gradebench: grading one 20-test challenge (sum the numbers of each line) in C++, Java and
 // Python, against 20 separate executes of the same program, in one process on the same warm box

@@ -6,6 +6,7 @@ import Runners
 import Sandbox
 import Submissions
 import Synchronization
+import Wire
 
 /// The daemon's routes: `POST /v1/execute`, `GET /v1/runtimes`, `GET /healthz`, `GET /metrics`.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Grading
+import Wire
 
 /// `GET /v1/openapi.json`: docs/openapi.json as this daemon enforces it. The shipped document cannot
 /// know which languages are installed or which maxima the operator configured, so the served copy

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Grading
+import Wire
 
 /// One line of the request log (JSON lines, DESIGN §7): who asked for what and how it went.
 ///

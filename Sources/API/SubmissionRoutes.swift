@@ -5,6 +5,7 @@ import Sandbox
 import Submissions
 import Synchronization
 import SystemCore
+import Wire
 
 /// The knobs of stored submissions (docs/api.md "Submissions"); the daemon fills them from its
 /// config's `submissions` object.

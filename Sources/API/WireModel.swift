@@ -1,189 +1,42 @@
 import Foundation
 import Runners
 import Sandbox
+import Wire
 
-/// The body of `POST /v1/execute` (DESIGN §5), decoded strictly: a key the contract does not have is
-/// an error, so a misspelt `"limts"` is refused instead of silently running with default limits.
-public struct ExecuteBody: Decodable, Sendable, Equatable {
-  /// One named source file.
-  public struct File: Decodable, Sendable, Equatable {
-    /// The file's name; the first file's may be replaced by what the language needs.
-    public var name: String
-    /// The file's text.
-    public var content: String
-
-    /// A file from its parts.
-    public init(name: String, content: String) {
-      self.name = name
-      self.content = content
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-      case name, content
-    }
-
-    /// Decodes strictly.
-    public init(from decoder: any Decoder) throws {
-      try rejectUnknownKeys(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      name = try container.decode(String.self, forKey: .name)
-      content = try container.decode(String.self, forKey: .content)
-    }
-  }
-
-  /// The run step's limits as asked for; signed so a negative value reaches the range check and gets
-  /// its own message instead of a type error.
-  public struct Limits: Decodable, Sendable, Equatable {
-    /// CPU time, milliseconds.
-    public var cpuMilliseconds: Int64?
-    /// Wall time, milliseconds.
-    public var wallMilliseconds: Int64?
-    /// Memory, MiB.
-    public var memoryMegabytes: Int64?
-    /// Output per stream, KiB.
-    public var outputKilobytes: Int64?
-    /// Processes and threads.
-    public var processes: Int64?
-
-    /// Limits from their parts; nil leaves the runner's.
-    public init(
-      cpuMilliseconds: Int64? = nil, wallMilliseconds: Int64? = nil, memoryMegabytes: Int64? = nil,
-      outputKilobytes: Int64? = nil, processes: Int64? = nil
-    ) {
-      self.cpuMilliseconds = cpuMilliseconds
-      self.wallMilliseconds = wallMilliseconds
-      self.memoryMegabytes = memoryMegabytes
-      self.outputKilobytes = outputKilobytes
-      self.processes = processes
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-      case cpuMilliseconds = "cpu_ms"
-      case wallMilliseconds = "wall_ms"
-      case memoryMegabytes = "memory_mb"
-      case outputKilobytes = "output_kb"
-      case processes
-    }
-
-    /// Decodes strictly.
-    public init(from decoder: any Decoder) throws {
-      try rejectUnknownKeys(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      cpuMilliseconds = try container.decodeIfPresent(Int64.self, forKey: .cpuMilliseconds)
-      wallMilliseconds = try container.decodeIfPresent(Int64.self, forKey: .wallMilliseconds)
-      memoryMegabytes = try container.decodeIfPresent(Int64.self, forKey: .memoryMegabytes)
-      outputKilobytes = try container.decodeIfPresent(Int64.self, forKey: .outputKilobytes)
-      processes = try container.decodeIfPresent(Int64.self, forKey: .processes)
-    }
-  }
-
-  /// A language name or alias.
-  public var language: String
-  /// A version; nil picks the newest installed.
-  public var version: String?
-  /// The files, entry point first; nil when `source` is given.
-  public var files: [File]?
-  /// A single source, named as the language wants; nil when `files` is given.
-  public var source: String?
-  /// The program's standard input.
-  public var stdin: String?
-  /// The program's arguments.
-  public var args: [String]?
-  /// The run step's limits.
-  public var limits: Limits?
-
-  /// A body from its parts.
-  public init(
-    language: String, version: String? = nil, files: [File]? = nil, source: String? = nil, stdin: String? = nil,
-    args: [String]? = nil, limits: Limits? = nil
-  ) {
-    self.language = language
-    self.version = version
-    self.files = files
-    self.source = source
-    self.stdin = stdin
-    self.args = args
-    self.limits = limits
-  }
-
-  enum CodingKeys: String, CodingKey, CaseIterable {
-    case language, version, files, source, stdin, args, limits
-  }
-
-  /// Decodes strictly.
-  public init(from decoder: any Decoder) throws {
-    try rejectUnknownKeys(decoder, allowed: CodingKeys.allCases.map(\.rawValue))
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    language = try container.decode(String.self, forKey: .language)
-    version = try container.decodeIfPresent(String.self, forKey: .version)
-    files = try container.decodeIfPresent([File].self, forKey: .files)
-    source = try container.decodeIfPresent(String.self, forKey: .source)
-    stdin = try container.decodeIfPresent(String.self, forKey: .stdin)
-    args = try container.decodeIfPresent([String].self, forKey: .args)
-    limits = try container.decodeIfPresent(Limits.self, forKey: .limits)
-  }
-
-  /// Decodes a body, turning every decoding failure into a 400 that says where and what.
+extension ExecuteBody {
+  /// Reads a body, every problem of it in one 400 that says where and what.
   public static func decode(_ data: Data) throws(APIError) -> ExecuteBody {
-    try decodeBody(ExecuteBody.self, from: data)
+    try read(data).get(orThrow: APIError.refusedBody)
   }
 }
 
-/// Decodes a request body strictly, turning every decoding failure into a 400 that says where and what.
-func decodeBody<Body: Decodable>(_ type: Body.Type, from data: Data) throws(APIError) -> Body {
-  if let key = DuplicateKeys.first(in: data) {
-    throw .badRequest("\"\(key)\" is given twice; give each field once")
-  }
-  do {
-    return try JSONDecoder().decode(Body.self, from: data)
-  } catch let error as APIError {
-    throw error
-  } catch let error as DecodingError {
-    // Foundation reports a number that does not fit the field (1.5 or 1e30 for a whole number) as
-    // corrupt data with no path; the body parsing as JSON tells the two apart.
-    if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-      (try? JSONSerialization.jsonObject(with: data)) != nil
-    {
-      throw .badRequest("a number in the body is not a whole number in range (limits take whole numbers)")
+extension Result where Failure == JSONProblems {
+  /// The value, or the error `refusal` makes of the problems.
+  func get(orThrow refusal: (JSONProblems) -> APIError) throws(APIError) -> Success {
+    switch self {
+    case .success(let value): return value
+    case .failure(let problems): throw refusal(problems)
     }
-    throw .badRequest(describe(error))
-  } catch {
-    throw .badRequest("the body is not valid JSON")
   }
 }
 
-private func describe(_ error: DecodingError) -> String {
-  func path(_ keys: [any CodingKey]) -> String {
-    let text = keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
-    return text.hasPrefix(".") ? String(text.dropFirst()) : text
-  }
-  switch error {
-  case .keyNotFound(let key, let context):
-    return "missing field \"\(path(context.codingPath + [key]))\""
-  case .typeMismatch(let type, let context):
-    if context.codingPath.isEmpty { return "the body must be a JSON object" }
-    return "\"\(path(context.codingPath))\" must be \(typeName(type))"
-  case .valueNotFound(let type, let context):
-    if context.codingPath.isEmpty { return "the body must be a JSON object, not null" }
-    return "\"\(path(context.codingPath))\" must be \(typeName(type)), not null"
-  case .dataCorrupted(let context):
-    return context.codingPath.isEmpty
-      ? "the body is not valid JSON" : "\"\(path(context.codingPath))\" is not valid: \(context.debugDescription)"
-  @unknown default:
-    return "the body is not a valid request"
-  }
-}
-
-private func typeName(_ type: Any.Type) -> String {
-  switch type {
-  case is String.Type: return "a string"
-  case is Int64.Type: return "a whole number"
-  case is Bool.Type: return "true or false"
-  default:
-    let name = String(describing: type)
-    if name.hasPrefix("Array") { return "an array" }
-    if name.hasPrefix("Dictionary") { return "an object" }
-    return "of type \(name)"
+extension APIError {
+  /// 400 for a body the strict reader refused: `unknown_field` when a key is not the contract's
+  /// (clients check the code), else `bad_request`; every problem in the message, with its path.
+  static func refusedBody(_ refusal: JSONProblems) -> APIError {
+    let sentences = refusal.problems.map { problem -> String in
+      switch problem.kind {
+      case .unknownKey: return "unknown field \"\(problem.path)\""
+      case .invalidJSON: return "the body is not valid JSON"
+      case .duplicateKey: return "\"\(problem.path)\" is given twice; give each field once"
+      case .null: return "\"\(problem.path)\" must not be null; leave the field out instead"
+      case .missing: return "missing field \"\(problem.path)\""
+      case .wrongType where problem.path.isEmpty: return "the body must be a JSON object"
+      default: return problem.description
+      }
+    }
+    let code = refusal.problems.contains { $0.kind == .unknownKey } ? "unknown_field" : "bad_request"
+    return APIError(code: code, message: sentences.joined(separator: "; "), status: .badRequest)
   }
 }
 
@@ -303,31 +156,5 @@ extension LimitMaxima {
       "output_kb", asked.outputKilobytes, outputKilobytes, runnerLimits.outputBytesPerStream >> 10)
     limits.processes = try bounded("processes", asked.processes, processes, runnerLimits.processes)
     return limits
-  }
-}
-
-/// Any key, to list what an object holds.
-private struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-  init(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
-}
-
-/// Throws `unknown_field` (with its dotted path) for the first key not in `allowed`.
-func rejectUnknownKeys(_ decoder: any Decoder, allowed: [String]) throws {
-  // Not an object: let the typed container report the mismatch.
-  guard let container = try? decoder.container(keyedBy: AnyKey.self) else { return }
-  func path(_ key: String) -> String {
-    let parts = decoder.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue } + ["." + key]
-    return String(parts.joined().dropFirst())
-  }
-  let unknown = container.allKeys.map(\.stringValue).filter { !allowed.contains($0) }.sorted()
-  if let first = unknown.first { throw APIError.unknownField(path(first)) }
-  // No field of a request may be null (the schema makes none nullable): a null is a mistake, where
-  // decodeIfPresent would quietly read it as "left out".
-  for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-  where try container.decodeNil(forKey: key) {
-    throw APIError.badRequest("\"\(path(key.stringValue))\" must not be null; leave the field out instead")
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Grading
 import Runners
 import Sandbox
+import Wire
 
 /// One thing wrong with a challenge, located by its JSON field ("tests[2].stdin") or file.
 public struct ChallengeProblem: Sendable, Hashable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import Grading
 import Runners
 import Sandbox
+import Wire
 
 /// A challenge's `growth` section (docs/challenges.md, "Growth"): the sizes to try, how each input
 /// is made, what is counted, and the complexity classes each case allows.

@@ -1,3 +1,5 @@
+import Wire
+
 /// Breadth-first search from `source`; a node is marked visited when it joins the queue.
 ///
 /// Step protocol (graph steps `{visited, frontier, current}`):

@@ -1,3 +1,5 @@
+import Wire
+
 /// Binary search for `target` in an ascending array.
 ///
 /// `low = 0`, `high = n - 1`; while `low <= high`: `mid = low + (high - low) / 2` (rounded down).

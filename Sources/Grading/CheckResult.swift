@@ -1,3 +1,5 @@
+import Wire
+
 /// A grading verdict (DESIGN §4). There is no presentation error: the design has none, so what
 /// testlib calls PE is a `wrongAnswer` whose message says what is wrong with the form.
 public enum Verdict: String, Sendable, Codable, Hashable {

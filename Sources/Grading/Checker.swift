@@ -1,3 +1,5 @@
+import Wire
+
 /// Checker options as they appear in a challenge file.
 public typealias CheckerOptions = [String: JSONValue]
 
@@ -42,55 +44,59 @@ public enum Checkers {
   }
 }
 
-/// Reads checker options, refusing wrong types and, at the end, unknown keys.
+/// Reads checker options through `Wire.StrictReader`: unknown keys, wrong types and numbers out of
+/// range are refused, every one of them in the error, each as `option KEY: problem`.
 struct OptionReader {
   let checker: String
-  private var options: CheckerOptions
+  private let object: StrictObject
 
-  init(_ options: CheckerOptions, checker: String) {
-    self.options = options
+  /// A reader of `options`, which may hold only `keys`.
+  init(_ options: CheckerOptions, checker: String, keys: [String]) {
     self.checker = checker
+    let reader = StrictReader()
+    // An object by construction, so the reader always gives one back.
+    object = reader.object(.object(options), at: "", keys: keys)!
   }
 
   func error(_ message: String) -> CheckerConfigurationError {
     CheckerConfigurationError(checker: checker, message: message)
   }
 
-  mutating func number(_ key: String) throws(CheckerConfigurationError) -> Double? {
-    guard let value = options.removeValue(forKey: key) else { return nil }
-    guard case .number(let number) = value else { throw error("option \(key) must be a number") }
-    return number
+  /// Throws every problem found so far (unknown keys are found first, when the reader is made).
+  private func check() throws(CheckerConfigurationError) {
+    let problems = object.reader.problems
+    guard problems.isEmpty else {
+      throw error(problems.map { "option \($0.description)" }.joined(separator: "; "))
+    }
   }
 
-  mutating func integer(_ key: String) throws(CheckerConfigurationError) -> Int? {
-    guard let number = try number(key) else { return nil }
-    guard number == number.rounded(), abs(number) < 1e15 else { throw error("option \(key) must be an integer") }
-    return Int(number)
+  func number(_ key: String) throws(CheckerConfigurationError) -> Double? {
+    let value = object.number(key)
+    try check()
+    return value
   }
 
-  mutating func string(_ key: String, oneOf allowed: [String]) throws(CheckerConfigurationError) -> String? {
-    guard let value = options.removeValue(forKey: key) else { return nil }
-    guard case .string(let text) = value, allowed.contains(text) else {
-      throw error("option \(key) must be one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", "))
+  func integer(_ key: String, in range: ClosedRange<Int>) throws(CheckerConfigurationError) -> Int? {
+    let value = object.integer(key, as: Int.self, in: range)
+    try check()
+    return value
+  }
+
+  func string(_ key: String, oneOf allowed: [String]) throws(CheckerConfigurationError) -> String? {
+    let text = object.string(key)
+    try check()
+    if let text, !allowed.contains(text) {
+      throw error("option \(key): must be one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", "))
     }
     return text
   }
 
-  mutating func strings(_ key: String) throws(CheckerConfigurationError) -> [String]? {
-    guard let value = options.removeValue(forKey: key) else { return nil }
-    guard case .array(let items) = value else { throw error("option \(key) must be an array of strings") }
-    var result: [String] = []
-    for item in items {
-      guard case .string(let text) = item else { throw error("option \(key) must be an array of strings") }
-      result.append(text)
-    }
-    return result
+  func strings(_ key: String) throws(CheckerConfigurationError) -> [String]? {
+    let value = object.strings(key)
+    try check()
+    return value
   }
 
-  /// Call last: any key not read is unknown.
-  func finish() throws(CheckerConfigurationError) {
-    if let key = options.keys.sorted().first {
-      throw error("unknown option \(key)")
-    }
-  }
+  /// Call last: throws what is wrong (an unknown key of an object whose options were never read).
+  func finish() throws(CheckerConfigurationError) { try check() }
 }

@@ -1,3 +1,5 @@
+import Wire
+
 /// Depth-first search from `source`, recursive, neighbours in ascending order.
 ///
 /// Step protocol (graph steps `{visited, frontier, current}`): one step each time a node is

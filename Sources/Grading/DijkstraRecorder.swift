@@ -1,3 +1,5 @@
+import Wire
+
 /// Dijkstra's shortest paths from `source` (weights must not be negative).
 ///
 /// Each round settles the unsettled node with the smallest known distance (ties: the smaller node);

@@ -3,7 +3,7 @@ public struct ExactChecker: Checker {
   public static let name = "exact"
 
   public init(options: CheckerOptions) throws(CheckerConfigurationError) {
-    try OptionReader(options, checker: Self.name).finish()
+    try OptionReader(options, checker: Self.name, keys: []).finish()
   }
 
   public func check(input: String, expected: String, output: String) -> CheckResult {

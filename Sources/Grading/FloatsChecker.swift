@@ -1,3 +1,5 @@
+import Wire
+
 /// `floats`: tokens compared like testlib's `doubleCompare`.
 ///
 /// A number matches when `|got - expected| <= epsilon`, or `got` lies within `expected * (1 ± epsilon)`
@@ -16,7 +18,7 @@ public struct FloatsChecker: Checker {
   public let rejectsNonNumbers: Bool
 
   public init(options: CheckerOptions) throws(CheckerConfigurationError) {
-    var reader = OptionReader(options, checker: Self.name)
+    let reader = OptionReader(options, checker: Self.name, keys: ["epsilon", "non_numbers"])
     let epsilon = try reader.number("epsilon") ?? 1e-6
     guard epsilon.isFinite, epsilon >= 0, epsilon < 1 else {
       throw reader.error("option epsilon must be a finite number from 0 up to (not including) 1")

@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 
 /// The built-in input shapes of a growth section (docs/challenges.md, "Growth"), each writing stdin
 /// in the format the recorders read: `n` then n integers for arrays; `n`, n ascending integers and

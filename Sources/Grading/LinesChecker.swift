@@ -5,7 +5,7 @@ public struct LinesChecker: Checker {
   public static let name = "lines"
 
   public init(options: CheckerOptions) throws(CheckerConfigurationError) {
-    try OptionReader(options, checker: Self.name).finish()
+    try OptionReader(options, checker: Self.name, keys: []).finish()
   }
 
   public func check(input: String, expected: String, output: String) -> CheckResult {

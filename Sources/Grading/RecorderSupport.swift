@@ -1,3 +1,5 @@
+import Wire
+
 /// A recorder's input that cannot be recorded (a challenge's data error: `internal_error`).
 public struct RecorderInputError: Error, Sendable, Hashable, CustomStringConvertible {
   public var message: String

@@ -1,3 +1,5 @@
+import Wire
+
 /// One step of an algorithm (DESIGN §6): a JSON object of fields, plus, for expected steps, a
 /// caption that explains it to a learner.
 public struct Step: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import Wire
+
 /// `steps`: the program's step lines must match the expected steps, field by declared field, step by
 /// step (DESIGN §6). Other output lines (debug prints, the answer) are ignored here.
 ///
@@ -20,7 +22,7 @@ public struct StepChecker: Checker {
   public let parser: StepParser
 
   public init(options: CheckerOptions) throws(CheckerConfigurationError) {
-    var reader = OptionReader(options, checker: Self.name)
+    let reader = OptionReader(options, checker: Self.name, keys: ["fields", "max_steps", "max_line_bytes"])
     guard let fields = try reader.strings("fields"), !fields.isEmpty else {
       throw reader.error("option fields (the step fields to compare, like [\"action\", \"array\"]) is required")
     }
@@ -29,16 +31,8 @@ public struct StepChecker: Checker {
     }
     self.fields = fields
     var parser = StepParser()
-    if let steps = try reader.integer("max_steps") {
-      guard (1...1_000_000).contains(steps) else { throw reader.error("option max_steps must be from 1 to 1000000") }
-      parser.maximumSteps = steps
-    }
-    if let bytes = try reader.integer("max_line_bytes") {
-      guard (64...16 << 20).contains(bytes) else {
-        throw reader.error("option max_line_bytes must be from 64 to 16777216")
-      }
-      parser.maximumLineBytes = bytes
-    }
+    if let steps = try reader.integer("max_steps", in: 1...1_000_000) { parser.maximumSteps = steps }
+    if let bytes = try reader.integer("max_line_bytes", in: 64...16 << 20) { parser.maximumLineBytes = bytes }
     self.parser = parser
     try reader.finish()
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 
 /// A line that starts with `@step ` but is not a usable step, or a bound that was exceeded.
 public struct StepLineError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -8,7 +8,7 @@ public struct UnorderedChecker: Checker {
   public let byTokens: Bool
 
   public init(options: CheckerOptions) throws(CheckerConfigurationError) {
-    var reader = OptionReader(options, checker: Self.name)
+    let reader = OptionReader(options, checker: Self.name, keys: ["by"])
     byTokens = try reader.string("by", oneOf: ["lines", "tokens"]) == "tokens"
     try reader.finish()
   }

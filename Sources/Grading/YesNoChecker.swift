@@ -6,7 +6,7 @@ public struct YesNoChecker: Checker {
   public static let name = "yes_no"
 
   public init(options: CheckerOptions) throws(CheckerConfigurationError) {
-    try OptionReader(options, checker: Self.name).finish()
+    try OptionReader(options, checker: Self.name, keys: []).finish()
   }
 
   public func check(input: String, expected: String, output: String) throws(CheckerConfigurationError)

@@ -3,6 +3,7 @@ internal import CSeccomp
 import Foundation
 import Glibc
 import SystemCore
+import Wire
 
 // Seccomp: policies are data (policies/*.json), compiled to classic BPF once
 // per policy with libseccomp in the parent, then installed by the C child
@@ -34,9 +35,9 @@ enum SeccompAction {
 }
 
 public enum SeccompCompiler {
-  private static let topLevelKeys: Set<String> = ["name", "description", "architectures", "default_action", "rules"]
-  private static let ruleKeys: Set<String> = ["reason", "action", "errno", "syscalls", "arguments"]
-  private static let argumentKeys: Set<String> = ["index", "op", "value", "mask"]
+  private static let topLevelKeys = ["name", "description", "architectures", "default_action", "rules"]
+  private static let ruleKeys = ["reason", "action", "errno", "syscalls", "arguments"]
+  private static let argumentKeys = ["index", "op", "value", "mask"]
   private static let errnoNames: [String: Int32] = [
     "EPERM": EPERM, "EACCES": EACCES, "ENOSYS": ENOSYS, "EINVAL": EINVAL, "ENOTSUP": ENOTSUP,
     "EAFNOSUPPORT": EAFNOSUPPORT,
@@ -64,29 +65,37 @@ public enum SeccompCompiler {
     return try compile(json: data, source: file)
   }
 
+  /// One argument comparison as the file gives it.
+  struct ArgumentRule {
+    var index: UInt32
+    var op: String
+    var value: UInt64
+    var mask: UInt64
+  }
+
+  /// One rule as the file gives it, read and checked but not yet compiled.
+  struct Rule {
+    var path: String
+    var action: UInt32
+    var syscalls: [String]
+    var arguments: [ArgumentRule]
+  }
+
   /// Validates a policy document strictly (unknown keys and unknown system
-  /// call names are errors) and compiles it to BPF.
+  /// call names are errors) and compiles it to BPF. Every problem of the
+  /// document's shape is in the one error, each with its path (`rules[2].errno: ...`).
   public static func compile(json: Data, source: String = "policy") throws -> SeccompPolicy {
     func problem(_ text: String) -> PolicyError { PolicyError(file: source, problem: text) }
-    guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-      throw problem("not a JSON object")
+    let read = StrictReader.read(json, keys: topLevelKeys, nulls: .absent) { root -> Policy? in
+      readPolicy(root)
     }
-    if let unknown = Set(root.keys).subtracting(topLevelKeys).sorted().first {
-      throw problem("unknown key \"\(unknown)\"")
+    let document: Policy
+    switch read {
+    case .success(let policy): document = policy
+    case .failure(let refusal): throw problem(refusal.description)
     }
-    guard let name = root["name"] as? String, !name.isEmpty else {
-      throw problem("\"name\" must be a non-empty string")
-    }
-    let description = root["description"] as? String ?? ""
-    guard let architectures = root["architectures"] as? [String], !architectures.isEmpty else {
-      throw problem("\"architectures\" must list at least one architecture")
-    }
-    guard root["default_action"] as? String == "kill_process" else {
-      throw problem("\"default_action\" must be \"kill_process\": policies are allow-lists")
-    }
-    guard let rules = root["rules"] as? [[String: Any]], !rules.isEmpty else {
-      throw problem("\"rules\" must be a non-empty list of objects")
-    }
+    let (name, description, architectures, rules) =
+      (document.name, document.description, document.architectures, document.rules)
 
     guard let context = seccomp_init(SeccompAction.killProcess) else { throw problem("seccomp_init failed") }
     defer { seccomp_release(context) }
@@ -113,31 +122,10 @@ public enum SeccompCompiler {
     }
     if !nativeListed { _ = seccomp_arch_remove(context, native) }
 
-    for (ruleIndex, rule) in rules.enumerated() {
-      let location = "rule \(ruleIndex + 1)"
-      if let unknown = Set(rule.keys).subtracting(ruleKeys).sorted().first {
-        throw problem("\(location): unknown key \"\(unknown)\"")
-      }
-      guard let reason = rule["reason"] as? String, !reason.isEmpty else {
-        throw problem("\(location): every rule needs a \"reason\"")
-      }
-      _ = reason
-      guard let syscalls = rule["syscalls"] as? [String], !syscalls.isEmpty else {
-        throw problem("\(location): \"syscalls\" must be a non-empty list")
-      }
-      let action: UInt32
-      switch rule["action"] as? String {
-      case "allow": action = SeccompAction.allow
-      case "kill_process": action = SeccompAction.killProcess
-      case "errno":
-        guard let errnoName = rule["errno"] as? String, let value = errnoNames[errnoName] else {
-          throw problem("\(location): \"errno\" must be one of \(errnoNames.keys.sorted().joined(separator: ", "))")
-        }
-        action = SeccompAction.errno(value)
-      default:
-        throw problem("\(location): \"action\" must be \"allow\", \"errno\" or \"kill_process\"")
-      }
-      let comparisonSets = try argumentComparisons(rule["arguments"], location: location, problem: problem)
+    for rule in rules {
+      let location = rule.path
+      let comparisonSets = try argumentComparisons(rule.arguments, location: location, problem: problem)
+      let (action, syscalls) = (rule.action, rule.syscalls)
       for syscall in syscalls {
         let number = seccomp_syscall_resolve_name(syscall)
         guard number != __NR_SCMP_ERROR else { throw problem("\(location): unknown system call \"\(syscall)\"") }
@@ -157,6 +145,87 @@ public enum SeccompCompiler {
       name: name, description: description, filter: try export(context, source: source), ruleCount: rules.count)
   }
 
+  /// A policy document as the file gives it, read and checked but not yet compiled.
+  struct Policy {
+    var name: String
+    var description: String
+    var architectures: [String]
+    var rules: [Rule]
+  }
+
+  /// Reads the document's shape; nil when the reader recorded a problem.
+  private static func readPolicy(_ root: StrictObject) -> Policy? {
+    let reader = root.reader
+    let name = root.string("name", required: true, nonEmpty: true)
+    let description = root.string("description") ?? ""
+    let architectures = root.strings("architectures", required: true)
+    if architectures?.isEmpty == true {
+      reader.report(root.path("architectures"), "must list at least one architecture")
+    }
+    if let action = root.string("default_action", required: true), action != "kill_process" {
+      reader.report(root.path("default_action"), "must be \"kill_process\": policies are allow-lists")
+    }
+    let ruleObjects = root.objects("rules", keys: ruleKeys, required: true)
+    if ruleObjects?.isEmpty == true { reader.report(root.path("rules"), "must be a non-empty list of objects") }
+    let rules = (ruleObjects ?? []).compactMap(readRule)
+    guard reader.isClean, let name, let architectures else { return nil }
+    return Policy(name: name, description: description, architectures: architectures, rules: rules)
+  }
+
+  private static func readRule(_ rule: StrictObject) -> Rule? {
+    let reader = rule.reader
+    _ = rule.string("reason", required: true, nonEmpty: true)
+    let syscalls = rule.strings("syscalls", required: true)
+    if syscalls?.isEmpty == true { reader.report(rule.path("syscalls"), "must be a non-empty list") }
+    var action: UInt32?
+    switch rule.string("action", required: true) {
+    case "allow": action = SeccompAction.allow
+    case "kill_process": action = SeccompAction.killProcess
+    case "errno":
+      if let errnoName = rule.string("errno", required: true) {
+        if let value = errnoNames[errnoName] {
+          action = SeccompAction.errno(value)
+        } else {
+          reader.report(rule.path("errno"), "must be one of \(errnoNames.keys.sorted().joined(separator: ", "))")
+        }
+      }
+    case nil: break
+    default:
+      reader.report(rule.path("action"), "must be \"allow\", \"errno\" or \"kill_process\"")
+    }
+    let arguments = (rule.objects("arguments", keys: argumentKeys) ?? []).compactMap(readArgument)
+    guard let action, let syscalls else { return nil }
+    return Rule(path: rule.path, action: action, syscalls: syscalls, arguments: arguments)
+  }
+
+  private static func readArgument(_ argument: StrictObject) -> ArgumentRule? {
+    let reader = argument.reader
+    let before = reader.problems.count
+    let index = argument.integer("index", as: UInt32.self, in: 0...5, required: true)
+    let op = argument.string("op", required: true)
+    // Each operator takes exactly the operands it uses: a "value" left out of an "eq" must not
+    // quietly compare with 0.
+    let operands: Set<String>
+    switch op {
+    case "eq", "ne": operands = ["value"]
+    case "masked_eq": operands = ["value", "mask"]
+    case "any_bit_set": operands = ["mask"]
+    case nil: operands = []
+    default:
+      reader.report(argument.path("op"), "must be eq, ne, masked_eq or any_bit_set")
+      operands = []
+    }
+    if let op {
+      for key in ["value", "mask"] where operands.contains(key) != argument.has(key) {
+        reader.report(argument.path, "\"\(op)\" \(operands.contains(key) ? "needs" : "takes no") \"\(key)\"")
+      }
+    }
+    let value = argument.integer("value", as: UInt64.self)
+    let mask = argument.integer("mask", as: UInt64.self)
+    guard reader.problems.count == before, let index, let op else { return nil }
+    return ArgumentRule(index: index, op: op, value: value ?? 0, mask: mask ?? 0)
+  }
+
   /// One rule's arguments may expand (through "any_bit_set") to at most this many libseccomp rules:
   /// expansions multiply, and three full 64-bit masks would be 262,144 rules, compiled for minutes.
   static let maximumExpandedRules = 64
@@ -164,53 +233,21 @@ public enum SeccompCompiler {
   /// Each inner list is one libseccomp rule (its comparisons are ANDed);
   /// "any_bit_set" expands to one rule per bit of its mask.
   private static func argumentComparisons(
-    _ value: Any?, location: String, problem: (String) -> PolicyError
+    _ arguments: [ArgumentRule], location: String, problem: (String) -> PolicyError
   ) throws -> [[scmp_arg_cmp]] {
-    guard let value else { return [[]] }
-    guard let arguments = value as? [[String: Any]] else { throw problem("\(location): \"arguments\" must be a list") }
     var sets: [[scmp_arg_cmp]] = [[]]
     for argument in arguments {
-      if let unknown = Set(argument.keys).subtracting(argumentKeys).sorted().first {
-        throw problem("\(location): unknown argument key \"\(unknown)\"")
-      }
-      guard let index = wholeNumber(argument["index"]), index < 6 else {
-        throw problem("\(location): argument \"index\" must be 0...5")
-      }
-      let op = argument["op"] as? String
-      // Each operator takes exactly the operands it uses: a "value" left out of an "eq" must not
-      // quietly compare with 0.
-      let operands: Set<String> =
-        switch op {
-        case "eq", "ne": ["value"]
-        case "masked_eq": ["value", "mask"]
-        case "any_bit_set": ["mask"]
-        default: throw problem("\(location): argument \"op\" must be eq, ne, masked_eq or any_bit_set")
-        }
-      for key in ["value", "mask"] {
-        if operands.contains(key) != (argument[key] != nil) {
-          throw problem("\(location): \"\(op ?? "")\" \(operands.contains(key) ? "needs" : "takes no") \"\(key)\"")
-        }
-      }
-      func operand(_ key: String) throws -> UInt64 {
-        guard let raw = argument[key] else { return 0 }
-        guard let number = wholeNumber(raw) else {
-          throw problem("\(location): argument \"\(key)\" must be a whole number from 0 to 2^64 - 1")
-        }
-        return number
-      }
-      let datum = try operand("value")
-      let mask = try operand("mask")
-      let arg = UInt32(index)
-      switch op {
+      let (arg, datum, mask) = (argument.index, argument.value, argument.mask)
+      switch argument.op {
       case "eq": sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_EQ, datum_a: datum, datum_b: 0)] }
       case "ne": sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_NE, datum_a: datum, datum_b: 0)] }
       case "masked_eq":
         sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: datum)] }
       default:
-        guard mask != 0 else { throw problem("\(location): \"any_bit_set\" needs a non-zero \"mask\"") }
+        guard mask != 0 else { throw problem("\(location).arguments: \"any_bit_set\" needs a non-zero \"mask\"") }
         guard sets.count * mask.nonzeroBitCount <= maximumExpandedRules else {
           throw problem(
-            "\(location): the arguments expand to more than \(maximumExpandedRules) rules; split the rule")
+            "\(location).arguments: they expand to more than \(maximumExpandedRules) rules; split the rule")
         }
         let bits = (0..<64).map { UInt64(1) << UInt64($0) }.filter { mask & $0 != 0 }
         sets = sets.flatMap { set in
@@ -219,24 +256,6 @@ public enum SeccompCompiler {
       }
     }
     return sets
-  }
-
-  /// A JSON whole number in 0...2^64 - 1, exactly; nil for anything else. JSONSerialization hands
-  /// out `true` as an NSNumber (objCType "c"), 2^64 as an NSDecimalNumber whose uint64Value is 0,
-  /// and NSNumber's accessors truncate 1.5 and wrap -1, so none of them is trusted blindly.
-  static func wholeNumber(_ raw: Any?) -> UInt64? {
-    guard let number = raw as? NSNumber, !(number is NSDecimalNumber) else { return nil }
-    switch String(cString: number.objCType) {
-    case "c": return nil
-    case "Q": return number.uint64Value
-    case "d", "f":
-      let value = number.doubleValue
-      guard value >= 0, value < 0x1p64, value == value.rounded() else { return nil }
-      return UInt64(value)
-    default:
-      let value = number.int64Value
-      return value >= 0 ? UInt64(value) : nil
-    }
   }
 
   private static func export(_ context: scmp_filter_ctx, source: String) throws -> [UInt64] {

@@ -1,10 +1,10 @@
-import API
 import Challenges
 import Foundation
 import Glibc
 import Grading
 import Runners
 import Sandbox
+import Wire
 
 // dsa-run --lang LANG FILE --challenge ID|DIR: grade a program on a challenge.
 // dsa-run challenges [--json] | --check [DIR...]: list or validate challenges.
@@ -118,30 +118,33 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Int32 {
   do {
     endpoint = try RemoteEndpoint(url)
     try checkToken(options.token)
-    var object: [String: Any] = [
-      "language": options.language, "files": try remoteFiles(options), "challenge": reference,
-    ]
-    if let version = options.version { object["version"] = version }
-    if options.stopAtFirstFailure { object["stop_at_first_failure"] = true }
-    body = ResultEncoder.data(object)
+    let request = GradeBody(
+      language: options.language, version: options.version, files: try remoteFiles(options),
+      challenge: .string(reference), stopAtFirstFailure: options.stopAtFirstFailure ? true : nil)
+    body = Data(request.json.compactJSONBytes)
   } catch let error as UsageError {
     return complain(error.message, code: 2)
   } catch {
     return complain("\(error)", code: 2)
   }
-  let object: [String: Any]
   let raw: Data
   switch postToDaemon(endpoint, path: "/v1/grade", body: body, token: options.token) {
   case .failure(let failure): return complain(failure.message, code: failure.code)
-  case .success(let answer): (object, raw) = answer
+  case .success(let answer): raw = answer
   }
-  guard let result = GradeEncoder.gradeResult(object) else {
-    return complain("\(endpoint.display) sent a grade that is not a grade object", code: 3)
+  let wire: WireGradeResult
+  switch WireGradeResult.read(raw) {
+  case .success(let read): wire = read
+  case .failure(let problems):
+    return complain("\(endpoint.display) sent a grade that is not a grade object: \(problems)", code: 3)
+  }
+  guard let result = GradeResult(wire: wire) else {
+    return complain("\(endpoint.display) sent a grade with a verdict this dsa-run does not know", code: 3)
   }
   if options.json {
     printJSONBody(raw)
   } else {
-    if result.verdict == .compileError, let compile = PrintedStep(json: object["compile"]) {
+    if result.verdict == .compileError, let compile = wire.compile.map(PrintedStep.init(wire:)) {
       FileHandle.standardError.write(compile.stdout)
       FileHandle.standardError.write(compile.stderr)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import Wire
 
 // How the CLI shows a result and which exit code it gives: one place for
 // local runs, `exec` and `--remote`, so they print exactly the same.
@@ -28,17 +29,16 @@ struct PrintedStep {
     truncated = outcome.stdoutTruncated || outcome.stderrTruncated
   }
 
-  /// An outcome object of the execute result (DESIGN §5), or nil.
-  init?(json value: Any?) {
-    guard let object = value as? [String: Any], let word = object["status"] as? String else { return nil }
-    status = Status(rawValue: word)
-    statusWord = word
-    message = object["message"] as? String ?? ""
-    exitCode = (object["exit_code"] as? NSNumber).map { $0.int32Value }
-    signal = (object["signal"] as? String).flatMap { name in (1..<65).first { signalName($0) == name } }
-    stdout = Data((object["stdout"] as? String ?? "").utf8)
-    stderr = Data((object["stderr"] as? String ?? "").utf8)
-    truncated = object["stdout_truncated"] as? Bool == true || object["stderr_truncated"] as? Bool == true
+  /// An outcome of the daemon's execute or grade result (DESIGN §5).
+  init(wire outcome: WireOutcome) {
+    status = Status(rawValue: outcome.status)
+    statusWord = outcome.status
+    message = outcome.message
+    exitCode = outcome.exitCode
+    signal = outcome.signal.flatMap { name in (1..<65).first { signalName($0) == name } }
+    stdout = Data(outcome.stdout.utf8)
+    stderr = Data(outcome.stderr.utf8)
+    truncated = outcome.stdoutTruncated || outcome.stderrTruncated
   }
 
   /// The documented exit code for this step.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Sandbox
+import Wire
 
 // dsa-run --lang ... --remote URL: the same run through a dsa-rund's POST /v1/execute, printed as a
 // local run prints it. The HTTP/1.1 client is a small one of our own over a POSIX socket (http://
@@ -270,12 +271,12 @@ enum RemoteClient {
 }
 
 /// The program's files as the HTTP API carries them.
-func remoteFiles(_ options: RunOptions) throws -> [[String: Any]] {
-  try readSources(options.files).map { file -> [String: Any] in
+func remoteFiles(_ options: RunOptions) throws -> [ExecuteBody.File] {
+  try readSources(options.files).map { file -> ExecuteBody.File in
     guard let text = String(data: file.contents, encoding: .utf8) else {
       throw UsageError(message: "\(file.name) is not UTF-8 text (the HTTP API carries sources as text)")
     }
-    return ["name": file.name, "content": text]
+    return ExecuteBody.File(name: file.name, content: text)
   }
 }
 
@@ -286,16 +287,16 @@ func remoteBody(_ options: RunOptions) throws -> Data {
   guard let stdinText = String(data: input, encoding: .utf8) else {
     throw UsageError(message: "standard input is not UTF-8 text (the HTTP API carries it as text)")
   }
-  var body: [String: Any] = ["language": options.language, "files": files, "stdin": stdinText]
-  if let version = options.version { body["version"] = version }
-  if !options.arguments.isEmpty { body["args"] = options.arguments }
-  var limits: [String: Any] = [:]
-  if let value = options.limits.cpuMilliseconds { limits["cpu_ms"] = value }
-  if let value = options.limits.wallMilliseconds { limits["wall_ms"] = value }
-  if let value = options.limits.memoryMegabytes { limits["memory_mb"] = value }
-  if let value = options.limits.outputKilobytes { limits["output_kb"] = value }
-  if !limits.isEmpty { body["limits"] = limits }
-  return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+  let asked = options.limits
+  let limits = ExecuteBody.Limits(
+    cpuMilliseconds: asked.cpuMilliseconds.map { Int64(clamping: $0) },
+    wallMilliseconds: asked.wallMilliseconds.map { Int64(clamping: $0) },
+    memoryMegabytes: asked.memoryMegabytes.map { Int64(clamping: $0) },
+    outputKilobytes: asked.outputKilobytes.map { Int64(clamping: $0) })
+  let body = ExecuteBody(
+    language: options.language, version: options.version, files: files, stdin: stdinText,
+    args: options.arguments.isEmpty ? nil : options.arguments, limits: limits == ExecuteBody.Limits() ? nil : limits)
+  return Data(body.json.compactJSONBytes)
 }
 
 /// `--remote`: posts the run and prints what a local run prints; returns the exit code.
@@ -313,10 +314,17 @@ func runRemote(_ options: RunOptions, url: String) -> Int32 {
   }
   switch postToDaemon(endpoint, path: "/v1/execute", body: body, token: options.token) {
   case .failure(let failure): return complain(failure.message, code: failure.code)
-  case .success(let (object, raw)):
+  case .success(let raw):
+    let result: WireExecuteResult
+    switch WireExecuteResult.read(raw) {
+    case .success(let read): result = read
+    case .failure(let problems):
+      return complain("\(endpoint.display) sent a result that is not an execute result: \(problems)", code: 3)
+    }
     if options.json { printJSONBody(raw) }
     return printRun(
-      compile: PrintedStep(json: object["compile"]), run: PrintedStep(json: object["run"]), json: options.json)
+      compile: result.compile.map(PrintedStep.init(wire:)), run: result.run.map(PrintedStep.init(wire:)),
+      json: options.json)
   }
 }
 
@@ -334,11 +342,10 @@ struct DaemonFailure: Error {
   var code: Int32
 }
 
-/// Posts `body` to the daemon and returns its 200 answer as an object and as bytes; any other answer
-/// or failure is the daemon's own error message (exit 2 for the caller's mistakes, 3 for the
-/// server's or the network's).
+/// Posts `body` to the daemon and returns its 200 answer's bytes; any other answer or failure is the
+/// daemon's own error message (exit 2 for the caller's mistakes, 3 for the server's or the network's).
 func postToDaemon(_ endpoint: RemoteEndpoint, path: String, body: Data, token: String?) -> Result<
-  ([String: Any], Data), DaemonFailure
+  Data, DaemonFailure
 > {
   let response: RemoteResponse
   do {
@@ -348,10 +355,11 @@ func postToDaemon(_ endpoint: RemoteEndpoint, path: String, body: Data, token: S
   } catch {
     return .failure(DaemonFailure(message: "\(error)", code: 3))
   }
-  let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
   guard response.status == 200 else {
     let code: Int32 = (400..<500).contains(response.status) ? 2 : 3
-    if let error = object?["error"] as? [String: Any], let message = error["message"] as? String {
+    if case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: response.body),
+      case .object(let error)? = object["error"], case .string(let message)? = error["message"]
+    {
       let hint = response.status == 401 && token == nil ? " (give --token or set DSA_RUN_TOKEN)" : ""
       return .failure(DaemonFailure(message: message + hint, code: code))
     }
@@ -361,10 +369,7 @@ func postToDaemon(_ endpoint: RemoteEndpoint, path: String, body: Data, token: S
       DaemonFailure(
         message: "\(endpoint.display) answered \(response.status)\(text.isEmpty ? "" : ": \(text)")", code: code))
   }
-  guard let object else {
-    return .failure(DaemonFailure(message: "\(endpoint.display) sent a result that is not JSON", code: 3))
-  }
-  return .success((object, response.body))
+  return .success(response.body)
 }
 
 /// `--json` with `--remote`: the daemon's body as it came, on one line.

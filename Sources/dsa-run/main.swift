@@ -1,6 +1,6 @@
-import API
 import Foundation
 import Glibc
+import Runners
 import Sandbox
 
 // dsa-run: the command-line face. `exec` runs any argv in a box (operators

@@ -2,6 +2,7 @@ import API
 import Foundation
 import HTTP
 import Sandbox
+import Wire
 
 /// Everything `dsa-rund` can be told, from its JSON config file (docs/api.md, config/dsa-rund.json)
 /// and then its flags. Every value has its default here and its unit in its name.
@@ -72,54 +73,56 @@ struct DaemonConfiguration: Equatable {
 
   // MARK: Reading the file
 
-  /// Reads `data` over the defaults; returns every problem found (unknown keys, wrong types).
+  /// Reads `data` over the defaults; returns every problem found (unknown keys, wrong types), each
+  /// as `path: message`. A null is the same as leaving the key out, except `cache_dir: null`, which
+  /// turns the cache off; keys starting with "//" are comments.
   static func parse(_ data: Data) -> (DaemonConfiguration, [String]) {
     var configuration = DaemonConfiguration()
-    let value: JSONValue
-    do {
-      value = try JSONDecoder().decode(JSONValue.self, from: data)
-    } catch {
-      return (configuration, ["not valid JSON: \(JSONValue.describe(error))"])
+    let reader = StrictReader(nulls: .absent, allowsComments: true)
+    if let value = reader.parse(data), let object = reader.object(value, at: "", keys: keys) {
+      configuration.apply(object)
     }
-    guard case .object(let object) = value else { return (configuration, ["the top level must be a JSON object"]) }
-    var reader = ObjectReader(object: object, path: "", known: keys)
-    configuration.apply(&reader)
-    return (configuration, reader.problems)
+    return (configuration, reader.problems.map(\.description))
   }
 
-  private mutating func apply(_ reader: inout ObjectReader) {
-    if let value = reader.strings("listen") { listen = value }
-    if let value = reader.string("unix_socket") { unixSocket = value }
-    if let text = reader.string("unix_socket_mode") {
+  private mutating func apply(_ file: StrictObject) {
+    let reader = file.reader
+    if let value = file.strings("listen") { listen = value }
+    if let value = file.string("unix_socket") { unixSocket = value }
+    if let text = file.string("unix_socket_mode") {
       if let mode = Int(text, radix: 8), (0...0o777).contains(mode) {
         unixSocketMode = mode
       } else {
-        reader.problems.append("unix_socket_mode must be octal digits such as \"0660\", got \"\(text)\"")
+        reader.report("unix_socket_mode", "must be octal digits such as \"0660\", got \"\(text)\"")
       }
     }
-    if let value = reader.string("work_root") { workRoot = value }
-    if reader.isNull("cache_dir") {
+    if let value = file.string("work_root") { workRoot = value }
+    if file.isNull("cache_dir") {
       cacheDirectory = nil
-    } else if let value = reader.string("cache_dir") {
+    } else if let value = file.string("cache_dir") {
       cacheDirectory = value
     }
-    if let value = reader.integer("cache_size_mb") { cacheSizeMegabytes = value }
-    if let text = reader.string("cgroup_mode") { cgroupMode = Self.cgroupMode(text, problems: &reader.problems) }
-    if let value = reader.string("cgroup_path") { cgroupPath = value }
-    if let value = reader.integer("slots") { slots = value }
-    if let value = reader.integer("queue_length") { queueLength = value }
-    if let value = reader.number("queue_timeout_s") { queueTimeoutSeconds = value }
-    if let value = reader.integer("retry_after_s") { retryAfterSeconds = value }
-    if let object = reader.object("limits") {
-      var limits = ObjectReader(object: object, path: "limits.", known: Self.limitKeys)
+    if let value = file.integer("cache_size_mb", as: Int.self) { cacheSizeMegabytes = value }
+    if let text = file.string("cgroup_mode") {
+      var problems: [String] = []
+      cgroupMode = Self.cgroupMode(text, problems: &problems)
+      for problem in problems { reader.report("cgroup_mode", problem) }
+    }
+    if let value = file.string("cgroup_path") { cgroupPath = value }
+    if let value = file.integer("slots", as: Int.self) { slots = value }
+    if let value = file.integer("queue_length", as: Int.self) { queueLength = value }
+    if let value = file.number("queue_timeout_s") { queueTimeoutSeconds = value }
+    if let value = file.integer("retry_after_s", as: Int.self) { retryAfterSeconds = value }
+    if let limits = file.object("limits", keys: Self.limitKeys) {
       // A maximum above what the sandbox can ever give would only be refused run by run, later.
       let ceilings = BoxLimits.ceilings
       func read(_ key: String, _ field: WritableKeyPath<LimitMaxima, UInt64>, ceiling: UInt64, unit: String) {
-        guard let value = limits.integer(key) else { return }
+        guard let value = limits.integer(key, as: Int64.self) else { return }
         if value < 1 {
-          limits.problems.append("limits.\(key) must be at least 1")
+          reader.report(limits.path(key), "must be at least 1", kind: .outOfRange)
         } else if UInt64(value) > ceiling {
-          limits.problems.append("limits.\(key) is \(value); the sandbox allows at most \(ceiling)\(unit)")
+          reader.report(
+            limits.path(key), "is \(value); the sandbox allows at most \(ceiling)\(unit)", kind: .outOfRange)
         } else {
           maxima[keyPath: field] = UInt64(value)
         }
@@ -129,24 +132,17 @@ struct DaemonConfiguration: Equatable {
       read("memory_mb", \.memoryMegabytes, ceiling: ceilings.memoryBytes >> 20, unit: " MB")
       read("output_kb", \.outputKilobytes, ceiling: ceilings.outputBytesPerStream >> 10, unit: " KB")
       read("processes", \.processes, ceiling: ceilings.processes, unit: "")
-      limits.finish()
-      reader.problems += limits.problems
     }
-    if let value = reader.integer("max_body_bytes") { maxBodyBytes = value }
-    if let value = reader.number("read_timeout_s") { readTimeoutSeconds = value }
-    if let value = reader.number("idle_timeout_s") { idleTimeoutSeconds = value }
-    if let value = reader.number("write_timeout_s") { writeTimeoutSeconds = value }
-    if let value = reader.integer("max_connections") { maxConnections = value }
-    if let value = reader.strings("bearer_tokens") { bearerTokens = value }
-    if let value = reader.number("drain_s") { drainSeconds = value }
-    if let value = reader.integer("grade_wall_ms") { gradeWallMilliseconds = value }
-    if let value = reader.bool("expose_compile_cache") { exposeCompileCache = value }
-    if let object = reader.object("submissions") {
-      var inner = ObjectReader(object: object, path: "submissions.", known: SubmissionsConfiguration.keys)
-      submissions.apply(&inner)
-      reader.problems += inner.problems
-    }
-    reader.finish()
+    if let value = file.integer("max_body_bytes", as: Int.self) { maxBodyBytes = value }
+    if let value = file.number("read_timeout_s") { readTimeoutSeconds = value }
+    if let value = file.number("idle_timeout_s") { idleTimeoutSeconds = value }
+    if let value = file.number("write_timeout_s") { writeTimeoutSeconds = value }
+    if let value = file.integer("max_connections", as: Int.self) { maxConnections = value }
+    if let value = file.strings("bearer_tokens") { bearerTokens = value }
+    if let value = file.number("drain_s") { drainSeconds = value }
+    if let value = file.integer("grade_wall_ms", as: Int.self) { gradeWallMilliseconds = value }
+    if let value = file.bool("expose_compile_cache") { exposeCompileCache = value }
+    if let object = file.object("submissions", keys: SubmissionsConfiguration.keys) { submissions.apply(object) }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -263,135 +259,5 @@ struct DaemonConfiguration: Equatable {
 
   static func duration(_ seconds: Double) -> Duration {
     .milliseconds(Int64((seconds * 1000).rounded()))
-  }
-}
-
-/// Reads typed values out of one JSON object, collecting problems and remembering which keys were used.
-struct ObjectReader {
-  let object: [String: JSONValue]
-  let path: String
-  let known: [String]
-  var problems: [String] = []
-
-  init(object: [String: JSONValue], path: String, known: [String]) {
-    self.object = object
-    self.path = path
-    self.known = known
-  }
-
-  /// Reports the keys that are neither known nor comments ("//...").
-  mutating func finish() {
-    for key in object.keys.sorted() where !known.contains(key) && !key.hasPrefix("//") {
-      problems.append("unknown key \"\(path)\(key)\" (known: \(known.joined(separator: ", ")))")
-    }
-  }
-
-  func isNull(_ key: String) -> Bool {
-    if case .null = object[key] { return true }
-    return false
-  }
-
-  /// The value, or nil when absent or null; a wrong type is a problem.
-  private mutating func value<T>(_ key: String, _ expected: String, _ extract: (JSONValue) -> T?) -> T? {
-    guard let value = object[key] else { return nil }
-    if case .null = value { return nil }
-    guard let result = extract(value) else {
-      problems.append("\(path)\(key) must be \(expected), got \(value.kind)")
-      return nil
-    }
-    return result
-  }
-
-  mutating func string(_ key: String) -> String? {
-    value(key, "a string") {
-      if case .string(let text) = $0 { return text }
-      return nil
-    }
-  }
-
-  mutating func bool(_ key: String) -> Bool? {
-    value(key, "true or false") {
-      if case .bool(let flag) = $0 { return flag }
-      return nil
-    }
-  }
-
-  mutating func number(_ key: String) -> Double? {
-    value(key, "a number") {
-      if case .number(let number) = $0 { return number }
-      return nil
-    }
-  }
-
-  mutating func integer(_ key: String) -> Int? {
-    value(key, "a whole number") {
-      if case .number(let number) = $0, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
-      return nil
-    }
-  }
-
-  mutating func strings(_ key: String) -> [String]? {
-    value(key, "an array of strings") {
-      guard case .array(let items) = $0 else { return nil }
-      var strings: [String] = []
-      for item in items {
-        guard case .string(let text) = item else { return nil }
-        strings.append(text)
-      }
-      return strings
-    }
-  }
-
-  mutating func object(_ key: String) -> [String: JSONValue]? {
-    value(key, "an object") {
-      if case .object(let object) = $0 { return object }
-      return nil
-    }
-  }
-}
-
-/// Any JSON value, so the file can be checked key by key with exact messages.
-enum JSONValue: Decodable, Equatable {
-  case null
-  case bool(Bool)
-  case number(Double)
-  case string(String)
-  case array([JSONValue])
-  case object([String: JSONValue])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
-    }
-  }
-
-  var kind: String {
-    switch self {
-    case .null: return "null"
-    case .bool: return "a boolean"
-    case .number: return "a number"
-    case .string: return "a string"
-    case .array: return "an array"
-    case .object: return "an object"
-    }
-  }
-
-  static func describe(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-      let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-      return underlying ?? context.debugDescription
-    }
-    return "\(error)"
   }
 }

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import Submissions
+import Wire
 
 /// The config file's `submissions` object (docs/api.md "Submissions"): where accepted submissions
 /// are stored and how they are run, kept and called back.
@@ -37,27 +38,23 @@ struct SubmissionsConfiguration: Equatable {
     "store", "state_dir", "retention_s", "lease_s", "max_batch", "max_wait_s", "workers", "webhooks",
   ]
 
-  mutating func apply(_ reader: inout ObjectReader) {
-    if let value = reader.string("store") { store = value }
-    if let value = reader.string("state_dir") { stateDirectory = value }
-    if let value = reader.number("retention_s") { retentionSeconds = value }
-    if let value = reader.number("lease_s") { leaseSeconds = value }
-    if let value = reader.integer("max_batch") { maxBatch = value }
-    if let value = reader.number("max_wait_s") { maxWaitSeconds = value }
-    if let value = reader.integer("workers") { workers = value }
-    if let object = reader.object("webhooks") {
+  mutating func apply(_ object: StrictObject) {
+    if let value = object.string("store") { store = value }
+    if let value = object.string("state_dir") { stateDirectory = value }
+    if let value = object.number("retention_s") { retentionSeconds = value }
+    if let value = object.number("lease_s") { leaseSeconds = value }
+    if let value = object.integer("max_batch", as: Int.self) { maxBatch = value }
+    if let value = object.number("max_wait_s") { maxWaitSeconds = value }
+    if let value = object.integer("workers", as: Int.self) { workers = value }
+    if let inner = object.object("webhooks", keys: Webhooks.keys) {
       var hooks = Webhooks()
-      var inner = ObjectReader(object: object, path: "submissions.webhooks.", known: Webhooks.keys)
       if let value = inner.string("secret") { hooks.secret = value }
       if let value = inner.strings("allow") { hooks.allow = value }
       if let value = inner.number("timeout_s") { hooks.timeoutSeconds = value }
-      if let value = inner.integer("tries") { hooks.tries = value }
-      if let value = inner.integer("backoff_ms") { hooks.backoffMilliseconds = value }
-      inner.finish()
-      reader.problems += inner.problems
+      if let value = inner.integer("tries", as: Int.self) { hooks.tries = value }
+      if let value = inner.integer("backoff_ms", as: Int.self) { hooks.backoffMilliseconds = value }
       webhooks = hooks
     }
-    reader.finish()
   }
 
   func problems() -> [String] {

@@ -2,6 +2,7 @@ import Foundation
 import Runners
 import Sandbox
 import Testing
+import Wire
 
 @testable import API
 
@@ -55,11 +56,14 @@ import Testing
     ("{", "not valid JSON"),
     ("[]", "the body must be a JSON object"),
     (#"{"source": "x"}"#, "missing field \"language\""),
-    (#"{"language": 3, "source": "x"}"#, "\"language\" must be a string"),
-    (#"{"language": "python", "source": "x", "args": "-v"}"#, "\"args\" must be an array"),
-    (#"{"language": "python", "source": "x", "limits": {"cpu_ms": 1.5}}"#, "not a whole number"),
-    (#"{"language": "python", "source": "x", "limits": {"cpu_ms": 1e30}}"#, "not a whole number"),
-    (#"{"language": "python", "source": "x", "limits": []}"#, "\"limits\" must be an object"),
+    (#"{"language": 3, "source": "x"}"#, "language: expected a string, got a number"),
+    (#"{"language": "python", "source": "x", "args": "-v"}"#, "args: expected an array, got a string"),
+    (
+      #"{"language": "python", "source": "x", "limits": {"cpu_ms": 1.5}}"#,
+      "limits.cpu_ms: expected a whole number, got 1.5"
+    ),
+    (#"{"language": "python", "source": "x", "limits": {"cpu_ms": 1e30}}"#, "limits.cpu_ms: 1e+30 is out of range"),
+    (#"{"language": "python", "source": "x", "limits": []}"#, "limits: expected an object, got an array"),
     (#"{"language": "python", "files": [{"name": "a"}]}"#, "missing field \"files[0].content\""),
     // No field is nullable in the schema, so a null is refused by name rather than read as absent.
     (#"{"language": "python", "source": null}"#, "\"source\" must not be null; leave the field out instead"),
@@ -78,6 +82,18 @@ import Testing
     #expect(error?.code == "bad_request")
     #expect(error?.status.code == 400)
     #expect(error?.message.contains(fragment) == true, "\(error?.message ?? "no error")")
+  }
+
+  /// One answer names every problem of the body, each with its path, not only the first.
+  @Test func everyProblemIsNamedInOneAnswer() {
+    let error = decodeError(
+      #"{"language": 3, "files": [{"name": "a"}], "limits": {"cpu_ms": "1", "wall": 2}, "stdin": null, "x": 1}"#)
+    #expect(error?.code == "unknown_field")
+    #expect(
+      error?.message
+        == "unknown field \"x\"; language: expected a string, got a number; missing field \"files[0].content\"; "
+        + "\"stdin\" must not be null; leave the field out instead; "
+        + "unknown field \"limits.wall\"; limits.cpu_ms: expected a whole number, got a string")
   }
 
   @Test func sourceOrFilesButNotBoth() throws {

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import Grading
+import Runners
 import Testing
 
 @testable import Challenges

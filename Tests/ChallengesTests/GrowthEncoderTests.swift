@@ -1,7 +1,7 @@
-import API
 import Foundation
 import Grading
 import Testing
+import Wire
 
 @testable import Challenges
 
@@ -33,7 +33,7 @@ import Testing
     let fits = try #require(cases[1]["fits"] as? [[String: Any]])
     #expect(fits.first?["error"] as? Double == 0.0012)
     // Through JSON text and back, as a remote grade comes.
-    let data = ResultEncoder.data(object)
+    let data = Data(try #require(JSONValue(foundation: object)).compactJSONBytes)
     let decoded = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let read = try #require(GrowthEncoder.growthGrade(decoded))
     #expect(read.verdict == .wrongAnswer && read.score == 0.5 && read.weight == 3 && read.wallMilliseconds == 77)
@@ -46,10 +46,12 @@ import Testing
     let result = GradeResult(
       challenge: "x", language: "python", version: "3", verdict: .accepted, score: 1, message: "", compile: nil,
       compileCacheHit: false, tests: [], wallMilliseconds: 1)
-    #expect(GradeEncoder.gradeObject(result)["growth"] is NSNull)
+    #expect(result.wire().growth == .null)
+    #expect(String(decoding: result.wire().json.compactJSONBytes, as: UTF8.self).contains("\"growth\":null"))
     var withGrowth = result
     withGrowth.growth = Self.growth
-    let read = GradeEncoder.gradeResult(GradeEncoder.gradeObject(withGrowth))
+    // Through the wire and back, as `dsa-run --remote --challenge` reads a daemon's grade.
+    let read = GradeResult(wire: withGrowth.wire())
     #expect(read?.growth?.cases.count == 2)
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Grading
 import Testing
+import Wire
 
 @testable import Challenges
 
@@ -72,7 +73,10 @@ let brokenCases: [BrokenCase] = [
   BrokenCase("unknown checker", "checker.name: unknown checker \"regex\"; known checkers: exact") {
     $0["checker"] = ["name": "regex"]
   },
-  BrokenCase("unknown checker option", "checker.options: unknown option colour") {
+  BrokenCase(
+    "unknown checker option",
+    "checker.options: option colour: unknown key; known keys: fields, max_steps, max_line_bytes"
+  ) {
     $0["checker"] = ["name": "steps", "options": ["fields": ["array"], "colour": "red"]]
   },
   BrokenCase("missing steps option", "checker.options: option fields") { $0["checker"] = ["name": "steps"] },

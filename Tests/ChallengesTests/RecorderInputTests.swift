@@ -1,6 +1,7 @@
 import Foundation
 import Grading
 import Testing
+import Wire
 
 @testable import Challenges
 

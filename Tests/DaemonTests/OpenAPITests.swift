@@ -1,6 +1,9 @@
 import API
+import Challenges
 import Foundation
+import Runners
 import Testing
+import Wire
 
 // docs/openapi.json against the implementation: the router's routes, the result encoder's keys, and the
 // real answers of a live daemon, checked with a small OpenAPI 3.0 schema validator of our own.

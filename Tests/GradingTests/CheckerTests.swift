@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Wire
 
 @testable import Grading
 
@@ -119,6 +120,27 @@ let checkCases: [CheckCase] = [
 ]
 
 @Suite struct CheckerTests {
+  /// Options are read by the strict reader: every problem, each with its key, in one error.
+  @Test func everyOptionProblemIsNamed() {
+    #expect(
+      throws: CheckerConfigurationError(
+        checker: "floats",
+        message:
+          "option colour: unknown key; known keys: epsilon, non_numbers; option epsilon: expected a number, got a string"
+      )
+    ) { try Checkers.make(name: "floats", options: ["epsilon": "small", "colour": 1]) }
+    #expect(
+      throws: CheckerConfigurationError(
+        checker: "steps", message: "option max_steps: 0 is out of range: expected a whole number from 1 to 1000000"
+      )
+    ) { try Checkers.make(name: "steps", options: ["fields": ["array"], "max_steps": 0]) }
+    #expect(
+      throws: CheckerConfigurationError(checker: "steps", message: "option max_steps: expected a whole number, got 1.5")
+    ) {
+      try Checkers.make(name: "steps", options: ["fields": ["array"], "max_steps": 1.5])
+    }
+  }
+
   @Test(arguments: checkCases)
   func checks(_ item: CheckCase) throws {
     let checker = try Checkers.make(name: item.checker, options: item.options)

@@ -9,6 +9,7 @@ import Foundation
 import FuzzSupport
 import Runners
 import Sandbox
+import Wire
 
 private let maxima = LimitMaxima()
 

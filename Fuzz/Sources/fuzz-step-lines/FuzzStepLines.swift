@@ -7,6 +7,7 @@
 import Foundation
 import FuzzSupport
 import Grading
+import Wire
 
 // The default bounds, and bounds small enough that the fuzzer reaches each of them.
 private let parsers = [

@@ -101,7 +101,7 @@ public enum JSONValue: Sendable, Hashable {
   }
 
   /// Integral numbers print without a fraction ("3", not "3.0").
-  static func format(_ value: Double) -> String {
+  public static func format(_ value: Double) -> String {
     if value.isNaN { return "null" }
     if value.isInfinite { return value > 0 ? "1e999" : "-1e999" }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -179,4 +179,62 @@ extension JSONValue {
   public init(_ integers: [Int]) { self = .array(integers.map { .number(Double($0)) }) }
   /// `.number`, or `.null` for nil.
   public init(_ integer: Int?) { self = integer.map { .number(Double($0)) } ?? .null }
+}
+
+extension JSONValue {
+  /// What kind of value this is, for messages: "a string", "an object", "null".
+  public var kind: String {
+    switch self {
+    case .null: return "null"
+    case .bool: return "a boolean"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+}
+
+extension JSONValue {
+  /// A Foundation-style tree (what JSONSerialization reads: dictionaries, arrays, strings, NSNumbers,
+  /// NSNull) as a value; nil when it holds something JSON cannot.
+  public init?(foundation object: Any) {
+    switch object {
+    case let value as JSONValue: self = value
+    case is NSNull: self = .null
+    case let value as Bool where type(of: object) == Bool.self: self = .bool(value)
+    // Every NSNumber also casts to Bool and Int, so its class decides (booleans are their own
+    // NSNumber subclass).
+    case let number as NSNumber where type(of: object) != Int.self && type(of: object) != Double.self:
+      if type(of: number) == type(of: NSNumber(value: true)) {
+        self = .bool(number.boolValue)
+      } else {
+        let kind = String(cString: number.objCType)
+        self = .number(kind == "d" || kind == "f" ? number.doubleValue : Double(number.int64Value))
+      }
+    case let value as Int: self = .number(Double(value))
+    case let value as Int32: self = .number(Double(value))
+    case let value as Int64: self = .number(Double(value))
+    case let value as UInt64: self = .number(Double(value))
+    case let value as Double:
+      guard value.isFinite else { return nil }
+      self = .number(value)
+    case let value as String: self = .string(value)
+    case let value as [Any]:
+      var items: [JSONValue] = []
+      for item in value {
+        guard let converted = JSONValue(foundation: item) else { return nil }
+        items.append(converted)
+      }
+      self = .array(items)
+    case let value as [String: Any]:
+      var fields: [String: JSONValue] = [:]
+      for (key, item) in value {
+        guard let converted = JSONValue(foundation: item) else { return nil }
+        fields[key] = converted
+      }
+      self = .object(fields)
+    default: return nil
+    }
+  }
 }

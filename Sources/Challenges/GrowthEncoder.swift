@@ -1,4 +1,3 @@
-import Challenges
 import Foundation
 import Grading
 

@@ -7,12 +7,18 @@ import Foundation
 /// A small recursive walk over the bytes that understands only what it must (strings with their
 /// escapes, nesting); on anything malformed it gives up and returns nil, and the decoder that
 /// follows reports the syntax error.
-enum DuplicateKeys {
+public enum DuplicateKeys {
   /// The path of the first key found twice (`limits.cpu_ms`, `files[1].name`), or nil.
-  static func first(in data: Data) -> String? {
-    data.withUnsafeBytes { raw -> String? in
+  public static func first(in data: Data) -> String? { scan(data).duplicate }
+
+  /// The first key found twice, and the literal text of every whole number too long for a Double to
+  /// hold exactly (more than 15 digits), by path: `JSONValue` keeps numbers as Doubles, and a
+  /// seccomp mask of 2^64 - 1 must still be read as exactly that.
+  public static func scan(_ data: Data) -> (duplicate: String?, longWholeNumbers: [String: String]) {
+    data.withUnsafeBytes { raw -> (String?, [String: String]) in
       var walker = Walker(bytes: raw.bindMemory(to: UInt8.self))
-      return (try? walker.value(path: "", depth: 0)) ?? nil
+      let duplicate = (try? walker.value(path: "", depth: 0)) ?? nil
+      return (duplicate, walker.longWholeNumbers)
     }
   }
 
@@ -21,6 +27,7 @@ enum DuplicateKeys {
   private struct Walker {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    var longWholeNumbers: [String: String] = [:]
     static let maximumDepth = 256
 
     mutating func skipSpace() {
@@ -89,6 +96,13 @@ enum DuplicateKeys {
         let start = index
         while index < bytes.count, !",]} \t\r\n".utf8.contains(bytes[index]) { index += 1 }
         guard index > start else { throw Malformed() }
+        let literal = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        let digits = literal.first == UInt8(ascii: "-") ? literal.count - 1 : literal.count
+        if digits > 15,
+          literal.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") })
+        {
+          longWholeNumbers[path] = String(decoding: literal, as: UTF8.self)
+        }
         return nil
       }
     }
