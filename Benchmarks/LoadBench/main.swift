@@ -260,7 +260,7 @@ func checkBody(_ body: [UInt8], fully: Bool) -> String? {
 let fullCheckInterval = 25
 let expectedPrefix = Array(#"{"compile":null,"compile_cache":"none","language":"python","run":{"#.utf8)
 let expectedFragments = [
-  #""status":"ok""#, #""stdout":"Hello, World!\n""#, #""stderr":"""#, #""steps":[],"version":""#,
+  #""status":"ok""#, #""stdout":"Hello, World!\n""#, #""stderr":"""#, #""steps":[],"steps_message":"","version":""#,
 ].map { Array($0.utf8) }
 
 func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

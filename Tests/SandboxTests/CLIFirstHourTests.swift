@@ -428,10 +428,11 @@ final class OneShotHTTPServer: @unchecked Sendable {
       }
     }
     let body = """
-      {"language": "python", "version": "3.11.2", "compile": null, "steps": [],
+      {"language": "python", "version": "3.11.2", "compile": null, "compile_cache": "none", "steps": [],
+       "steps_message": "",
        "run": {"status": "ok", "message": "", "exit_code": 0, "signal": null, "stdout": "from the daemon\\n",
                "stderr": "", "stdout_truncated": false, "stderr_truncated": false, "cpu_ms": 1, "wall_ms": 1,
-               "memory_kb": 1}}
+               "memory_kb": 1, "accounting": "cgroup-v1"}}
       """
     let response =
       "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
