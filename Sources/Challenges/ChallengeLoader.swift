@@ -615,25 +615,10 @@ private struct ChallengeParser {
 
   /// A file field's contents: the file it names, or (inline) the string itself.
   private mutating func contents(_ value: JSONValue?, field: String, limit: Int) -> Data? {
-    guard let value else {
-      problem(field, "is required")
-      return nil
-    }
-    guard case .string(let text) = value else {
-      problem(field, directory == nil ? "must be a string (the contents)" : "must be a string (a relative path)")
-      return nil
-    }
-    guard let directory else {
-      guard text.utf8.count <= limit else {
-        problem(field, "is \(text.utf8.count) bytes, more than the \(ChallengeDirectory.size(limit)) allowed")
-        return nil
-      }
-      return Data(text.utf8)
-    }
-    do {
-      return try directory.read(text, limit: limit)
-    } catch {
-      problem(field, "\(error)")
+    switch ChallengeLoader.fileField(value, in: directory, limit: limit) {
+    case .success(let data): return data
+    case .failure(let failure):
+      problem(field, failure.message)
       return nil
     }
   }
@@ -670,5 +655,39 @@ private struct ChallengeParser {
       return underlying ?? context.debugDescription
     }
     return "\(error)"
+  }
+}
+
+/// Why a file field could not be read, in the words `problem(field, ...)` shows.
+struct FileFieldProblem: Error {
+  let message: String
+}
+
+extension ChallengeLoader {
+  /// A file field of challenge.json (a starter, a test file, a generator): the file it names inside
+  /// `directory` (bounded, no links, no way out), or for an inline challenge (`directory` nil) the
+  /// string itself, bounded alike. One reader for every section, so all of them refuse the same way.
+  static func fileField(_ value: JSONValue?, in directory: ChallengeDirectory?, limit: Int) -> Result<
+    Data, FileFieldProblem
+  > {
+    guard let value else { return .failure(FileFieldProblem(message: "is required")) }
+    guard case .string(let text) = value else {
+      return .failure(
+        FileFieldProblem(
+          message: directory == nil ? "must be a string (the contents)" : "must be a string (a relative path)"))
+    }
+    guard let directory else {
+      guard text.utf8.count <= limit else {
+        return .failure(
+          FileFieldProblem(
+            message: "is \(text.utf8.count) bytes, more than the \(ChallengeDirectory.size(limit)) allowed"))
+      }
+      return .success(Data(text.utf8))
+    }
+    do {
+      return .success(try directory.read(text, limit: limit))
+    } catch {
+      return .failure(FileFieldProblem(message: "\(error)"))
+    }
   }
 }

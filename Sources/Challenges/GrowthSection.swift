@@ -74,25 +74,10 @@ struct GrowthSectionParser {
 
   /// A file field: the file it names (bounded, inside the directory, no links), or the string itself.
   private mutating func contents(_ value: JSONValue?, _ field: String) -> Data? {
-    let limit = ChallengeLoader.maximumSourceBytes
-    guard case .string(let text)? = value else {
-      problem(
-        field,
-        value == nil
-          ? "is required" : isInline ? "must be a string (the contents)" : "must be a string (a relative path)")
-      return nil
-    }
-    guard let directory else {
-      guard text.utf8.count <= limit else {
-        problem(field, "is \(text.utf8.count) bytes, more than the \(ChallengeDirectory.size(limit)) allowed")
-        return nil
-      }
-      return Data(text.utf8)
-    }
-    do {
-      return try directory.read(text, limit: limit)
-    } catch {
-      problem(field, "\(error)")
+    switch ChallengeLoader.fileField(value, in: directory, limit: ChallengeLoader.maximumSourceBytes) {
+    case .success(let data): return data
+    case .failure(let failure):
+      problem(field, failure.message)
       return nil
     }
   }

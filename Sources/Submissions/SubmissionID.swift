@@ -1,5 +1,6 @@
 internal import CRandom
 import Glibc
+import SystemCore
 
 /// Submission ids: 128 bits from the kernel's random source (getrandom(2)), as 32 lowercase hex
 /// digits. Knowing one id tells nothing about the next, so an id is as good as a capability on a
@@ -22,22 +23,11 @@ public enum SubmissionID {
       }
       filled += count
     }
-    return hex(bytes)
+    return hexadecimal(bytes)
   }
 
   /// Whether `text` has the shape of an id (it may still name nothing).
   public static func isWellFormed(_ text: some StringProtocol) -> Bool {
     text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-  }
-
-  static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      out.append(digits[Int(byte >> 4)])
-      out.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 }
