@@ -30,8 +30,6 @@ public final class APIRouter: Sendable {
   /// Stored submissions (`/v1/submissions`); nil when the configuration has no store.
   public let submissions: SubmissionService?
 
-  typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
-  private let perform: Perform
   private let requestCounter = Atomic<UInt64>(0)
   // Generated ids start with a per-process prefix so ids from daemons behind one balancer differ.
   private let idPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
@@ -45,27 +43,15 @@ public final class APIRouter: Sendable {
   public static let challengeRoute = "/v1/challenges/{id}"
   static let challengePrefix = "/v1/challenges/"
 
-  /// A router that runs requests with `executor`.
-  public convenience init(
+  /// A router that runs requests with `executor`; tests give it one over the fake environments
+  /// (`SandboxTesting`), whose scripts play runs and sandbox failures.
+  public init(
     executor: Executor, configuration: APIConfiguration, challenges: ChallengeCatalog = ChallengeCatalog()
-  ) {
-    self.init(executor: executor, configuration: configuration, challenges: challenges) {
-      request throws(ExecuteError) in
-      try executor.execute(request)
-    }
-  }
-
-  /// A router whose executions are `perform` (tests put fake work or failures here); `executor` still
-  /// resolves languages and lists runtimes.
-  init(
-    executor: Executor, configuration: APIConfiguration, challenges: ChallengeCatalog = ChallengeCatalog(),
-    perform: @escaping Perform
   ) {
     self.executor = executor
     self.challenges = challenges
     grader = Grader(executor: executor)
     self.configuration = configuration
-    self.perform = perform
     servedOpenAPIDocument = configuration.openAPIDocument.flatMap { document in
       let installed = executor.catalog.names.flatMap { name in
         (executor.catalog.languages[name] ?? []).filter(\.isAvailable).flatMap { [$0.language] + $0.aliases }
@@ -225,12 +211,12 @@ public final class APIRouter: Sendable {
     let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
     let executeRequest = try body.executeRequest(
       maxima: configuration.maxima, runnerLimits: runner.runLimits())
-    let perform = self.perform
+    let executor = self.executor
     let exposeCompileCache = configuration.exposeCompileCache
     // The result is encoded (its step lines parsed) on the slot's thread, inside the run's share of
     // the daemon, not on the connection's after the slot is free.
     let (outcome, elapsed) = try inSlot(trace: &trace) { () throws(ExecuteError) in
-      let result = try perform(executeRequest)
+      let result = try executor.execute(executeRequest)
       return (result, ResultEncoder.executeValue(result, exposeCompileCache: exposeCompileCache))
     }
     switch outcome {

@@ -131,7 +131,13 @@ private struct ChallengeParser {
   var id: String
   /// nil for an inline challenge, whose file fields hold contents.
   let directory: ChallengeDirectory?
-  var problems: [ChallengeProblem] = []
+  /// The one strict reader (`Wire.StrictReader`): it collects every problem with its path, and the
+  /// growth section reports into it too.
+  let reader = StrictReader()
+  /// Every problem so far, as the challenge's.
+  var problems: [ChallengeProblem] {
+    reader.problems.map { ChallengeProblem(challenge: id, field: $0.path, message: $0.message) }
+  }
   private var testBytes = 0
   /// Step fields some expected step of some test has, and where those steps came from.
   private var stepFieldsSeen: Set<String> = []
@@ -142,18 +148,11 @@ private struct ChallengeParser {
     self.directory = directory
   }
 
-  mutating func problem(_ field: String, _ message: String) {
-    problems.append(ChallengeProblem(challenge: id, field: field, message: message))
-  }
+  func problem(_ field: String, _ message: String) { reader.report(field, message) }
 
   mutating func parse(_ json: Data) -> Result<Challenge, ChallengeLoadError> {
-    let value: JSONValue
-    do {
-      value = try JSONDecoder().decode(JSONValue.self, from: json)
-    } catch {
-      problem("", "\(directory == nil ? "the challenge" : "challenge.json") is not valid JSON: \(Self.explain(error))")
-      return .failure(ChallengeLoadError(problems: problems))
-    }
+    // The reader also refuses a key given twice, which a decoder would read as one of the two.
+    guard let value = reader.parse(json) else { return .failure(ChallengeLoadError(problems: problems)) }
     return parse(value)
   }
 
@@ -164,39 +163,39 @@ private struct ChallengeParser {
     guard let top = object(value, field: "", allowed: allowed) else {
       return .failure(ChallengeLoadError(problems: problems))
     }
-    if let given = top["id"] {
+    if let given = top.value("id") {
       if case .string(let text) = given, ChallengeLoader.isValidID(text) {
         id = text
       } else {
         problem("id", "must be a challenge id: 1 to 64 lowercase letters, digits and -")
       }
     }
-    let title = string(top["title"], field: "title", required: true, maximumLength: 200) ?? ""
-    let statement = text(top["statement"], field: "statement", limit: ChallengeLoader.maximumStatementBytes)
-    let tags = parseTags(top["tags"])
-    let limits = parseLimits(top["limits"])
-    let checker = parseChecker(top["checker"])
+    let title = string(top.value("title"), field: "title", required: true, maximumLength: 200) ?? ""
+    let statement = text(top.value("statement"), field: "statement", limit: ChallengeLoader.maximumStatementBytes)
+    let tags = parseTags(top.value("tags"))
+    let limits = parseLimits(top.value("limits"))
+    let checker = parseChecker(top.value("checker"))
     let stepChecker: StepChecker? = {
       if case .steps(let made, _)? = checker { return made }
       return nil
     }()
     let checkerIsSteps = checker == nil ? nil : stepChecker != nil
-    let outputChecker = parseOutputChecker(top["output_checker"], checkerIsSteps: checkerIsSteps)
-    let recorder = parseRecorder(top["recorder"], checkerIsSteps: checkerIsSteps)
+    let outputChecker = parseOutputChecker(top.value("output_checker"), checkerIsSteps: checkerIsSteps)
+    let recorder = parseRecorder(top.value("recorder"), checkerIsSteps: checkerIsSteps)
     let tests = parseTests(
-      top["tests"], checkerIsSteps: checkerIsSteps, stepChecker: stepChecker, outputChecker: outputChecker != nil,
+      top.value("tests"), checkerIsSteps: checkerIsSteps, stepChecker: stepChecker, outputChecker: outputChecker != nil,
       recorder: recorder)
     let starters = parseSourceFolder("starter").reduce(into: [String: SourceFile]()) { $0[$1.0] = $1.1 }
     var solutions: [ChallengeSolution] = []
-    let growth = parseGrowth(top["growth"])
+    let growth = parseGrowth(top.value("growth"))
     for kind in [ChallengeSolution.Kind.correct, .wrong, .slow] {
       for (language, file) in parseSourceFolder("solutions/" + kind.rawValue) {
         solutions.append(ChallengeSolution(kind: kind, language: language, file: file))
       }
     }
     checkSolutionsFolder()
-    let wrongSolution = parseWrongSolution(top["wrong_solution"], tests: tests, checkerIsSteps: checkerIsSteps)
-    if wrongSolution == nil, top["wrong_solution"] == nil, solutions.contains(where: { $0.kind == .wrong }) {
+    let wrongSolution = parseWrongSolution(top.value("wrong_solution"), tests: tests, checkerIsSteps: checkerIsSteps)
+    if wrongSolution == nil, top.value("wrong_solution") == nil, solutions.contains(where: { $0.kind == .wrong }) {
       problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
     }
     if growth?.slowSolution == nil, solutions.contains(where: { $0.kind == .slow }) {
@@ -216,10 +215,8 @@ private struct ChallengeParser {
   /// `growth` (GrowthSection.swift reads it).
   private mutating func parseGrowth(_ value: JSONValue?) -> GrowthSection? {
     guard let value else { return nil }
-    var reader = GrowthSectionParser(directory: directory)
-    let section = reader.parse(value)
-    for (field, message) in reader.problems { problem(field, message) }
-    return section
+    var growth = GrowthSectionParser(directory: directory, reader: reader)
+    return growth.parse(value)
   }
 
   private mutating func parseTags(_ value: JSONValue?) -> [String] {
@@ -235,35 +232,17 @@ private struct ChallengeParser {
     return tags
   }
 
-  private mutating func parseLimits(_ value: JSONValue?) -> StepLimits {
-    var limits = StepLimits()
-    guard let value else { return limits }
-    let keys = ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"]
-    guard let fields = object(value, field: "limits", allowed: keys) else { return limits }
-    func positive(_ key: String) -> UInt64? {
-      guard let value = fields[key] else { return nil }
-      guard case .number(let number) = value, number >= 1, number == number.rounded(), number < 1e12 else {
-        problem("limits.\(key)", "must be a positive whole number")
-        return nil
-      }
-      return UInt64(number)
-    }
-    limits.cpuMilliseconds = positive("cpu_ms")
-    limits.wallMilliseconds = positive("wall_ms")
-    limits.memoryMegabytes = positive("memory_mb")
-    limits.outputKilobytes = positive("output_kb")
-    limits.processes = positive("processes")
-    if let violation = limits.applied(to: BoxLimits()).violation() { problem("limits", violation) }
-    return limits
+  private func parseLimits(_ value: JSONValue?) -> StepLimits {
+    ChallengeLoader.limits(value, at: "limits", reader: reader)
   }
 
   /// `{"name": ..., "options": {...}}`.
   private mutating func checkerNameAndOptions(_ value: JSONValue, field: String) -> (String, CheckerOptions)? {
     guard let fields = object(value, field: field, allowed: ["name", "options"]) else { return nil }
-    guard let name = string(fields["name"], field: field + ".name", required: true, maximumLength: 64) else {
+    guard let name = string(fields.value("name"), field: field + ".name", required: true, maximumLength: 64) else {
       return nil
     }
-    guard let options = fields["options"] else { return (name, [:]) }
+    guard let options = fields.value("options") else { return (name, [:]) }
     guard case .object(let dictionary) = options else {
       problem(field + ".options", "must be an object")
       return nil
@@ -297,19 +276,20 @@ private struct ChallengeParser {
     guard let fields = object(.object(options), field: "checker.options", allowed: ["language", "source"]) else {
       return nil
     }
-    let language = string(fields["language"], field: "checker.options.language", required: true, maximumLength: 32)
+    let language = string(
+      fields.value("language"), field: "checker.options.language", required: true, maximumLength: 32)
     if let language, !ChallengeLanguages.names.contains(language) {
       problem(
         "checker.options.language",
         "unknown language \"\(language)\"; known: " + ChallengeLanguages.names.joined(separator: ", "))
     }
     let field = "checker.options.source"
-    guard let source = contents(fields["source"], field: field, limit: ChallengeLoader.maximumSourceBytes) else {
+    guard let source = contents(fields.value("source"), field: field, limit: ChallengeLoader.maximumSourceBytes) else {
       return nil
     }
     guard let language, ChallengeLanguages.names.contains(language) else { return nil }
     var name = ""
-    if directory != nil, case .string(let path) = fields["source"] {
+    if directory != nil, case .string(let path) = fields.value("source") {
       name = String(path.split(separator: "/").last ?? "")
       if ChallengeLanguages.language(ofFile: name) != language {
         problem(field, "\(path): the file's extension does not name the language \(language)")
@@ -346,7 +326,7 @@ private struct ChallengeParser {
       return nil
     }
     guard let fields = object(value, field: "recorder", allowed: ["name", "directed"]) else { return nil }
-    guard let name = string(fields["name"], field: "recorder.name", required: true, maximumLength: 64) else {
+    guard let name = string(fields.value("name"), field: "recorder.name", required: true, maximumLength: 64) else {
       return nil
     }
     guard RecorderInput.names.contains(name) else {
@@ -356,7 +336,7 @@ private struct ChallengeParser {
       return nil
     }
     var directed = false
-    if let value = fields["directed"] {
+    if let value = fields.value("directed") {
       guard RecorderInput.graphNames.contains(name) else {
         problem("recorder.directed", "only the graph recorders (bfs, dfs, dijkstra) take \"directed\"")
         return nil
@@ -390,7 +370,7 @@ private struct ChallengeParser {
       let keys = ["name", "stdin", "expected_stdout", "expected_steps", "points", "hidden"]
       guard let fields = object(item, field: field, allowed: keys) else { continue }
       var name = String(index + 1)
-      if let given = string(fields["name"], field: field + ".name", required: false, maximumLength: 64) {
+      if let given = string(fields.value("name"), field: field + ".name", required: false, maximumLength: 64) {
         let valid = given.utf8.allSatisfy {
           (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || $0 == 45 || $0 == 95
         }
@@ -399,7 +379,7 @@ private struct ChallengeParser {
       }
       if !names.insert(name).inserted { problem(field + ".name", "another test is already named \"\(name)\"") }
       var points = 1.0
-      if let value = fields["points"] {
+      if let value = fields.value("points") {
         if case .number(let number) = value, number > 0, number <= ChallengeLoader.maximumPoints {
           points = number
         } else {
@@ -407,29 +387,29 @@ private struct ChallengeParser {
         }
       }
       var hidden = false
-      if let value = fields["hidden"] {
+      if let value = fields.value("hidden") {
         if case .bool(let flag) = value {
           hidden = flag
         } else {
           problem(field + ".hidden", "must be true or false")
         }
       }
-      let stdin = testFile(fields["stdin"], field: field + ".stdin", required: true)
-      let expectedStdout = testFile(fields["expected_stdout"], field: field + ".expected_stdout", required: false)
+      let stdin = testFile(fields.value("stdin"), field: field + ".stdin", required: true)
+      let expectedStdout = testFile(fields.value("expected_stdout"), field: field + ".expected_stdout", required: false)
         .flatMap { utf8($0, field: field + ".expected_stdout") }
-      let stepsText = testFile(fields["expected_steps"], field: field + ".expected_steps", required: false)
+      let stepsText = testFile(fields.value("expected_steps"), field: field + ".expected_steps", required: false)
         .flatMap { utf8($0, field: field + ".expected_steps") }
       let checksOutput = checkerIsSteps == false || outputChecker
       if checkerIsSteps != nil {
-        if checksOutput, fields["expected_stdout"] == nil {
+        if checksOutput, fields.value("expected_stdout") == nil {
           problem(field, "expected_stdout is required: the \(checkerIsSteps! ? "output " : "")checker compares output")
         }
-        if !checksOutput, fields["expected_stdout"] != nil {
+        if !checksOutput, fields.value("expected_stdout") != nil {
           problem(
             field + ".expected_stdout",
             "is not used: the steps checker compares only steps unless output_checker is set")
         }
-        if checkerIsSteps == false, fields["expected_steps"] != nil {
+        if checkerIsSteps == false, fields.value("expected_steps") != nil {
           problem(field + ".expected_steps", "is only for the steps checker")
         }
       }
@@ -444,7 +424,7 @@ private struct ChallengeParser {
           } catch {
             problem(field + ".stdin", "the \(recorder.name) recorder cannot read it: \(error.message)")
           }
-        } else if fields["expected_steps"] == nil {
+        } else if fields.value("expected_steps") == nil {
           problem(field, "expected_steps is required: the challenge has no recorder to take the steps from")
         }
       }
@@ -515,18 +495,18 @@ private struct ChallengeParser {
     guard let value else { return nil }
     guard let fields = object(value, field: "wrong_solution", allowed: ["verdict", "test", "step"]) else { return nil }
     let allowed = GradeVerdict.allCases.filter { $0 != .accepted && $0 != .skipped }
-    let word = string(fields["verdict"], field: "wrong_solution.verdict", required: true, maximumLength: 32)
+    let word = string(fields.value("verdict"), field: "wrong_solution.verdict", required: true, maximumLength: 32)
     let verdict = word.flatMap { GradeVerdict(rawValue: $0) }
     if let word, verdict == nil || !allowed.contains(verdict!) {
       problem(
         "wrong_solution.verdict", "must be one of \(allowed.map(\.rawValue).joined(separator: ", ")), got \"\(word)\"")
     }
-    let test = string(fields["test"], field: "wrong_solution.test", required: true, maximumLength: 64)
+    let test = string(fields.value("test"), field: "wrong_solution.test", required: true, maximumLength: 64)
     if let test, let tests, !tests.contains(where: { $0.name == test }) {
       problem("wrong_solution.test", "no test is named \"\(test)\"")
     }
     var step: Int?
-    if let value = fields["step"] {
+    if let value = fields.value("step") {
       if checkerIsSteps == false {
         problem("wrong_solution.step", "is only for steps challenges")
       } else if case .number(let number) = value, number >= 1, number == number.rounded(), number < 1e9 {
@@ -588,17 +568,13 @@ private struct ChallengeParser {
 
   // MARK: - Values
 
-  /// An object whose keys are all allowed; each unknown key is a problem.
-  private mutating func object(_ value: JSONValue?, field: String, allowed: [String]) -> [String: JSONValue]? {
-    guard case .object(let fields)? = value else {
-      problem(field, field.isEmpty ? "the challenge must be a JSON object" : "must be an object")
+  /// An object whose keys are all allowed; each unknown key is a problem (the strict reader's).
+  private func object(_ value: JSONValue?, field: String, allowed: [String]) -> StrictObject? {
+    guard let value else {
+      problem(field, "is required")
       return nil
     }
-    for key in fields.keys.sorted() where !allowed.contains(key) {
-      let path = field.isEmpty ? key : field + "." + key
-      problem(path, "unknown key; known keys: " + allowed.joined(separator: ", "))
-    }
-    return fields
+    return reader.object(value, at: field, keys: allowed)
   }
 
   private mutating func string(_ value: JSONValue?, field: String, required: Bool, maximumLength: Int) -> String? {
@@ -664,6 +640,24 @@ struct FileFieldProblem: Error {
 }
 
 extension ChallengeLoader {
+  /// The keys of a `limits` object (the challenge's and the growth section's).
+  static let limitKeys = ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"]
+
+  /// A `limits` object at `path`: positive whole numbers, which together must fit the sandbox's
+  /// ceilings; absent, the sandbox's defaults.
+  static func limits(_ value: JSONValue?, at path: String, reader: StrictReader) -> StepLimits {
+    var limits = StepLimits()
+    guard let value, let fields = reader.object(value, at: path, keys: limitKeys) else { return limits }
+    func positive(_ key: String) -> UInt64? { fields.integer(key, as: UInt64.self, in: 1...999_999_999_999) }
+    limits.cpuMilliseconds = positive("cpu_ms")
+    limits.wallMilliseconds = positive("wall_ms")
+    limits.memoryMegabytes = positive("memory_mb")
+    limits.outputKilobytes = positive("output_kb")
+    limits.processes = positive("processes")
+    if let violation = limits.applied(to: BoxLimits()).violation() { reader.report(path, violation) }
+    return limits
+  }
+
   /// A file field of challenge.json (a starter, a test file, a generator): the file it names inside
   /// `directory` (bounded, no links, no way out), or for an inline challenge (`directory` nil) the
   /// string itself, bounded alike. One reader for every section, so all of them refuse the same way.

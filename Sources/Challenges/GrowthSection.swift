@@ -66,9 +66,15 @@ public struct SlowSolutionExpectation: Sendable, Hashable {
 struct GrowthSectionParser {
   /// nil for an inline challenge, whose generator source is its contents.
   let directory: ChallengeDirectory?
-  var problems: [(field: String, message: String)] = []
+  /// The challenge's strict reader, which collects the section's problems with the rest.
+  let reader: StrictReader
 
-  init(directory: ChallengeDirectory?) { self.directory = directory }
+  init(directory: ChallengeDirectory?, reader: StrictReader) {
+    self.directory = directory
+    self.reader = reader
+  }
+
+  private var problemCount: Int { reader.problems.count }
 
   private var isInline: Bool { directory == nil }
 
@@ -82,15 +88,15 @@ struct GrowthSectionParser {
     }
   }
 
-  mutating func problem(_ field: String, _ message: String) { problems.append((field, message)) }
+  func problem(_ field: String, _ message: String) { reader.report(field, message) }
 
   mutating func parse(_ value: JSONValue) -> GrowthSection? {
-    let before = problems.count
+    let before = problemCount
     guard let fields = object(value, "growth", GrowthSection.keys) else { return nil }
-    let sizes = parseSizes(fields["sizes"])
-    let count = parseCount(fields["count"])
+    let sizes = parseSizes(fields.value("sizes"))
+    let count = parseCount(fields.value("count"))
     var budget = GrowthSection.defaultBudgetMilliseconds
-    if let value = fields["budget_ms"] {
+    if let value = fields.value("budget_ms") {
       if let number = whole(value), (1_000...GrowthSection.maximumBudgetMilliseconds).contains(number) {
         budget = number
       } else {
@@ -99,18 +105,18 @@ struct GrowthSectionParser {
           "must be a whole number of milliseconds from 1000 to \(GrowthSection.maximumBudgetMilliseconds)")
       }
     }
-    let limits = parseLimits(fields["limits"])
+    let limits = parseLimits(fields.value("limits"))
     var points = 1.0
-    if let value = fields["points"] {
+    if let value = fields.value("points") {
       if case .number(let number) = value, number > 0, number <= ChallengeLoader.maximumPoints {
         points = number
       } else {
         problem("growth.points", "must be a positive number of at most \(Int(ChallengeLoader.maximumPoints))")
       }
     }
-    let cases = parseCases(fields["cases"], sizes: sizes ?? [])
-    let slow = parseSlowSolution(fields["slow_solution"], cases: cases ?? [])
-    guard problems.count == before, let sizes, let count, let cases else { return nil }
+    let cases = parseCases(fields.value("cases"), sizes: sizes ?? [])
+    let slow = parseSlowSolution(fields.value("slow_solution"), cases: cases ?? [])
+    guard problemCount == before, let sizes, let count, let cases else { return nil }
     return GrowthSection(
       sizes: sizes, count: count, budgetMilliseconds: budget, limits: limits, points: points, cases: cases,
       slowSolution: slow)
@@ -143,7 +149,7 @@ struct GrowthSectionParser {
     case .string("count_line"): return .countLine
     case .object?:
       guard let fields = object(value, "growth.count", ["actions"]) else { return nil }
-      guard case .array(let items)? = fields["actions"], (1...16).contains(items.count) else {
+      guard case .array(let items)? = fields.value("actions"), (1...16).contains(items.count) else {
         problem("growth.count.actions", "must be an array of 1 to 16 action names")
         return nil
       }
@@ -162,26 +168,8 @@ struct GrowthSectionParser {
     return nil
   }
 
-  private mutating func parseLimits(_ value: JSONValue?) -> StepLimits {
-    var limits = StepLimits()
-    guard let value else { return limits }
-    guard let fields = object(value, "growth.limits", ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"])
-    else { return limits }
-    func positive(_ key: String) -> UInt64? {
-      guard let value = fields[key] else { return nil }
-      guard let number = whole(value), number >= 1 else {
-        problem("growth.limits.\(key)", "must be a positive whole number")
-        return nil
-      }
-      return number
-    }
-    limits.cpuMilliseconds = positive("cpu_ms")
-    limits.wallMilliseconds = positive("wall_ms")
-    limits.memoryMegabytes = positive("memory_mb")
-    limits.outputKilobytes = positive("output_kb")
-    limits.processes = positive("processes")
-    if let violation = limits.applied(to: BoxLimits()).violation() { problem("growth.limits", violation) }
-    return limits
+  private func parseLimits(_ value: JSONValue?) -> StepLimits {
+    ChallengeLoader.limits(value, at: "growth.limits", reader: reader)
   }
 
   private mutating func parseCases(_ value: JSONValue?, sizes: [Int]) -> [GrowthCase]? {
@@ -189,12 +177,12 @@ struct GrowthSectionParser {
       problem("growth.cases", "must be an array of 1 to \(GrowthSection.maximumCases) cases")
       return nil
     }
-    let before = problems.count
+    let before = problemCount
     var cases: [GrowthCase] = []
     for (index, item) in items.enumerated() {
       let field = "growth.cases[\(index)]"
       guard let fields = object(item, field, ["name", "input", "expect"]) else { continue }
-      guard case .string(let name)? = fields["name"], (1...64).contains(name.utf8.count),
+      guard case .string(let name)? = fields.value("name"), (1...64).contains(name.utf8.count),
         name.utf8.allSatisfy({
           (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) || $0 == 45 || $0 == 95
         })
@@ -203,8 +191,9 @@ struct GrowthSectionParser {
         continue
       }
       if cases.contains(where: { $0.name == name }) { problem(field + ".name", "another case is named \"\(name)\"") }
-      let allowed = parseExpect(fields["expect"], field: field + ".expect")
-      guard let (input, seed) = parseInput(fields["input"], field: field + ".input", sizes: sizes), let allowed else {
+      let allowed = parseExpect(fields.value("expect"), field: field + ".expect")
+      guard let (input, seed) = parseInput(fields.value("input"), field: field + ".input", sizes: sizes), let allowed
+      else {
         continue
       }
       if case .shape(let shape) = input, !shape.isGraph, allowed.contains(.nodesPlusEdges) {
@@ -213,7 +202,7 @@ struct GrowthSectionParser {
       }
       cases.append(GrowthCase(name: name, input: input, seed: seed, allowed: allowed))
     }
-    return problems.count == before ? cases : nil
+    return problemCount == before ? cases : nil
   }
 
   private mutating func parseExpect(_ value: JSONValue?, field: String) -> [GrowthClass]? {
@@ -238,7 +227,7 @@ struct GrowthSectionParser {
     let keys = ["shape", "seed", "distinct", "target", "edges_per_node", "edges", "program"]
     guard let fields = object(value, field, keys) else { return nil }
     var seed: UInt64 = 1
-    if let value = fields["seed"] {
+    if let value = fields.value("seed") {
       guard let number = whole(value) else {
         problem(field + ".seed", "must be a whole number from 0 to 999999999999")
         return nil
@@ -246,18 +235,18 @@ struct GrowthSectionParser {
       seed = number
     }
     func only(_ allowedKeys: [String], for what: String) -> Bool {
-      for key in fields.keys.sorted() where !allowedKeys.contains(key) && key != "seed" {
+      for key in fields.fields.keys.sorted() where !allowedKeys.contains(key) && key != "seed" {
         problem(field + "." + key, "is not an option of \(what)")
         return false
       }
       return true
     }
-    if let program = fields["program"] {
+    if let program = fields.value("program") {
       guard only(["program"], for: "a generator program"), let parsed = parseProgram(program, field: field + ".program")
       else { return nil }
       return (.program(parsed), seed)
     }
-    guard case .string(let name)? = fields["shape"] else {
+    guard case .string(let name)? = fields.value("shape") else {
       problem(field, "needs \"shape\" (one of \(GrowthShape.names.joined(separator: ", "))) or \"program\"")
       return nil
     }
@@ -269,7 +258,7 @@ struct GrowthSectionParser {
     case "few_distinct":
       guard only(["shape", "distinct"], for: "shape \"few_distinct\"") else { return nil }
       var distinct = 4
-      if let value = fields["distinct"] {
+      if let value = fields.value("distinct") {
         guard let number = whole(value), (1...1000).contains(number) else {
           problem(field + ".distinct", "must be a whole number from 1 to 1000")
           return nil
@@ -280,7 +269,7 @@ struct GrowthSectionParser {
     case "search":
       guard only(["shape", "target"], for: "shape \"search\"") else { return nil }
       var present = false
-      switch fields["target"] {
+      switch fields.value("target") {
       case nil, .string("absent")?: break
       case .string("present")?: present = true
       default:
@@ -291,7 +280,7 @@ struct GrowthSectionParser {
     case "graph":
       guard only(["shape", "edges_per_node", "edges"], for: "shape \"graph\"") else { return nil }
       var perNode = 2.0
-      if let value = fields["edges_per_node"] {
+      if let value = fields.value("edges_per_node") {
         guard case .number(let number) = value, number > 0, number <= 64 else {
           problem(field + ".edges_per_node", "must be a number above 0 and at most 64")
           return nil
@@ -299,8 +288,8 @@ struct GrowthSectionParser {
         perNode = number
       }
       var edges: [Int]?
-      if let value = fields["edges"] {
-        if fields["edges_per_node"] != nil {
+      if let value = fields.value("edges") {
+        if fields.value("edges_per_node") != nil {
           problem(field + ".edges", "give edges or edges_per_node, not both")
           return nil
         }
@@ -322,13 +311,13 @@ struct GrowthSectionParser {
 
   private mutating func parseProgram(_ value: JSONValue, field: String) -> CheckerProgram? {
     guard let fields = object(value, field, ["language", "source"]) else { return nil }
-    guard case .string(let language)? = fields["language"], ChallengeLanguages.names.contains(language) else {
+    guard case .string(let language)? = fields.value("language"), ChallengeLanguages.names.contains(language) else {
       problem(field + ".language", "must be one of " + ChallengeLanguages.names.joined(separator: ", "))
       return nil
     }
-    guard let source = contents(fields["source"], field + ".source") else { return nil }
+    guard let source = contents(fields.value("source"), field + ".source") else { return nil }
     var name = ""
-    if !isInline, case .string(let path)? = fields["source"] {
+    if !isInline, case .string(let path)? = fields.value("source") {
       name = String(path.split(separator: "/").last ?? "")
       guard ChallengeLanguages.language(ofFile: name) == language else {
         problem(field + ".source", "\(path): the file's extension does not name the language \(language)")
@@ -341,11 +330,12 @@ struct GrowthSectionParser {
   private mutating func parseSlowSolution(_ value: JSONValue?, cases: [GrowthCase]) -> SlowSolutionExpectation? {
     guard let value else { return nil }
     guard let fields = object(value, "growth.slow_solution", ["case", "class"]) else { return nil }
-    guard case .string(let name)? = fields["case"], let growthCase = cases.first(where: { $0.name == name }) else {
+    guard case .string(let name)? = fields.value("case"), let growthCase = cases.first(where: { $0.name == name })
+    else {
       problem("growth.slow_solution.case", "must name one of the growth cases")
       return nil
     }
-    guard case .string(let word)? = fields["class"], let growthClass = GrowthClass(rawValue: word) else {
+    guard case .string(let word)? = fields.value("class"), let growthClass = GrowthClass(rawValue: word) else {
       problem(
         "growth.slow_solution.class",
         "must be one of " + GrowthClass.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
@@ -358,16 +348,13 @@ struct GrowthSectionParser {
     return SlowSolutionExpectation(caseName: name, growthClass: growthClass)
   }
 
-  /// An object whose keys are all allowed.
-  private mutating func object(_ value: JSONValue?, _ field: String, _ allowed: [String]) -> [String: JSONValue]? {
-    guard case .object(let fields)? = value else {
-      problem(field, value == nil ? "is required" : "must be an object")
+  /// An object whose keys are all allowed (the strict reader reports the others).
+  private func object(_ value: JSONValue?, _ field: String, _ allowed: [String]) -> StrictObject? {
+    guard let value else {
+      problem(field, "is required")
       return nil
     }
-    for key in fields.keys.sorted() where !allowed.contains(key) {
-      problem(field + "." + key, "unknown key; known keys: " + allowed.joined(separator: ", "))
-    }
-    return fields
+    return reader.object(value, at: field, keys: allowed)
   }
 
   private func whole(_ value: JSONValue) -> UInt64? {

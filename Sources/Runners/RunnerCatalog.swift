@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import Wire
 
 // The language catalog: runners/<language>.json, one file per language, one
 // entry per installed version (newest first). Loading is strict: unknown
@@ -172,246 +173,207 @@ public struct RunnerCatalog: Sendable {
     return RunnerCatalog(languages: languages)
   }
 
-  /// Parses one runner file.
+  /// The keys of a runner file, its versions, and their parts.
+  private static let fileKeys = ["language", "display_name", "aliases", "self_test", "versions"]
+  private static let versionKeys = [
+    "version", "requires", "version_probe", "version_pattern", "install", "source_file", "source_extensions",
+    "entry_point", "script", "policy", "mounts", "compile", "run",
+  ]
+  private static let compileKeys = ["argv", "environment", "limits", "mounts", "artifacts", "error_hints"]
+  private static let runKeys = ["argv", "environment", "limits", "mounts", "memory_error_patterns"]
+  private static let limitKeys = ["cpu_ms", "wall_ms", "memory_mb", "processes", "output_kb", "tmp_mb", "reserve_mb"]
+
+  /// Parses one runner file through the strict reader (`Wire.StrictReader`): every problem of the
+  /// file is collected, each with its path, into one `RunnerFileError`. A null is the same as
+  /// leaving the key out, as in the other files an operator writes.
   public static func parse(_ data: Data, file: String) throws -> [Runner] {
-    let root = try StrictObject(data: data, file: file)
-    try root.allowOnly(["language", "display_name", "aliases", "self_test", "versions"])
-    let language: String = try root.require("language")
+    let reader = StrictReader(nulls: .absent)
+    var runners: [Runner]?
+    if let value = reader.parse(data), let root = reader.object(value, at: "", keys: fileKeys) {
+      runners = read(root)
+    }
+    guard let runners, reader.isClean else {
+      let problems = reader.problems.isEmpty ? ["not readable"] : reader.problems.map(\.description)
+      throw RunnerFileError(file: file, problem: problems.joined(separator: "; "))
+    }
+    return runners
+  }
+
+  private static func read(_ root: StrictObject) -> [Runner]? {
+    let reader = root.reader
+    let language = root.string("language", required: true, nonEmpty: true)
     // ^[a-z][a-z0-9+]*$ by hand: Foundation's regular expressions start ICU's, a tenth of a CLI start.
     let lowercase = UInt8(ascii: "a")...UInt8(ascii: "z")
     let digit = UInt8(ascii: "0")...UInt8(ascii: "9")
-    guard let first = language.utf8.first, lowercase.contains(first),
-      language.utf8.allSatisfy({ lowercase.contains($0) || digit.contains($0) || $0 == UInt8(ascii: "+") })
-    else {
-      throw RunnerFileError(file: file, problem: "\"language\" must be lower-case letters and digits")
+    if let language, let first = language.utf8.first,
+      !lowercase.contains(first)
+        || !language.utf8.allSatisfy({ lowercase.contains($0) || digit.contains($0) || $0 == UInt8(ascii: "+") })
+    {
+      reader.report(root.path("language"), "must be lower-case letters and digits")
     }
-    let displayName: String = try root.require("display_name")
-    let aliases: [String] = try root.optional("aliases") ?? []
-    let selfTestObject = try root.object("self_test")
-    try selfTestObject.allowOnly(["source", "stdin", "stdout"])
-    let selfTest = SelfTest(
-      source: try selfTestObject.require("source"), stdin: try selfTestObject.optional("stdin") ?? "",
-      stdout: try selfTestObject.require("stdout"))
-    let versions = try root.objects("versions")
-    guard !versions.isEmpty else { throw RunnerFileError(file: file, problem: "\"versions\" is empty") }
-    return try versions.map { version in
-      try version.allowOnly([
-        "version", "requires", "version_probe", "version_pattern", "install", "source_file", "source_extensions",
-        "entry_point", "script", "policy", "mounts", "compile", "run",
-      ])
-      let sourceFile: String = try version.require("source_file")
-      let naming: SourceNaming
+    let displayName = root.string("display_name", required: true, nonEmpty: true)
+    let aliases = root.strings("aliases") ?? []
+    let selfTestObject = root.object("self_test", keys: ["source", "stdin", "stdout"], required: true)
+    let selfTest = selfTestObject.flatMap { object in
+      both(object.string("source", required: true, nonEmpty: true), object.string("stdout", required: true))
+        .map { SelfTest(source: $0, stdin: object.string("stdin") ?? "", stdout: $1) }
+    }
+    let versions = root.objects("versions", keys: versionKeys, required: true)
+    if versions?.isEmpty == true { reader.report(root.path("versions"), "is empty") }
+    let runners = (versions ?? []).compactMap { version -> Runner? in
+      guard let language, let displayName, let selfTest else { return nil }
+      return readVersion(version, language: language, displayName: displayName, aliases: aliases, selfTest: selfTest)
+    }
+    guard reader.isClean, let versions, runners.count == versions.count, !runners.isEmpty else { return nil }
+    return runners
+  }
+
+  private static func readVersion(
+    _ version: StrictObject, language: String, displayName: String, aliases: [String], selfTest: SelfTest
+  ) -> Runner? {
+    let reader = version.reader
+    let before = reader.problems.count
+    let sourceFile = version.string("source_file", required: true, nonEmpty: true)
+    var naming: SourceNaming?
+    if let sourceFile {
       if sourceFile.hasPrefix("java_public_class:") {
         naming = .javaPublicClass(fallback: String(sourceFile.dropFirst("java_public_class:".count)))
-      } else {
-        guard BoxDirectory.validate(name: sourceFile) == nil else {
-          throw RunnerFileError(file: file, problem: "\"source_file\" \(sourceFile) is not a plain file name")
-        }
+      } else if BoxDirectory.validate(name: sourceFile) == nil {
         naming = .fixed(sourceFile)
+      } else {
+        reader.report(version.path("source_file"), "\(sourceFile) is not a plain file name")
       }
-      let nameParts = sourceFile.split(separator: ".")
-      let extensions: [String] =
-        try version.optional("source_extensions") ?? (nameParts.count > 1 ? ["." + nameParts.last!] : [])
-      for fileExtension in extensions
-      where !fileExtension.hasPrefix(".") || fileExtension.count < 2 || fileExtension.contains("/") {
-        throw RunnerFileError(
-          file: file, problem: "\"source_extensions\" holds \"\(fileExtension)\", not an extension like \".cpp\"")
-      }
-      let probe: [String] = try version.require("version_probe")
-      guard probe.first?.hasPrefix("/") == true else {
-        throw RunnerFileError(file: file, problem: "\"version_probe\" must start with an absolute path")
-      }
-      let pattern: String = try version.require("version_pattern")
-      // Swift's own Regex, the engine the probe uses: Foundation's NSRegularExpression leaks the
-      // pattern's buffer when it refuses one (LeakSanitizer found it through the fuzz target).
-      guard (try? Regex(pattern)) != nil else {
-        throw RunnerFileError(file: file, problem: "\"version_pattern\" is not a regular expression")
-      }
-      return Runner(
-        language: language, displayName: displayName, aliases: aliases, version: try version.require("version"),
-        requires: try version.require("requires"), versionProbe: probe, versionPattern: pattern,
-        installHint: try version.require("install"), sourceNaming: naming, sourceExtensions: extensions,
-        entryPoint: try version.optional("entry_point"),
-        script: try version.has("script") ? scriptMode(version.object("script"), file: file) : nil,
-        policy: try version.optional("policy") ?? "default",
-        mounts: try mounts(version.optional("mounts") ?? [], file: file),
-        compile: try version.has("compile") ? step(version.object("compile"), file: file, isCompile: true) : nil,
-        run: try step(version.object("run"), file: file, isCompile: false), selfTest: selfTest)
     }
+    let nameParts = (sourceFile ?? "").split(separator: ".")
+    let extensions = version.strings("source_extensions") ?? (nameParts.count > 1 ? ["." + nameParts.last!] : [])
+    for fileExtension in extensions
+    where !fileExtension.hasPrefix(".") || fileExtension.count < 2 || fileExtension.contains("/") {
+      reader.report(
+        version.path("source_extensions"), "holds \"\(fileExtension)\", not an extension like \".cpp\"")
+    }
+    let probe = version.strings("version_probe", required: true)
+    if let probe, probe.first?.hasPrefix("/") != true {
+      reader.report(version.path("version_probe"), "must start with an absolute path")
+    }
+    let pattern = version.string("version_pattern", required: true, nonEmpty: true)
+    // Swift's own Regex, the engine the probe uses: Foundation's NSRegularExpression leaks the
+    // pattern's buffer when it refuses one (LeakSanitizer found it through the fuzz target).
+    if let pattern, (try? Regex(pattern)) == nil {
+      reader.report(version.path("version_pattern"), "is not a regular expression")
+    }
+    let number = version.string("version", required: true, nonEmpty: true)
+    let requires = version.strings("requires", required: true)
+    let install = version.string("install", required: true, nonEmpty: true)
+    let entryPoint = version.string("entry_point", nonEmpty: true)
+    let script = version.object("script", keys: ["extension", "alias", "entry_file", "launcher_file", "launcher"])
+      .flatMap(scriptMode)
+    let policy = version.string("policy", nonEmpty: true) ?? "default"
+    let mounts = readMounts(version)
+    let compile = version.object("compile", keys: compileKeys).flatMap { readStep($0, isCompile: true) }
+    let run = version.object("run", keys: runKeys, required: true).flatMap { readStep($0, isCompile: false) }
+    guard reader.problems.count == before, let naming, let probe, let pattern, let number, let requires,
+      let install, let run
+    else { return nil }
+    return Runner(
+      language: language, displayName: displayName, aliases: aliases, version: number, requires: requires,
+      versionProbe: probe, versionPattern: pattern, installHint: install, sourceNaming: naming,
+      sourceExtensions: extensions, entryPoint: entryPoint, script: script, policy: policy, mounts: mounts,
+      compile: compile, run: run, selfTest: selfTest)
   }
 
-  private static func scriptMode(_ object: StrictObject, file: String) throws -> ScriptMode {
-    try object.allowOnly(["extension", "alias", "entry_file", "launcher_file", "launcher"])
-    let mode = ScriptMode(
-      fileExtension: try object.require("extension"), alias: try object.optional("alias"),
-      entryFile: try object.require("entry_file"), launcherFile: try object.require("launcher_file"),
-      launcherSource: try object.require("launcher"))
-    for name in [mode.entryFile, mode.launcherFile] where BoxDirectory.validate(name: name) != nil || name.contains("/")
-    {
-      throw RunnerFileError(file: file, problem: "\(object.path): \"\(name)\" is not a plain file name")
+  private static func scriptMode(_ object: StrictObject) -> ScriptMode? {
+    let fileExtension = object.string("extension", required: true, nonEmpty: true)
+    let alias = object.string("alias", nonEmpty: true)
+    let entryFile = object.string("entry_file", required: true, nonEmpty: true)
+    let launcherFile = object.string("launcher_file", required: true, nonEmpty: true)
+    let launcher = object.string("launcher", required: true, nonEmpty: true)
+    var plain = true
+    for (key, name) in [("entry_file", entryFile), ("launcher_file", launcherFile)] {
+      if let name, BoxDirectory.validate(name: name) != nil || name.contains("/") {
+        object.reader.report(object.path(key), "\"\(name)\" is not a plain file name")
+        plain = false
+      }
     }
-    return mode
+    guard plain, let fileExtension, let entryFile, let launcherFile, let launcher else { return nil }
+    return ScriptMode(
+      fileExtension: fileExtension, alias: alias, entryFile: entryFile, launcherFile: launcherFile,
+      launcherSource: launcher)
   }
 
-  private static func mounts(_ list: [[String: Any]], file: String) throws -> [ReadOnlyMount] {
-    try list.map { entry in
-      let object = StrictObject(entry, file: file, path: "mounts")
-      try object.allowOnly(["host", "box"])
-      let host: String = try object.require("host")
-      return ReadOnlyMount(hostPath: host, boxPath: try object.optional("box") ?? host)
+  private static func readMounts(_ object: StrictObject) -> [ReadOnlyMount] {
+    (object.objects("mounts", keys: ["host", "box"]) ?? []).compactMap { entry in
+      guard let host = entry.string("host", required: true, nonEmpty: true) else { return nil }
+      return ReadOnlyMount(hostPath: host, boxPath: entry.string("box", nonEmpty: true) ?? host)
     }
   }
 
   private static let placeholders: Set<String> = ["{source}", "{sources}", "{class}", "{memory_mb}", "{heap_mb}"]
 
-  private static func step(_ object: StrictObject, file: String, isCompile: Bool) throws -> RunnerStep {
-    try object.allowOnly(
-      isCompile
-        ? ["argv", "environment", "limits", "mounts", "artifacts", "error_hints"]
-        : ["argv", "environment", "limits", "mounts", "memory_error_patterns"])
-    let argv: [String] = try object.require("argv")
-    guard argv.first?.hasPrefix("/") == true else {
-      throw RunnerFileError(file: file, problem: "\(object.path): \"argv\" must start with an absolute path")
+  private static func readStep(_ object: StrictObject, isCompile: Bool) -> RunnerStep? {
+    let reader = object.reader
+    let before = reader.problems.count
+    let argv = object.strings("argv", required: true)
+    if let argv, argv.first?.hasPrefix("/") != true {
+      reader.report(object.path("argv"), "must start with an absolute path")
     }
-    for argument in argv {
+    for argument in argv ?? [] {
       var rest = Substring(argument)
       while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
         let token = String(rest[open...close])
-        guard placeholders.contains(token) else {
-          throw RunnerFileError(file: file, problem: "\(object.path): unknown placeholder \(token) in \"\(argument)\"")
-        }
-        // It stands for several arguments, so it cannot be part of one.
-        if token == "{sources}", argument != token {
-          throw RunnerFileError(file: file, problem: "\(object.path): {sources} must be an argument of its own")
+        if !placeholders.contains(token) {
+          reader.report(object.path("argv"), "unknown placeholder \(token) in \"\(argument)\"")
+        } else if token == "{sources}", argument != token {
+          // It stands for several arguments, so it cannot be part of one.
+          reader.report(object.path("argv"), "{sources} must be an argument of its own")
         }
         rest = rest[rest.index(after: close)...]
       }
     }
-    var limits = StepLimits()
-    if object.has("limits") {
-      let limitsObject = try object.object("limits")
-      try limitsObject.allowOnly([
-        "cpu_ms", "wall_ms", "memory_mb", "processes", "output_kb", "tmp_mb", "reserve_mb",
-      ])
-      limits.cpuMilliseconds = try limitsObject.optional("cpu_ms")
-      limits.wallMilliseconds = try limitsObject.optional("wall_ms")
-      limits.memoryMegabytes = try limitsObject.optional("memory_mb")
-      limits.processes = try limitsObject.optional("processes")
-      limits.outputKilobytes = try limitsObject.optional("output_kb")
-      limits.tmpMegabytes = try limitsObject.optional("tmp_mb")
-      limits.reserveMegabytes = try limitsObject.optional("reserve_mb")
-      // Checked in the file's own units first: converted to bytes, a huge memory_mb wraps around
-      // (2^44 + 1 MiB is 1 MiB in a UInt64) and would pass the byte ceiling as a small limit.
-      let ceilings = BoxLimits.ceilings
-      let unitCeilings: [(key: String, value: UInt64?, maximum: UInt64)] = [
-        ("cpu_ms", limits.cpuMilliseconds, ceilings.cpuTimeMilliseconds),
-        ("wall_ms", limits.wallMilliseconds, ceilings.wallTimeMilliseconds),
-        ("memory_mb", limits.memoryMegabytes, ceilings.memoryBytes >> 20),
-        ("processes", limits.processes, ceilings.processes),
-        ("output_kb", limits.outputKilobytes, ceilings.outputBytesPerStream >> 10),
-        ("tmp_mb", limits.tmpMegabytes, min(ceilings.tmpBytes, ceilings.workDirectoryBytes) >> 20),
-        ("reserve_mb", limits.reserveMegabytes, ceilings.memoryBytes >> 20),
-      ]
-      for (key, value, maximum) in unitCeilings {
-        if let value, value > maximum {
-          throw RunnerFileError(
-            file: file, problem: "\"\(limitsObject.path).\(key)\" is \(value); the maximum is \(maximum)")
-        }
-      }
-      if let problem = limits.applied(to: BoxLimits()).violation() {
-        throw RunnerFileError(file: file, problem: "\(object.path).limits: \(problem)")
-      }
-    }
-    let artifacts: [String] = isCompile ? try object.require("artifacts") : []
+    let limits = object.object("limits", keys: limitKeys).map(readLimits) ?? StepLimits()
+    let artifacts = isCompile ? object.strings("artifacts", required: true) ?? [] : []
     for artifact in artifacts {
       let name = artifact.hasSuffix("/") ? String(artifact.dropLast()) : artifact
-      guard BoxDirectory.validate(name: name) == nil else {
-        throw RunnerFileError(file: file, problem: "\(object.path): artifact \"\(artifact)\" is not a plain name")
+      if BoxDirectory.validate(name: name) != nil {
+        reader.report(object.path("artifacts"), "\"\(artifact)\" is not a plain name")
       }
     }
-    let hints: [[String: Any]] = isCompile ? try object.optional("error_hints") ?? [] : []
-    let errorHints = try hints.map { entry in
-      let hint = StrictObject(entry, file: file, path: object.path + ".error_hints")
-      try hint.allowOnly(["text", "message"])
-      let pair: (text: String, message: String) = (try hint.require("text"), try hint.require("message"))
-      return pair
+    let hints = isCompile ? object.objects("error_hints", keys: ["text", "message"]) ?? [] : []
+    let errorHints = hints.compactMap { hint -> (text: String, message: String)? in
+      both(hint.string("text", required: true, nonEmpty: true), hint.string("message", required: true, nonEmpty: true))
+        .map { (text: $0, message: $1) }
     }
+    let environment = object.strings("environment") ?? []
+    let mounts = readMounts(object)
+    let memoryErrorPatterns = object.strings("memory_error_patterns") ?? []
+    guard reader.problems.count == before, let argv else { return nil }
     return RunnerStep(
-      argv: argv, environment: try object.optional("environment") ?? [], limits: limits,
-      mounts: try mounts(object.optional("mounts") ?? [], file: file), artifacts: artifacts,
-      memoryErrorPatterns: try object.optional("memory_error_patterns") ?? [], errorHints: errorHints)
+      argv: argv, environment: environment, limits: limits, mounts: mounts, artifacts: artifacts,
+      memoryErrorPatterns: memoryErrorPatterns, errorHints: errorHints)
+  }
+
+  /// A step's limits, each checked in the file's own unit against the sandbox's ceiling first:
+  /// converted to bytes, a huge memory_mb wraps around (2^44 + 1 MiB is 1 MiB in a UInt64) and would
+  /// pass the byte ceiling as a small limit.
+  private static func readLimits(_ object: StrictObject) -> StepLimits {
+    let ceilings = BoxLimits.ceilings
+    func limit(_ key: String, maximum: UInt64) -> UInt64? {
+      object.integer(key, as: UInt64.self, in: 0...maximum)
+    }
+    var limits = StepLimits()
+    limits.cpuMilliseconds = limit("cpu_ms", maximum: ceilings.cpuTimeMilliseconds)
+    limits.wallMilliseconds = limit("wall_ms", maximum: ceilings.wallTimeMilliseconds)
+    limits.memoryMegabytes = limit("memory_mb", maximum: ceilings.memoryBytes >> 20)
+    limits.processes = limit("processes", maximum: ceilings.processes)
+    limits.outputKilobytes = limit("output_kb", maximum: ceilings.outputBytesPerStream >> 10)
+    limits.tmpMegabytes = limit("tmp_mb", maximum: min(ceilings.tmpBytes, ceilings.workDirectoryBytes) >> 20)
+    limits.reserveMegabytes = limit("reserve_mb", maximum: ceilings.memoryBytes >> 20)
+    if let problem = limits.applied(to: BoxLimits()).violation() { object.reader.report(object.path, problem) }
+    return limits
   }
 }
 
-/// A JSON object read strictly: every key must be expected, every value of
-/// the expected type; errors name the file and the key.
-struct StrictObject {
-  let values: [String: Any]
-  let file: String
-  let path: String
-
-  init(data: Data, file: String) throws {
-    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-      throw RunnerFileError(file: file, problem: "not a JSON object")
-    }
-    self.init(object, file: file, path: "")
-  }
-
-  init(_ values: [String: Any], file: String, path: String) {
-    self.values = values
-    self.file = file
-    self.path = path
-  }
-
-  private func name(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
-
-  func allowOnly(_ keys: Set<String>) throws {
-    if let unknown = Set(values.keys).subtracting(keys).sorted().first {
-      throw RunnerFileError(file: file, problem: "unknown key \"\(name(unknown))\"")
-    }
-  }
-
-  func has(_ key: String) -> Bool { values[key] != nil && !(values[key] is NSNull) }
-
-  func require<T>(_ key: String) throws -> T {
-    guard let value = try optional(key) as T? else {
-      throw RunnerFileError(file: file, problem: "\"\(name(key))\" is missing")
-    }
-    return value
-  }
-
-  func optional<T>(_ key: String) throws -> T? {
-    guard let raw = values[key], !(raw is NSNull) else { return nil }
-    if T.self == UInt64.self {
-      // JSON `true` arrives as an NSNumber too (objCType "c"), and a number past Int64 as one whose
-      // int64Value is 0 or wrapped; neither may pass as a small limit.
-      guard let number = raw as? NSNumber, String(cString: number.objCType) != "c",
-        case let value = number.doubleValue, value >= 0, value == value.rounded()
-      else {
-        throw RunnerFileError(file: file, problem: "\"\(name(key))\" must be a whole number")
-      }
-      // Every limit's ceiling is far below 2^53, where doubles stop holding every whole number.
-      guard value <= 0x1p53 else {
-        throw RunnerFileError(file: file, problem: "\"\(name(key))\" is too large")
-      }
-      return (UInt64(value) as! T)
-    }
-    guard let value = raw as? T else {
-      throw RunnerFileError(file: file, problem: "\"\(name(key))\" has the wrong type")
-    }
-    if let text = value as? String, text.isEmpty {
-      throw RunnerFileError(file: file, problem: "\"\(name(key))\" is empty")
-    }
-    return value
-  }
-
-  func object(_ key: String) throws -> StrictObject {
-    let values: [String: Any] = try require(key)
-    return StrictObject(values, file: file, path: name(key))
-  }
-
-  func objects(_ key: String) throws -> [StrictObject] {
-    let list: [[String: Any]] = try require(key)
-    return list.enumerated().map { StrictObject($0.element, file: file, path: "\(name(key))[\($0.offset)]") }
-  }
+/// Both values, when both are there.
+private func both<A, B>(_ first: A?, _ second: B?) -> (A, B)? {
+  guard let first, let second else { return nil }
+  return (first, second)
 }

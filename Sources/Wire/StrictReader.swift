@@ -75,8 +75,11 @@ public final class StrictReader {
   }
 
   /// Records a problem the caller found (a value of the right type the format still refuses).
+  /// A problem already recorded is not recorded again: a reader that looks at a refused null twice
+  /// reports it once.
   public func report(_ path: String, _ message: String, kind: JSONProblem.Kind = .invalid) {
-    problems.append(JSONProblem(path: path, message: message, kind: kind))
+    let problem = JSONProblem(path: path, message: message, kind: kind)
+    if !problems.contains(problem) { problems.append(problem) }
   }
 
   /// Whether nothing is wrong so far.

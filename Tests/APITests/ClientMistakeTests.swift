@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Runners
 import Sandbox
+import SandboxTesting
 import Testing
 
 @testable import API
@@ -112,11 +113,11 @@ import Testing
     let logs = LogCollector()
     var configuration = APIConfiguration(slots: 1)
     configuration.logSink = logs.sink
-    let router = APIRouter(executor: APIFixture.executor, configuration: configuration) {
-      _ throws(ExecuteError) in
-      throw .sandbox(
-        SandboxError(step: "write /sys/fs/cgroup/system.slice/dsa-rund.service/box-7/memory.max", errorNumber: EBUSY))
+    let failing = FakeEnvironmentPool { _ throws(SandboxError) in
+      throw SandboxError(
+        step: "write /sys/fs/cgroup/system.slice/dsa-rund.service/box-7/memory.max", errorNumber: EBUSY)
     }
+    let router = APIRouter(executor: TestExecutors.fake(failing), configuration: configuration)
     let response = try execute(router, ["language": "python", "source": "print(1)"])
     #expect(response.status.code == 500)
     #expect(response.error?.code == "internal_error")

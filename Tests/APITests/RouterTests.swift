@@ -120,10 +120,10 @@ import Testing
     let logs = LogCollector()
     var configuration = APIConfiguration(slots: 1)
     configuration.logSink = logs.sink
-    let router = APIRouter(executor: TestExecutors.fake(FakeEnvironmentPool()), configuration: configuration) {
-      _ throws(ExecuteError) in
-      throw .sandbox(SandboxError(step: "pivot_root", errorNumber: EPERM, hint: "see /etc/dsa-run/secret.json"))
+    let failing = FakeEnvironmentPool { _ throws(SandboxError) in
+      throw SandboxError(step: "pivot_root", errorNumber: EPERM, hint: "see /etc/dsa-run/secret.json")
     }
+    let router = APIRouter(executor: TestExecutors.fake(failing), configuration: configuration)
     let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
     #expect(response.status.code == 500)
     #expect(response.error?.code == "internal_error")

@@ -123,7 +123,10 @@ func growthGrade(_ fixture: ChallengeFixture, _ source: String) throws -> GradeR
     ("growth.count.actions: must be an array of 1 to 16 action names", { $0["count"] = ["actions": []] }),
     ("growth.count.colour: unknown key", { $0["count"] = ["actions": ["compare"], "colour": 1] }),
     ("growth.budget_ms: must be a whole number of milliseconds from 1000 to 120000", { $0["budget_ms"] = 500_000 }),
-    ("growth.limits.output_kb: must be a positive whole number", { $0["limits"] = ["output_kb": 0] }),
+    (
+      "growth.limits.output_kb: 0 is out of range: expected a whole number from 1 to 999999999999",
+      { $0["limits"] = ["output_kb": 0] }
+    ),
     ("growth.points: must be a positive number", { $0["points"] = 0 }),
     ("growth.colour: unknown key; known keys: sizes, count", { $0["colour"] = "red" }),
     ("growth.cases: must be an array of 1 to 8 cases", { $0["cases"] = [] }),

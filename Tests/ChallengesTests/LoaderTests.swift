@@ -28,9 +28,18 @@ let brokenCases: [BrokenCase] = [
   BrokenCase("unknown key in a test", "tests[1].stdout: unknown key") { $0.setTest(1, "stdout", "x") },
   BrokenCase("unknown limit", "limits.cpu: unknown key") { $0["limits"] = ["cpu": 1] },
   BrokenCase("bad id", "challenge Bad_Id: the directory name is not a valid challenge id") { $0.id = "Bad_Id" },
-  BrokenCase("invalid JSON", "challenge.json is not valid JSON") { $0.rawDescription = Data("{\"title\": ".utf8) },
-  BrokenCase("not an object", "the challenge must be a JSON object") { $0.rawDescription = Data("[1]".utf8) },
+  BrokenCase("invalid JSON", "not valid JSON: ") { $0.rawDescription = Data("{\"title\": ".utf8) },
+  BrokenCase("not an object", "expected a JSON object at the top, got an array") {
+    $0.rawDescription = Data("[1]".utf8)
+  },
   BrokenCase("missing title", "challenge sample: title: is required") { $0["title"] = nil },
+  // The one strict reader: a key given twice is refused, where a decoder would keep one of the two.
+  BrokenCase("duplicate key", "challenge sample: title: is given twice; give each field once") {
+    $0.rawDescription = Data(#"{"title": "A", "title": "B", "tests": []}"#.utf8)
+  },
+  BrokenCase("null field", "challenge sample: tags: must not be null; leave the field out instead") {
+    $0.rawDescription = Data(#"{"title": "A", "tags": null}"#.utf8)
+  },
   BrokenCase("empty title", "title: must be a non-empty string") { $0["title"] = "" },
   BrokenCase("tags not strings", "tags[1]: must be a non-empty string") { $0["tags"] = ["a", 3] },
   BrokenCase("missing statement file", "statement: statement.md: no such file") { $0.files["statement.md"] = nil },
@@ -157,7 +166,7 @@ let brokenCases: [BrokenCase] = [
     $0.setTest(0, "name", "a b")
   },
   BrokenCase("bad points", "tests[0].points: must be a positive number") { $0.setTest(0, "points", -1) },
-  BrokenCase("bad limit value", "limits.cpu_ms: must be a positive whole number") { $0["limits"] = ["cpu_ms": 0.5] },
+  BrokenCase("bad limit value", "limits.cpu_ms: expected a whole number, got 0.5") { $0["limits"] = ["cpu_ms": 0.5] },
   BrokenCase("limit above the ceiling", "limits: ") { $0["limits"] = ["memory_mb": 1_000_000] },
   BrokenCase("wrong_solution names no test", "wrong_solution.test: no test is named \"big\"") {
     $0["wrong_solution"] = ["verdict": "wrong_answer", "test": "big", "step": 2]

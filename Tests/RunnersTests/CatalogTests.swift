@@ -50,20 +50,29 @@ let repositoryRoot: String = {
 
   @Test(arguments: [
     ("", #", "surprise": 1"#, "", "unknown key"),
-    ("", #", "limits": {"memory_mb": 999999}"#, "", "maximum"),
+    (
+      "", #", "limits": {"memory_mb": 999999}"#, "",
+      "versions[0].run.limits.memory_mb: 999999 is out of range: expected a whole number from 0 to 4096"
+    ),
     ("", #", "limits": {"memory_mb": -1}"#, "", "whole number"),
     // Found by fuzzing (Tests/fuzz/runner-file/regressions/): 2^44 + 1 MiB wrapped to 1 MiB in bytes
     // and passed; `true` was read as 1; 2^64 was read as 0.
-    ("", #", "limits": {"memory_mb": 17592186044417}"#, "", "the maximum is 4096"),
-    ("", #", "limits": {"cpu_ms": true}"#, "", "whole number"),
-    ("", #", "limits": {"output_kb": 18446744073709551616}"#, "", "too large"),
-    ("", #", "limits": {"processes": 1e300}"#, "", "too large"),
-    ("", #", "limits": {"reserve_mb": 4097}"#, "", "reserve_mb\" is 4097; the maximum is 4096"),
-    ("", #", "argv2": []"#, "", "unknown key"),
-    (#""policy": "", "#, "", "", "empty"),
-    ("", "", #""aliases": 5, "#, "wrong type"),
+    (
+      "", #", "limits": {"memory_mb": 17592186044417}"#, "",
+      "17592186044417 is out of range: expected a whole number from 0 to 4096"
+    ),
+    ("", #", "limits": {"cpu_ms": true}"#, "", "versions[0].run.limits.cpu_ms: expected a whole number, got"),
+    ("", #", "limits": {"output_kb": 18446744073709551616}"#, "", "18446744073709551616 is out of range"),
+    ("", #", "limits": {"processes": 1e300}"#, "", "processes: 1e+300 is out of range"),
+    (
+      "", #", "limits": {"reserve_mb": 4097}"#, "",
+      "reserve_mb: 4097 is out of range: expected a whole number from 0 to 4096"
+    ),
+    ("", #", "argv2": []"#, "", "versions[0].run.argv2: unknown key; known keys: argv,"),
+    (#""policy": "", "#, "", "", "versions[0].policy: must not be empty"),
+    ("", "", #""aliases": 5, "#, "aliases: expected an array, got"),
     (#""source_extensions": ["cpp"], "#, "", "", "not an extension like"),
-    (#""script": {"extension": ".t"}, "#, "", "", "is missing"),
+    (#""script": {"extension": ".t"}, "#, "", "", "versions[0].script.entry_file: is required"),
     (
       #""script": {"extension": ".t", "entry_file": "../x.t", "launcher_file": "l.t", "launcher": "x"}, "#, "", "",
       "not a plain file name"
