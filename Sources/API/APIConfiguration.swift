@@ -33,6 +33,11 @@ public struct APIConfiguration: Sendable {
   /// Stored submissions (`/v1/submissions`): the store and its knobs; nil serves 404 there.
   public var submissions: SubmissionSettings?
 
+  /// The playground page's files (`GET /`); nil serves none (404 there).
+  public var page: PageSite?
+  /// Origins whose pages may call the API from a browser; nil sends no CORS headers.
+  public var crossOrigin: CrossOriginPolicy?
+
   /// The defaults, with `slots` slots and a line of twice that.
   /// The grade budget in effect.
   public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }

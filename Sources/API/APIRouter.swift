@@ -90,7 +90,7 @@ public final class APIRouter: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let start = ContinuousClock.now
     let path = String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
-    let route = Self.route(of: path) ?? "other"
+    let route = Self.route(of: path) ?? (configuration.page?.claims(path) == true ? PageSite.route : "other")
     var trace = Trace(id: requestID(request))
     var errorCode: String?
     var response: HTTPResponse
@@ -110,6 +110,7 @@ public final class APIRouter: Sendable {
       }
     }
     response.headers.add(name: "X-Request-Id", value: trace.id)
+    configuration.crossOrigin?.decorate(&response, for: request)
     metrics.recordRequest(route: route, code: response.status.code)
     if let sink = configuration.logSink {
       sink(
@@ -123,6 +124,13 @@ public final class APIRouter: Sendable {
   }
 
   private func answer(_ request: HTTPRequest, path: String, trace: inout Trace) throws(APIError) -> HTTPResponse {
+    // The page must load before it can ask for a token; a preflight carries none (the Fetch standard).
+    if let page = configuration.page,
+      let answer = page.answer(method: request.method, path: path, headers: request.headers)
+    {
+      return answer
+    }
+    if let preflight = configuration.crossOrigin?.preflight(request) { return preflight }
     // Health checks come from load balancers and systemd that hold no token.
     if path != "/healthz" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
