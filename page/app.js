@@ -52,6 +52,21 @@ setHooks({
   busyOver: () => showNotice(""),
 });
 
+// A library the first load does without (marked, Chart.js): fetched when first needed.
+const scripts = new Map();
+function loadScript(path) {
+  if (!scripts.has(path)) {
+    scripts.set(path, new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = path;
+      script.onload = resolve;
+      script.onerror = () => reject(new Error(`${path} could not be loaded`));
+      document.head.appendChild(script);
+    }));
+  }
+  return scripts.get(path);
+}
+
 // ---- the editor ----
 
 const editor = window.CodeMirror
@@ -328,6 +343,7 @@ async function chooseChallenge(id) {
   $("challenge").value = id;
   const statement = $("statement");
   statement.textContent = "";
+  await loadScript("/vendor/marked/marked.min.js").catch(() => null);
   if (window.marked) {
     // The statement is the operator's own file; the policy forbids any script it might hold.
     statement.innerHTML = window.marked.parse(state.challenge.statement || "");

@@ -49,6 +49,19 @@ function nextIdentities(previousArray, previousIds, array, fresh) {
   });
 }
 
+const written = new WeakMap();
+function setStyle(element, property, value) {
+  let styles = written.get(element);
+  if (!styles) written.set(element, (styles = {}));
+  if (styles[property] === value) return;
+  styles[property] = value;
+  element.style[property] = value;
+}
+
+function setClass(element, name, on) {
+  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
+}
+
 function clear(element) { while (element.firstChild) element.removeChild(element.firstChild); }
 
 class ArrayView {
@@ -82,18 +95,20 @@ class ArrayView {
         this.bars.set(id, bar);
       }
       const share = range.max === range.min ? 1 : (value - range.min) / (range.max - range.min);
-      bar.style.width = Math.max(slot - 2, 1) + "px";
-      bar.style.height = Math.round(8 + share * (height - 12)) + "px";
+      // Only what changed is written: at 4x a sort writes a few bars a frame, not every one.
+      setStyle(bar, "width", Math.max(slot - 2, 1) + "px");
+      setStyle(bar, "height", Math.round(8 + share * (height - 12)) + "px");
       const moved = previousIds && previousIds[index] !== id;
       if (fade && moved) {
         // Cross-fade: drop to transparent without a transition, then fade back in where it belongs.
         bar.classList.add("fading");
         requestAnimationFrame(() => bar.classList.remove("fading"));
       }
-      bar.style.transform = `translateX(${(index * slot + 1).toFixed(1)}px)`;
-      bar.classList.toggle("active", active.has(index));
-      bar.classList.toggle("sorted", sorted.has(index));
-      bar.firstChild.textContent = labels ? String(value) : "";
+      setStyle(bar, "transform", `translateX(${(index * slot + 1).toFixed(1)}px)`);
+      setClass(bar, "active", active.has(index));
+      setClass(bar, "sorted", sorted.has(index));
+      const label = labels ? String(value) : "";
+      if (bar.firstChild.textContent !== label) bar.firstChild.textContent = label;
     });
     for (const [id, bar] of this.bars) {
       if (!seen.has(id)) { bar.remove(); this.bars.delete(id); }
@@ -398,11 +413,12 @@ export class Player {
   update() {
     const { scrub, counter, play, pause, back, forward, first } = this.el;
     const total = this.steps.length;
-    scrub.max = String(Math.max(total, 1));
-    scrub.value = String(this.index + 1);
+    if (scrub.max !== String(Math.max(total, 1))) scrub.max = String(Math.max(total, 1));
+    if (scrub.value !== String(this.index + 1)) scrub.value = String(this.index + 1);
     scrub.disabled = total === 0;
     const offset = this.numberOffset;
-    counter.textContent = total ? `Step ${this.index + 1 + offset} of ${total + offset}` : "No steps yet";
+    const count = total ? `Step ${this.index + 1 + offset} of ${total + offset}` : "No steps yet";
+    if (counter.textContent !== count) counter.textContent = count;
     play.disabled = total === 0 || this.playing;
     pause.disabled = !this.playing;
     back.disabled = first.disabled = this.index <= 0;
