@@ -12,6 +12,7 @@ const CURVES = {
   "2^n": (n) => Math.pow(2, n),
   "n + m": (n, m) => n + (m || 0),
 };
+const ORDER = ["1", "log n", "n", "n log n", "n^2", "n^3", "2^n"];
 const COLORS = ["#2f9e44", "#e8590c", "#7048e8", "#1098ad", "#c2255c"];
 
 let loading = null;
@@ -49,16 +50,31 @@ export async function drawGrowth(canvas, growthCase) {
     data: points.map((point) => ({ x: point.n, y: Math.max(point.count, 1e-3) })),
     borderColor: "#1b1f24", backgroundColor: "#1b1f24", pointRadius: 4, showLine: true, borderWidth: 2,
   }];
-  const classes = [...new Set([...(growthCase.expect || []), ...(growthCase.class ? [growthCase.class] : [])])];
-  classes.forEach((name, index) => {
+  const expect = growthCase.expect || [];
+  const named = [...new Set([...expect, ...(growthCase.class ? [growthCase.class] : [])])];
+  // The classes either side of the asked ones, faint, so the eye can place the measured line.
+  const neighbours = new Set();
+  for (const name of expect) {
+    const at = ORDER.indexOf(name);
+    if (at < 0) continue;
+    for (const other of [ORDER[at - 1], ORDER[at + 1]]) if (other && !named.includes(other)) neighbours.add(other);
+  }
+  named.forEach((name, index) => {
     const data = referenceCurve(name, points);
     if (!data) return;
-    const asked = (growthCase.expect || []).includes(name);
+    const asked = expect.includes(name);
     datasets.push({
       label: `O(${name})${asked ? " (asked)" : " (fitted)"}`, data, borderColor: COLORS[index % COLORS.length],
       backgroundColor: COLORS[index % COLORS.length], borderDash: asked ? [6, 4] : [], pointRadius: 0, showLine: true, borderWidth: 1.5,
     });
   });
+  for (const name of neighbours) {
+    const data = referenceCurve(name, points);
+    if (!data) continue;
+    datasets.push({ label: `O(${name})`, data, borderColor: "#b8bec6", backgroundColor: "#b8bec6", pointRadius: 0, showLine: true, borderWidth: 1 });
+  }
+  const counts = points.length ? points.map((point) => Math.max(point.count, 1)) : [1];
+  const sizes = points.length ? points.map((point) => point.n) : [1, 2];
   if (chart) chart.destroy();
   chart = new Chart(canvas, {
     type: "scatter",
@@ -66,8 +82,9 @@ export async function drawGrowth(canvas, growthCase) {
     options: {
       animation: false, maintainAspectRatio: false, responsive: true,
       scales: {
-        x: { type: "logarithmic", title: { display: true, text: "n" } },
-        y: { type: "logarithmic", title: { display: true, text: "count" } },
+        x: { type: "logarithmic", min: Math.min(...sizes), max: Math.max(...sizes), title: { display: true, text: "n" } },
+        // Bounded to the measured counts, so a curve such as 2^n does not flatten the rest.
+        y: { type: "logarithmic", min: Math.min(...counts) / 4, max: Math.max(...counts) * 4, title: { display: true, text: "count" } },
       },
       plugins: { legend: { position: "bottom" } },
     },

@@ -342,8 +342,16 @@ class PageTests(unittest.TestCase):
         hidden = [row for row in rows if "(hidden)" in row.text]
         self.assertEqual(len(hidden), 2)
         # The growth chart: the wrong solution passes no test with duplicates but its growth is counted.
-        if browser.find_element(By.ID, "growth").is_displayed():
-            wait(browser, 20).until(lambda b: b.execute_script("return !!window.Chart"))
+        # The growth chart: the sizes' counts (challenge.json: 7 sizes) against the asked class's curve.
+        self.assertTrue(browser.find_element(By.ID, "growth").is_displayed())
+        wait(browser, 20).until(lambda b: b.execute_script(
+            "return !!(window.Chart && Chart.getChart(document.getElementById('growth-chart')))"))
+        labels, measured = browser.execute_script("""
+          const chart = Chart.getChart(document.getElementById('growth-chart'));
+          return [chart.data.datasets.map(d => d.label), chart.data.datasets[0].data.map(p => p.x)];""")
+        self.assertEqual(measured, [8, 12, 16, 24, 32, 48, 64])
+        self.assertIn("O(n^2) (asked)", labels)
+        self.assertIn("grows like O(n^2)", text_of(browser, "growth-message"))
         shot(browser, "grade-difference.png")
 
     def test_06_no_request_leaves_the_origin_and_no_policy_violation(self):
