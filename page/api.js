@@ -208,8 +208,12 @@ function connectOnce(body, on) {
 export function plainWords(error, context = {}) {
   switch (error.code) {
     case "unknown_language":
+    {
+      // A live session's error names no alternatives; the page's own list of runtimes does.
+      const known = error.known || context.known;
       return `This server does not run "${context.language || "that language"}".` +
-        (error.known ? ` It runs ${error.known.join(", ")}.` : "");
+        (known && known.length ? ` It runs ${known.join(", ")}.` : "");
+    }
     case "unknown_version":
       return `That version is not installed.` + (error.known ? ` Installed: ${error.known.join(", ")}.` : "");
     case "busy":

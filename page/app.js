@@ -300,7 +300,7 @@ async function run() {
     $("status").textContent = describeResult(result);
   } catch (error) {
     $("status").textContent = "";
-    showError(plainWords(error instanceof ApiError ? error : new ApiError("internal", String(error)), { language: language() }));
+    reportError(error);
   } finally {
     state.control = null;
     setRunning(false);
@@ -546,7 +546,9 @@ $("tab-run").addEventListener("click", () => setPageMode("run"));
 $("tab-grade").addEventListener("click", () => setPageMode("grade"));
 
 function reportError(error) {
-  showError(plainWords(error instanceof ApiError ? error : new ApiError("internal", String(error.message || error)), { language: language() }));
+  const known = [...new Set(state.runtimes.filter((runtime) => runtime.available).map((runtime) => runtime.language))];
+  showError(plainWords(error instanceof ApiError ? error : new ApiError("internal", String(error.message || error)),
+    { language: language(), known }));
 }
 
 updateTokenState();

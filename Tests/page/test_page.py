@@ -374,6 +374,27 @@ class PageTests(unittest.TestCase):
                       if "Content Security Policy" in entry["message"] or "Refused to" in entry["message"]]
         self.assertEqual(violations, [])
 
+    def test_06b_errors_in_plain_words(self):
+        self.open_page()
+        browser = self.browser
+        Select(browser.find_element(By.ID, "language")).select_by_value("python")
+        browser.find_element(By.ID, "stdin").send_keys("x")
+        browser.find_element(By.CSS_SELECTOR, "#limits summary").click()
+        browser.find_element(By.ID, "limit-wall").send_keys("999999")
+        run_and_wait(browser)
+        self.assertTrue(text_of(browser, "error").startswith("The server refused a limit: "), text_of(browser, "error"))
+        self.assertIn("20000", text_of(browser, "error"))
+        browser.find_element(By.ID, "limit-wall").clear()
+        # A language the server does not know (as a stale page would ask for after an upgrade).
+        browser.execute_script("""
+          const option = document.createElement('option'); option.value = 'cobol'; option.textContent = 'COBOL';
+          document.getElementById('language').appendChild(option);""")
+        Select(browser.find_element(By.ID, "language")).select_by_value("cobol")
+        run_and_wait(browser)
+        self.assertTrue(text_of(browser, "error").startswith('This server does not run "cobol". It runs '),
+                        text_of(browser, "error"))
+        shot(browser, "error-unknown-language.png")
+
     def test_07_measure(self):
         # A fresh profile (empty cache) for the first load: its weight is what a first visit fetches.
         browser = new_browser()
@@ -469,9 +490,14 @@ class BusyAndTokenTests(unittest.TestCase):
         wait_ready(browser)
         self.assertEqual(browser.execute_script("return sessionStorage.getItem('dsa-run-token')"), TOKEN)
         self.assertEqual(browser.execute_script("return localStorage.length"), 0)
+        # Grade (POST /v1/grade, streamed or not: the 503 comes before any stream) a correct solution.
+        browser.find_element(By.ID, "tab-grade").click()
+        wait(browser).until(lambda b: len(Select(b.find_element(By.ID, "challenge")).options) > 3)
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("two-sum-indices")
+        wait(browser).until(lambda b: "sum" in text_of(b, "statement").lower())
         Select(browser.find_element(By.ID, "language")).select_by_value("python")
-        set_source(browser, 'print("through")\n')
-        browser.find_element(By.ID, "stdin").send_keys("x")
+        with open(os.path.join(ROOT, "challenges/two-sum-indices/solutions/correct/main.py")) as handle:
+            set_source(browser, handle.read())
         # Hold the only slot with a 4 s run, from outside the page.
         body = json.dumps({"language": "python", "source": "import time\ntime.sleep(4)\n"}).encode()
         holder = threading.Thread(target=lambda: urllib.request.urlopen(urllib.request.Request(
@@ -484,17 +510,22 @@ class BusyAndTokenTests(unittest.TestCase):
                 if re.search(r"^dsa_run_boxes_in_flight 1", response.read().decode(), re.M):
                     break
             time.sleep(0.05)
-        browser.find_element(By.ID, "run").click()
+        browser.find_element(By.ID, "grade").click()
         wait(browser, 10).until(lambda b: "busy" in text_of(b, "notice"))
         shot(browser, "busy-retry.png")
-        wait(browser, 60).until(lambda b: "through" in text_of(b, "output"))
-        self.assertTrue(text_of(browser, "status").startswith("ok"))
+        wait(browser, 90).until(lambda b: text_of(b, "grade-status").startswith("accepted"))
         self.assertFalse(browser.find_element(By.ID, "notice").is_displayed())
         holder.join()
         with urllib.request.urlopen(urllib.request.Request(
                 self.daemon.url + "/metrics", headers={"Authorization": "Bearer " + TOKEN})) as response:
             metrics = response.read().decode()
         self.assertRegex(metrics, r'code="503"')
+        # The daemon goes away: the next grade says the connection was lost, in words.
+        self.daemon.process.send_signal(signal.SIGTERM)
+        self.daemon.process.wait(timeout=30)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: b.find_element(By.ID, "error").is_displayed())
+        self.assertIn("connection was lost", text_of(browser, "error"))
 
 
 if __name__ == "__main__":
