@@ -150,18 +150,14 @@ def run_and_wait(browser, seconds=120):
     wait(browser, seconds).until(lambda b: b.find_element(By.ID, "run").get_attribute("disabled") is None)
 
 
-def connect_served(url):
-    """Whether the daemon answers a WebSocket handshake at /v1/connect (helper liveapi's route)."""
-    request = urllib.request.Request(url + "/v1/connect", headers={
-        "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
-        "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="})
-    try:
-        urllib.request.urlopen(request, timeout=5)
-    except urllib.error.HTTPError as error:
-        return error.code == 101
-    except Exception:
-        return False
-    return False
+def connect_served(port):
+    """Whether the daemon answers a WebSocket handshake at /v1/connect with 101."""
+    import socket
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(b"GET /v1/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\n"
+                           b"Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        return connection.recv(64).startswith(b"HTTP/1.1 101 ")
 
 
 class PageTests(unittest.TestCase):
@@ -169,7 +165,7 @@ class PageTests(unittest.TestCase):
     def setUpClass(cls):
         cls.daemon = Daemon({"slots": 2})
         cls.browser = new_browser()
-        cls.live = connect_served(cls.daemon.url)
+        cls.live = connect_served(cls.daemon.port)
 
     @classmethod
     def tearDownClass(cls):
@@ -232,6 +228,31 @@ class PageTests(unittest.TestCase):
         wait(browser, 60).until(lambda b: "Hello, Grace!" in text_of(b, "output"))
         wait(browser, 60).until(lambda b: text_of(b, "status").startswith("ok"))
         shot(browser, "run-interactive.png")
+
+    def test_03b_steps_stream_in_while_running(self):
+        if not self.live:
+            self.skipTest("/v1/connect is not served by this build (live runs come from helper liveapi)")
+        self.open_page()
+        browser = self.browser
+        Select(browser.find_element(By.ID, "language")).select_by_value("python")
+        set_source(browser, "\n".join([
+            "import json, sys",
+            "for i in range(3):",
+            "    print('@step ' + json.dumps({'action': 'compare', 'active': [i], 'array': [3, 1, 2],",
+            "                                 'caption': f'step {i + 1}'}), flush=True)",
+            "print('more? ', end='', flush=True)",
+            "print('got ' + sys.stdin.readline().strip())", ""]))
+        browser.find_element(By.ID, "stdin").clear()
+        browser.find_element(By.ID, "run").click()
+        # All three steps are in the player while the program still waits for its input.
+        wait(browser, 60).until(lambda b: text_of(b, "counter").endswith("of 3"))
+        wait(browser, 30).until(lambda b: "more?" in text_of(b, "output"))
+        self.assertIsNotNone(browser.find_element(By.ID, "run").get_attribute("disabled"))
+        self.assertEqual(text_of(browser, "caption"), "step 1")
+        self.assertNotIn("@step", text_of(browser, "output"))
+        browser.find_element(By.ID, "live-input").send_keys("yes" + Keys.ENTER)
+        wait(browser, 60).until(lambda b: "got yes" in text_of(b, "output"))
+        wait(browser, 60).until(lambda b: b.find_element(By.ID, "run").get_attribute("disabled") is None)
 
     def test_04_player(self):
         self.open_page()
