@@ -42,8 +42,11 @@ public final class APIRouter: Sendable {
   /// Methods per route, for routing and for 405's `Allow`.
   public static let routes: [String: String] = [
     "/v1/execute": "POST", "/v1/grade": "POST", "/v1/runtimes": "GET", "/v1/challenges": "GET",
-    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET", "/v1/openapi.json": "GET", "/v1/connect": "GET",
+    challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET", "/v1/openapi.json": "GET",
   ]
+  /// WebSocket routes: served and counted like the others, but not HTTP operations, so the OpenAPI
+  /// document (and `routeMethods`, checked against it) leaves them out; docs/api.md has them.
+  public static let webSocketRoutes: [String: String] = ["/v1/connect": "GET"]
   /// `GET /v1/challenges/ID`: one route for every id (and one metrics label), named as OpenAPI does.
   public static let challengeRoute = "/v1/challenges/{id}"
   static let challengePrefix = "/v1/challenges/"
@@ -134,7 +137,9 @@ public final class APIRouter: Sendable {
     // bring its token in its first message, since browsers cannot set the header.
     if path != "/healthz" && path != "/v1/connect" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
-    guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
+    guard let route = Self.route(of: path), let method = Self.routes[route] ?? Self.webSocketRoutes[route] else {
+      throw .notFound(path)
+    }
     // HEAD is GET without the body (the server leaves it out), as RFC 9110 §9.3.2 asks of GET routes.
     let asked = request.method == "HEAD" && method == "GET" ? "GET" : request.method
     guard asked == method else {
@@ -214,7 +219,7 @@ public final class APIRouter: Sendable {
 
   /// The route a path belongs to: itself, or the challenge route for `/v1/challenges/ID`.
   static func route(of path: String) -> String? {
-    if routes[path] != nil { return path }
+    if routes[path] != nil || webSocketRoutes[path] != nil { return path }
     if let submissionRoute = submissionRouteName(of: path) { return submissionRoute }
     if path.hasPrefix(challengePrefix), ChallengeLoader.isValidID(String(path.dropFirst(challengePrefix.count))) {
       return challengeRoute
