@@ -59,6 +59,10 @@ struct DaemonConfiguration: Equatable {
   var pageJavascriptDirectory = "/usr/share/javascript"
   /// Origins whose pages may call the API from a browser (CORS); empty sends no CORS headers.
   var corsOrigins: [String] = []
+  /// Live runs (`/v1/connect`) at once, apart from the box slots.
+  var liveSessions = 32
+  /// How long a live session may go without a message from its client or output from its program, seconds.
+  var liveIdleSeconds = 60.0
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -67,7 +71,7 @@ struct DaemonConfiguration: Equatable {
     "listen", "unix_socket", "unix_socket_mode", "work_root", "cache_dir", "cache_size_mb", "cgroup_mode",
     "cgroup_path", "slots", "queue_length", "queue_timeout_s", "retry_after_s", "limits", "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
-    "grade_wall_ms", "expose_compile_cache", "submissions", "page", "cors_origins",
+    "grade_wall_ms", "expose_compile_cache", "submissions", "live_sessions", "live_idle_s", "page", "cors_origins",
   ]
   static let pageKeys = ["enabled", "javascript_dir"]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
@@ -155,6 +159,8 @@ struct DaemonConfiguration: Equatable {
       if let value = page.string("javascript_dir") { pageJavascriptDirectory = value }
     }
     if let value = file.strings("cors_origins") { corsOrigins = value }
+    if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
+    if let value = file.number("live_idle_s") { liveIdleSeconds = value }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -215,6 +221,8 @@ struct DaemonConfiguration: Equatable {
     {
       problems.append("cors_origins: \"\(origin)\" is not an origin such as https://app.example.org")
     }
+    if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
+    if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }
     problems += submissions.problems()
     return problems
   }
@@ -257,6 +265,8 @@ struct DaemonConfiguration: Equatable {
     api.bearerTokens = bearerTokens
     api.logSink = logSink
     if !corsOrigins.isEmpty { api.crossOrigin = CrossOriginPolicy(allowedOrigins: Set(corsOrigins)) }
+    api.liveSessions = liveSessions
+    api.liveIdleTimeout = Self.duration(liveIdleSeconds)
     return api
   }
 
