@@ -61,7 +61,7 @@ print(" ".join(map(str, a)))
 class Daemon:
     """A dsa-rund on a free loopback port with a private work root and config."""
 
-    def __init__(self, config):
+    def __init__(self, config, tcp=True):
         self.scratch = tempfile.mkdtemp(prefix="dsa-page-")
         os.chmod(self.scratch, 0o755)
         config = dict(config)
@@ -72,16 +72,22 @@ class Daemon:
         self.log_path = os.path.join(self.scratch, "daemon.log")
         self.log = open(self.log_path, "w")
         env = dict(os.environ, DSA_RUN_DATA=ROOT)
+        self.unix_socket = os.path.join(self.scratch, "dsa-rund.sock")
+        listen = ["--listen", "127.0.0.1:0"] if tcp else ["--no-tcp", "--unix", self.unix_socket]
         self.process = subprocess.Popen(
-            [DAEMON, "--config", config_path, "--listen", "127.0.0.1:0", "--work-root",
+            [DAEMON, "--config", config_path, *listen, "--work-root",
              os.path.join(self.scratch, "work"), "--cache-dir", os.path.join(self.scratch, "cache")],
             stdout=self.log, stderr=self.log, env=env)
         self.port = None
         for _ in range(300):
             with open(self.log_path) as handle:
-                match = re.search(r'"addresses":\["127\.0\.0\.1:(\d+)', handle.read())
+                text = handle.read()
+            match = re.search(r'"addresses":\["127\.0\.0\.1:(\d+)', text)
             if match:
                 self.port = int(match.group(1))
+                break
+            if not tcp and '"event":"started"' in text:
+                self.port = 0
                 break
             if self.process.poll() is not None:
                 break
@@ -292,6 +298,14 @@ class PageTests(unittest.TestCase):
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
         self.assertEqual(text_of(browser, "counter"), f"Step 7 of {total}")
         shot(browser, "player.png")
+        # Under prefers-reduced-motion the bars do not slide: no transform transition, a fade instead.
+        transition = "return getComputedStyle(document.querySelector('#stage .bar')).transitionProperty"
+        self.assertIn("transform", browser.execute_script(transition))
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        self.addCleanup(browser.execute_cdp_cmd, "Emulation.setEmulatedMedia", {"features": []})
+        self.assertNotIn("transform", browser.execute_script(transition))
+        self.assertIn("opacity", browser.execute_script(transition))
 
     def test_04b_search_and_graph_steps(self):
         self.open_page()
@@ -487,6 +501,36 @@ class PageTests(unittest.TestCase):
         FIGURES["long_frames_style_layout_ms_max"] = round(max([f["layout"] for f in long_frames], default=0), 1)
         FIGURES["played_to"] = reached
         shot(browser, "player-40.png")
+
+
+class PageOffTests(unittest.TestCase):
+    """The page is not served when the config turns it off, nor on a Unix socket alone."""
+
+    def test_turned_off(self):
+        daemon = Daemon({"page": {"enabled": False}})
+        self.addCleanup(daemon.stop)
+        with self.assertRaises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(daemon.url + "/")
+        self.assertEqual(caught.exception.code, 404)
+        with urllib.request.urlopen(daemon.url + "/v1/runtimes") as response:
+            self.assertEqual(response.status, 200)
+
+    def test_unix_socket_only(self):
+        import http.client
+        import socket
+
+        class UnixConnection(http.client.HTTPConnection):
+            def connect(self):
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.connect(self.host)
+
+        daemon = Daemon({}, tcp=False)
+        self.addCleanup(daemon.stop)
+        for path, status in [("/", 404), ("/page/app.js", 404), ("/v1/runtimes", 200)]:
+            connection = UnixConnection(daemon.unix_socket)
+            connection.request("GET", path)
+            self.assertEqual(connection.getresponse().status, status, path)
+            connection.close()
 
 
 class BusyAndTokenTests(unittest.TestCase):
