@@ -293,10 +293,20 @@ class PageTests(unittest.TestCase):
         bars = browser.find_elements(By.CSS_SELECTOR, "#stage .bar")
         self.assertEqual(len(bars), 5)
         self.assertEqual(len(browser.find_elements(By.CSS_SELECTOR, "#stage .bar.active")), 2)
+        # Step 8 swaps 6 and 1 (2 4 5 6 1 -> 2 4 5 1 6): the bar of 6 is the same element, moved right.
+        browser.execute_script("""
+          window.barOfSix = [...document.querySelectorAll('#stage .bar')].find(b => b.textContent === '6');
+          window.sixWasAt = window.barOfSix.style.transform;""")
         # Keyboard: right arrow on the page steps forward.
         browser.find_element(By.TAG_NAME, "h1").click()
         browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
         self.assertEqual(text_of(browser, "counter"), f"Step 7 of {total}")
+        browser.find_element(By.TAG_NAME, "body").send_keys("l")
+        self.assertEqual(text_of(browser, "counter"), f"Step 8 of {total}")
+        self.assertEqual(text_of(browser, "caption"), "6 is larger than 1, so shift it right.")
+        moved = browser.execute_script(
+            "return [window.barOfSix.isConnected, window.barOfSix.textContent, window.barOfSix.style.transform !== window.sixWasAt]")
+        self.assertEqual(moved, [True, "6", True])
         shot(browser, "player.png")
         # Under prefers-reduced-motion the bars do not slide: no transform transition, a fade instead.
         transition = "return getComputedStyle(document.querySelector('#stage .bar')).transitionProperty"
