@@ -398,6 +398,13 @@ class PageTests(unittest.TestCase):
         self.assertIn("O(n^2) (asked)", labels)
         self.assertIn("grows like O(n^2)", text_of(browser, "growth-message"))
         shot(browser, "grade-difference.png")
+        # A hidden test's difference: its caption only, never its steps.
+        negatives = [row for row in rows if row.text.startswith("negatives")][0]
+        negatives.find_element(By.TAG_NAME, "button").click()
+        self.assertEqual(text_of(browser, "expected-stage"), "A hidden test's steps are not shown.")
+        self.assertEqual(text_of(browser, "actual-stage"), "A hidden test's steps are not shown.")
+        self.assertTrue(text_of(browser, "expected-caption"))
+        self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#stage .bar"), [])
 
     def test_06_no_request_leaves_the_origin_and_no_policy_violation(self):
         self.open_page()
@@ -541,6 +548,56 @@ class PageOffTests(unittest.TestCase):
             connection.request("GET", path)
             self.assertEqual(connection.getresponse().status, status, path)
             connection.close()
+
+
+class LiveBusyTests(unittest.TestCase):
+    """A live run refused because every live session is taken (error busy, close 1013) is retried
+    by the page until the session holding the place ends."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.daemon = Daemon({"live_sessions": 1})
+        cls.browser = new_browser()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.daemon.stop()
+
+    def test_busy_live_run_is_retried(self):
+        if not connect_served(self.daemon.port):
+            self.skipTest("/v1/connect is not served by this build (live runs come from helper liveapi)")
+        import asyncio
+        import websockets
+
+        browser = self.browser
+        browser.get(self.daemon.url + "/")
+        wait_ready(browser)
+        Select(browser.find_element(By.ID, "language")).select_by_value("python")
+        set_source(browser, 'print("through")\n')
+        browser.find_element(By.ID, "stdin").send_keys("x")
+        started = threading.Event()
+        release = threading.Event()
+
+        async def hold():
+            async with websockets.connect(f"ws://127.0.0.1:{self.daemon.port}/v1/connect") as socket:
+                await socket.send(json.dumps({"type": "start", "body": {"language": "python", "source": "input()"}}))
+                while json.loads(await socket.recv()).get("stage") != "run":
+                    pass
+                started.set()
+                while not release.is_set():
+                    await asyncio.sleep(0.05)
+
+        holder = threading.Thread(target=lambda: asyncio.run(hold()))
+        holder.start()
+        self.assertTrue(started.wait(60), "the holding session did not start")
+        browser.find_element(By.ID, "run").click()
+        wait(browser, 10).until(lambda b: "busy" in text_of(b, "notice"))
+        release.set()
+        holder.join()
+        wait(browser, 60).until(lambda b: "through" in text_of(b, "output"))
+        self.assertTrue(text_of(browser, "status").startswith("ok"), text_of(browser, "status"))
+        self.assertFalse(browser.find_element(By.ID, "notice").is_displayed())
 
 
 class BusyAndTokenTests(unittest.TestCase):
