@@ -237,7 +237,8 @@ function setRunning(running) {
   state.busy = running;
   $("run").disabled = running;
   $("grade").disabled = running;
-  $("stop").disabled = !running;
+  // Only a live run can be stopped: a plain execute has no channel to say so.
+  $("stop").disabled = !running || !state.control;
   $("live-form").hidden = !running || !state.control;
 }
 
@@ -261,6 +262,7 @@ async function run() {
       answer = await connect(body, {
         open(control) {
           state.control = control;
+          $("stop").disabled = false;
           if (stdin) {
             // Given input is the whole input, as for a batch run.
             control.send(stdin);

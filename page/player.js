@@ -166,6 +166,15 @@ class GraphView {
     this.svg = document.createElementNS(SVG, "svg");
     this.svg.setAttribute("class", "graph");
     stage.appendChild(this.svg);
+    const legend = document.createElement("div");
+    legend.className = "legend";
+    for (const name of ["visited", "frontier", "current"]) {
+      const key = document.createElement("span");
+      key.className = "key " + name;
+      key.textContent = name;
+      legend.appendChild(key);
+    }
+    stage.appendChild(legend);
     this.nodes = [];
   }
 

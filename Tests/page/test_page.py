@@ -234,6 +234,14 @@ class PageTests(unittest.TestCase):
         wait(browser, 60).until(lambda b: "Hello, Grace!" in text_of(b, "output"))
         wait(browser, 60).until(lambda b: text_of(b, "status").startswith("ok"))
         shot(browser, "run-interactive.png")
+        # Stop ends a live run at once; the status says how it ended.
+        set_source(browser, "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n")
+        browser.find_element(By.ID, "run").click()
+        wait(browser, 60).until(lambda b: "sleeping" in text_of(b, "output"))
+        browser.find_element(By.ID, "stop").click()
+        wait(browser, 30).until(lambda b: b.find_element(By.ID, "run").get_attribute("disabled") is None)
+        # Killed, not timed out: the 60 s sleep is past the wall limit, which would say time_limit.
+        self.assertIn("Stopped on request", text_of(browser, "status"))
 
     def test_03b_steps_stream_in_while_running(self):
         if not self.live:
