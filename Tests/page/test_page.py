@@ -5,7 +5,7 @@ Run by scripts/test-page (from scripts/test):  test_page.py DSA_RUND_BINARY
 
 Prints the page's figures (time to interactive, frame times while playing ~800 steps at 4x, page
 weight) from Chromium's performance timeline; they are measured, not asserted (timing is noisy).
-Screenshots go to docs/screenshots/.
+Screenshots go to .build/page-screenshots/ (or $DSA_RUN_SCREENSHOTS, e.g. docs/screenshots).
 """
 
 import json
@@ -29,7 +29,10 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-SCREENSHOTS = os.path.join(ROOT, "docs", "screenshots")
+# Where the screenshots go: .build/page-screenshots unless DSA_RUN_SCREENSHOTS says (the committed
+# ones in docs/screenshots are refreshed with DSA_RUN_SCREENSHOTS=docs/screenshots), so a test run
+# leaves the checkout as it was.
+SCREENSHOTS = os.path.join(ROOT, os.environ.get("DSA_RUN_SCREENSHOTS", ".build/page-screenshots"))
 DAEMON = None
 LANGUAGES = ["python", "javascript", "java", "cpp", "kotlin", "dart", "go"]
 TOKEN = "page-test-token-7f3a"
