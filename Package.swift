@@ -131,6 +131,10 @@ let package = Package(
     .testTarget(name: "SystemCoreTests", dependencies: ["SystemCore"], swiftSettings: strictSwift),
     // Pure: docs/architecture.md's module table against the import lines and this file.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSwift),
+    // Live runs on real boxes and the interactive CLI under a real pseudo-terminal.
+    .testTarget(
+      name: "LiveTests", dependencies: ["Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
+      swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",
       dependencies: ["Runners", "Sandbox", "SandboxTesting", "SystemCore", "dsa-run"],

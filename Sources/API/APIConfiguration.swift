@@ -32,6 +32,17 @@ public struct APIConfiguration: Sendable {
   public var openAPIDocument: Data?
   /// Stored submissions (`/v1/submissions`): the store and its knobs; nil serves 404 there.
   public var submissions: SubmissionSettings?
+  /// Live runs (`GET /v1/connect`) at once, apart from the box slots: a live program mostly waits
+  /// for its learner's typing, so it is not counted against the CPU slots; default 32.
+  public var liveSessions = 32
+  /// A live session with no message from its client and no output from its program for this long
+  /// is told so and closed, its program killed; default 60 s.
+  public var liveIdleTimeout: Duration = .seconds(60)
+
+  /// The playground page's files (`GET /`); nil serves none (404 there).
+  public var page: PageSite?
+  /// Origins whose pages may call the API from a browser; nil sends no CORS headers.
+  public var crossOrigin: CrossOriginPolicy?
 
   /// The defaults, with `slots` slots and a line of twice that.
   /// The grade budget in effect.

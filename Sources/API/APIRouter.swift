@@ -29,6 +29,9 @@ public final class APIRouter: Sendable {
   private let servedOpenAPIDocument: Data?
   /// Stored submissions (`/v1/submissions`); nil when the configuration has no store.
   public let submissions: SubmissionService?
+  /// Live runs at once (`/v1/connect`), apart from the box slots, and the idle rule over them.
+  let liveSlots: LiveSlots
+  let liveMonitor: LiveIdleMonitor
 
   private let requestCounter = Atomic<UInt64>(0)
   // Generated ids start with a per-process prefix so ids from daemons behind one balancer differ.
@@ -39,6 +42,9 @@ public final class APIRouter: Sendable {
     "/v1/execute": "POST", "/v1/grade": "POST", "/v1/runtimes": "GET", "/v1/challenges": "GET",
     challengeRoute: "GET", "/healthz": "GET", "/metrics": "GET", "/v1/openapi.json": "GET",
   ]
+  /// WebSocket routes: served and counted like the others, but not HTTP operations, so the OpenAPI
+  /// document (and `routeMethods`, checked against it) leaves them out; docs/api.md has them.
+  public static let webSocketRoutes: [String: String] = ["/v1/connect": "GET"]
   /// `GET /v1/challenges/ID`: one route for every id (and one metrics label), named as OpenAPI does.
   public static let challengeRoute = "/v1/challenges/{id}"
   static let challengePrefix = "/v1/challenges/"
@@ -60,6 +66,8 @@ public final class APIRouter: Sendable {
     }
     queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
     submissions = configuration.submissions.map(SubmissionService.init(settings:))
+    liveSlots = LiveSlots(limit: configuration.liveSessions)
+    liveMonitor = LiveIdleMonitor(idleTimeout: configuration.liveIdleTimeout)
   }
 
   /// What one request did, gathered for the log line.
@@ -76,12 +84,14 @@ public final class APIRouter: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let start = ContinuousClock.now
     let path = String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
-    let route = Self.route(of: path) ?? "other"
+    let route = Self.route(of: path) ?? (configuration.page?.claims(path) == true ? PageSite.route : "other")
     var trace = Trace(id: requestID(request))
     var errorCode: String?
     var response: HTTPResponse
     do throws(APIError) {
       response = try answer(request, path: path, trace: &trace)
+      // A streamed answer is counted and logged when it is over, with the status it ended up with.
+      if response.stream != nil { return response }
     } catch {
       errorCode = error.code
       response = error.response
@@ -96,6 +106,7 @@ public final class APIRouter: Sendable {
       }
     }
     response.headers.add(name: "X-Request-Id", value: trace.id)
+    configuration.crossOrigin?.decorate(&response, for: request)
     metrics.recordRequest(route: route, code: response.status.code)
     if let sink = configuration.logSink {
       sink(
@@ -109,18 +120,33 @@ public final class APIRouter: Sendable {
   }
 
   private func answer(_ request: HTTPRequest, path: String, trace: inout Trace) throws(APIError) -> HTTPResponse {
-    // Health checks come from load balancers and systemd that hold no token.
-    if path != "/healthz" { try authorize(request) }
+    // The page must load before it can ask for a token; a preflight carries none (the Fetch standard).
+    if let page = configuration.page,
+      let answer = page.answer(method: request.method, path: path, headers: request.headers)
+    {
+      return answer
+    }
+    if let preflight = configuration.crossOrigin?.preflight(request) { return preflight }
+    // Health checks come from load balancers and systemd that hold no token; a live session may
+    // bring its token in its first message, since browsers cannot set the header.
+    if path != "/healthz" && path != "/v1/connect" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
-    guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
+    guard let route = Self.route(of: path), let method = Self.routes[route] ?? Self.webSocketRoutes[route] else {
+      throw .notFound(path)
+    }
     // HEAD is GET without the body (the server leaves it out), as RFC 9110 §9.3.2 asks of GET routes.
     let asked = request.method == "HEAD" && method == "GET" ? "GET" : request.method
     guard asked == method else {
       throw .methodNotAllowed(request.method, path: path, allowed: method == "GET" ? ["GET", "HEAD"] : [method])
     }
     switch route {
-    case "/v1/execute": return try execute(request, trace: &trace)
-    case "/v1/grade": return try grade(request, trace: &trace)
+    case "/v1/execute":
+      if Self.wantsEventStream(request) { return try executeStreamed(request, trace: &trace) }
+      return try execute(request, trace: &trace)
+    case "/v1/grade":
+      if Self.wantsEventStream(request) { return try gradeStreamed(request, trace: &trace) }
+      return try grade(request, trace: &trace)
+    case "/v1/connect": return connect(request, trace: trace)
     case "/v1/challenges":
       return Self.json([
         "challenges": challenges.ids.compactMap { challenges.challenges[$0] }.map(GradeEncoder.summaryObject)
@@ -143,7 +169,7 @@ public final class APIRouter: Sendable {
           cacheMisses: executor.cache?.misses ?? 0,
           boxDiscards: Dictionary(
             uniqueKeysWithValues: executor.environments.discardCounts.map { ($0.key.rawValue, $0.value) }))
-        + submissionMetricsText()
+        + submissionMetricsText() + liveMetricsText()
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return healthResponse()
@@ -187,7 +213,7 @@ public final class APIRouter: Sendable {
 
   /// The route a path belongs to: itself, or the challenge route for `/v1/challenges/ID`.
   static func route(of path: String) -> String? {
-    if routes[path] != nil { return path }
+    if routes[path] != nil || webSocketRoutes[path] != nil { return path }
     if let submissionRoute = submissionRouteName(of: path) { return submissionRoute }
     if path.hasPrefix(challengePrefix), ChallengeLoader.isValidID(String(path.dropFirst(challengePrefix.count))) {
       return challengeRoute
@@ -195,7 +221,7 @@ public final class APIRouter: Sendable {
     return nil
   }
 
-  private func authorize(_ request: HTTPRequest) throws(APIError) {
+  func authorize(_ request: HTTPRequest) throws(APIError) {
     guard !configuration.bearerTokens.isEmpty else { return }
     guard let field = request.headers["Authorization"] else {
       throw .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
@@ -301,7 +327,7 @@ public final class APIRouter: Sendable {
 
   /// Runs `work` on a box slot's thread, recording the wait and the run in `trace`; 503 with
   /// Retry-After when no slot can be had. Returns what the work gave and how long it ran.
-  private func inSlot<Value: Sendable>(
+  func inSlot<Value: Sendable>(
     trace: inout Trace, _ work: @escaping @Sendable () throws(ExecuteError) -> Value
   ) throws(APIError) -> (Result<Value, ExecuteError>, Duration) {
     let waitStart = ContinuousClock.now
@@ -388,18 +414,18 @@ public final class APIRouter: Sendable {
     HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: ResultEncoder.data(object))
   }
 
-  private static func milliseconds(_ duration: Duration) -> Double {
+  static func milliseconds(_ duration: Duration) -> Double {
     (seconds(duration) * 1_000_000).rounded() / 1000
   }
 
-  private static func seconds(_ duration: Duration) -> Double {
+  static func seconds(_ duration: Duration) -> Double {
     let (whole, fraction) = duration.components
     return Double(whole) + Double(fraction) / 1e18
   }
 
   // Token comparison that does not stop at the first differing byte, so response timing does not
   // reveal how much of a guess was right.
-  private static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
+  static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
     let a = Array(left.utf8)
     let b = Array(right.utf8)
     var difference = UInt8(a.count == b.count ? 0 : 1)

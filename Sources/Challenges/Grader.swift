@@ -24,6 +24,12 @@ public struct GradeOptions: Sendable {
   /// The runner, when the caller resolved it already (so a request resolves it once); nil
   /// resolves the language and `version`.
   public var runner: Runner?
+  /// Called once the compile step is over (with its outcome; nil when the compile cache had it or the
+  /// language has no compile step), before any test starts; SSE grading streams it.
+  public var onCompiled: (@Sendable (Outcome?) -> Void)?
+  /// Called as each test's verdict is known, with the test's index in the challenge's order, on the
+  /// grading thread that ran it (so in index order only with parallelism 1); SSE grading streams it.
+  public var onTestFinished: (@Sendable (Int, TestGrade) -> Void)?
 
   public static let defaultTimeBoundMilliseconds: UInt64 = 120_000
 
@@ -85,6 +91,7 @@ public final class Grader: Sendable {
     } else {
       program = try executor.prepare(language: language, version: options.version, files: files)
     }
+    options.onCompiled?(program.compile)
     var result = GradeResult(
       challenge: challenge.id, language: program.language, version: program.version, verdict: .accepted, score: 0,
       message: "", compile: program.compile, compileCacheHit: program.compileCacheHit, tests: [], wallMilliseconds: 0)
@@ -144,6 +151,7 @@ public final class Grader: Sendable {
             if options.stopAtFirstFailure, grade.verdict != .accepted { shared.stopped.store(true, ordering: .relaxed) }
           }
           shared.grades.withLock { $0[index] = grade }
+          options.onTestFinished?(index, grade)
         }
       }
       thread.name = "dsa-run grading"

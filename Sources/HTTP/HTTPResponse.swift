@@ -16,6 +16,8 @@ public struct HTTPResponse: Sendable, Equatable {
   public var body: Data
   /// The session that takes the connection over after this 101; set by `webSocket(for:session:)`.
   public internal(set) var webSocketSession: WebSocketSession?
+  /// The producer of a response made while it is sent; set by `streamed(_:)`.
+  public internal(set) var stream: HTTPResponseStream?
 
   /// A response from its parts.
   public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
@@ -39,7 +41,10 @@ public struct HTTPResponse: Sendable, Equatable {
     for (name, value) in headers where Self.isSendable(name) {
       text += "\(name): \(Self.sanitized(value))\r\n"
     }
-    if !status.forbidsBody {
+    if stream != nil {
+      // A streamed body's length is not known: chunks, or the close on a closing connection.
+      if !closeConnection { text += "Transfer-Encoding: chunked\r\n" }
+    } else if !status.forbidsBody {
       text += "Content-Length: \(body.count)\r\n"
     }
     if webSocketSession != nil {

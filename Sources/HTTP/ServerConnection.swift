@@ -108,6 +108,16 @@ struct ServerConnection {
         // the field and writes its own); a stopping server ends every connection after its answer.
         let closing =
           !request.keepAlive || response.headers.listContains("close", for: "Connection") || isStopping()
+        if let stream = response.stream {
+          let writer = HTTPResponseWriter(
+            socket: socket, writeTimeout: configuration.writeTimeout, requestVersion: request.version, closing: closing)
+          stream.produce(writer)
+          let (sent, mustClose) = writer.finish()
+          guard sent else { return .close }
+          if mustClose { return .closeAfterDraining }
+          requestStarted = .now
+          continue
+        }
         guard write(response, closing: closing, version: request.version, bodyOmitted: request.method == "HEAD")
         else { return .close }
         if closing { return .closeAfterDraining }

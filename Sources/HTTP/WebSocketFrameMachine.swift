@@ -30,9 +30,13 @@ public enum WebSocketCloseCode {
   public static let abnormal: UInt16 = 1006
   /// A text message, or a close reason, that is not UTF-8.
   public static let invalidPayload: UInt16 = 1007
+  /// A message the application refuses (a bad request, a missing or wrong token).
+  public static let policyViolation: UInt16 = 1008
   /// A frame or message over the limits.
   public static let messageTooBig: UInt16 = 1009
   public static let internalError: UInt16 = 1011
+  /// The server is too busy for this session now ("try again later").
+  public static let tryAgainLater: UInt16 = 1013
 }
 
 /// The server side of RFC 6455 framing as a state machine: bytes in, events and bytes out, no I/O

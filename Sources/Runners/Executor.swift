@@ -257,6 +257,13 @@ public final class Executor: Sendable {
   public func prepare(_ runner: Runner, requestedAs language: String, files given: [SourceFile])
     throws(ExecuteError) -> PreparedProgram
   {
+    try prepare(runner, requestedAs: language, files: given, compileStarts: nil)
+  }
+
+  /// `prepare`, calling `compileStarts` just before a compile box runs (a live run's stage event).
+  func prepare(
+    _ runner: Runner, requestedAs language: String, files given: [SourceFile], compileStarts: (() -> Void)?
+  ) throws(ExecuteError) -> PreparedProgram {
     guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
     var (files, learnerNames) = try nameFiles(given, runner: runner)
     // A script's launcher is compiled with it and started in its place; it is not the learner's.
@@ -286,6 +293,7 @@ public final class Executor: Sendable {
         program.mainClass = mainClass
         program.runFiles = cached.map { ($0.0, $0.1, true) }
       } else {
+        compileStarts?()
         let (compiled, artifacts) = try compileInBox(runner: runner, step: compile, policy: policy, files: files)
         var outcome = compiled
         outcome.stdout = LearnerNames.rewrite(outcome.stdout, names: learnerNames)
@@ -318,6 +326,14 @@ public final class Executor: Sendable {
     _ program: PreparedProgram, stdin: Data, arguments: [String] = [], limits stepLimits: StepLimits = StepLimits(),
     extraFiles: [SourceFile] = []
   ) throws(ExecuteError) -> Outcome {
+    try run(program, stdin: stdin, arguments: arguments, limits: stepLimits, extraFiles: extraFiles, live: nil)
+  }
+
+  /// `run`, live when `live` is given (`executeLive`).
+  func run(
+    _ program: PreparedProgram, stdin: Data, arguments: [String], limits stepLimits: StepLimits,
+    extraFiles: [SourceFile], live: BoxLive?
+  ) throws(ExecuteError) -> Outcome {
     guard let programFiles = program.runFiles else {
       throw .badFiles("the program did not compile, so it cannot run")
     }
@@ -342,7 +358,7 @@ public final class Executor: Sendable {
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
-    var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin)) { outcome, _ in outcome }
+    var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
     outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: program.learnerNames)
     return outcome
   }

@@ -120,8 +120,12 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     ran = true
     for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
 
-    let pipes = try PipeSet()
+    var pipes = try PipeSet()
     defer { pipes.closeAll() }
+    if let live = command.live {
+      // The live input's own pipe is the program's stdin; the box's copy closes as the init starts.
+      pipes.stdin = OwnedPair(read: try live.input.programStdin(), write: OwnedDescriptor(-1))
+    }
     let (process, planned) = try lease.spawnInit(layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes)
     defer { process.close() }
     let interruption = lease.registerInterruption(process)
@@ -131,7 +135,8 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
 
     var pump = StreamPump(
       input: command.stdin, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
-      reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream))
+      reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream),
+      live: command.live)
     let cgroup = lease.cgroup
     pump.run(
       process: process, started: started, limits: limits,
@@ -140,6 +145,7 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
         process.kill()
         cgroup?.killAll()
       })
+    command.live?.input.endRun()
     let usage = process.reap()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
 

@@ -26,11 +26,16 @@ public struct BoxCommand: Sendable {
   public var spec: BoxSpec
   public var files: [BoxFile]
   public var stdin: Data
+  /// Runs the command live: stdin from `live.input` as it is sent (`stdin` must then be empty),
+  /// output to `live.output` as it is read. The outcome is what a run with the same stdin given
+  /// whole would report; every environment honours it (the fake plays its output through it).
+  public var live: BoxLive?
 
-  public init(spec: BoxSpec, files: [BoxFile] = [], stdin: Data = Data()) {
+  public init(spec: BoxSpec, files: [BoxFile] = [], stdin: Data = Data(), live: BoxLive? = nil) {
     self.spec = spec
     self.files = files
     self.stdin = stdin
+    self.live = live
   }
 }
 

@@ -88,6 +88,11 @@ public struct BoxEnding: Sendable {
   /// stderr texts by which the program's runtime says it ran out of its memory budget
   /// (`BoxSpec.outOfMemoryTexts`).
   public var outOfMemoryTexts: [String] = []
+  /// A live run's caller asked for the program to be stopped (`BoxLiveInput.kill`).
+  public var killedOnRequest = false
+  /// A live run went `idleLimitMilliseconds` without input or output.
+  public var killedForIdle = false
+  public var idleLimitMilliseconds: UInt64 = 0
 
   public init(limits: BoxLimits) { self.limits = limits }
 }
@@ -148,6 +153,16 @@ func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, In
       .outputLimit,
       "Stopped after printing more than \(formatBytes(limits.outputBytesPerStream)) on one stream: is there an endless loop around a print?",
       exitCode, signal, nil
+    )
+  }
+  if ending.killedOnRequest {
+    return (.runtimeError, "Stopped on request while it ran (after \(wallSeconds)).", exitCode, signal, nil)
+  }
+  if ending.killedForIdle {
+    return (
+      .timeLimit,
+      "Stopped after \(formatSeconds(ending.idleLimitMilliseconds)) with no input and no output: the session was idle.",
+      exitCode, signal, .wall
     )
   }
   let cpuExceeded =

@@ -83,6 +83,10 @@ struct StreamPump<Reports: InitReportChannel> {
   private var stderrFD: Int32 { stderrPipe.rawValue }
   private(set) var channel: Reports
   let outputLimit: Int
+  /// A live run's input, output callback and idle bound; nil for a run with all its stdin given.
+  let live: BoxLive?
+  /// When output was last read (the idle bound).
+  private var lastOutput: UInt64 = 0
 
   private(set) var output = CapturedOutput()
   private(set) var outputLimitExceeded = false
@@ -96,12 +100,15 @@ struct StreamPump<Reports: InitReportChannel> {
     var wallTimeExceeded = false
     var cpuTimeExceeded = false
     var killedByUs = false
+    var killedOnRequest = false
+    var killedForIdle = false
   }
 
   init(
     input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor, reports: Reports,
-    outputLimit: Int
+    outputLimit: Int, live: BoxLive? = nil
   ) {
+    self.live = live
     self.input = input
     self.stdinPipe = stdin
     self.stdoutPipe = stdout
@@ -123,6 +130,9 @@ struct StreamPump<Reports: InitReportChannel> {
     ending.killedForOutput = outputLimitExceeded
     ending.wallMicroseconds = wallMicroseconds
     ending.outOfMemoryTexts = spec.outOfMemoryTexts
+    ending.killedOnRequest = watch.killedOnRequest
+    ending.killedForIdle = watch.killedForIdle
+    ending.idleLimitMilliseconds = live?.idleLimitMilliseconds ?? 0
     return ending
   }
 
@@ -136,6 +146,7 @@ struct StreamPump<Reports: InitReportChannel> {
     let cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
     let processors = UInt64(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var nextCPUCheck = started + 5
+    lastOutput = started
     if input.isEmpty { closeStdin() }
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65_536, alignment: 16)
     defer { buffer.deallocate() }
@@ -155,12 +166,16 @@ struct StreamPump<Reports: InitReportChannel> {
       if channel.fd >= 0 { fds.append(pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0)) }
       if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
       if fds.isEmpty { break }
+      if let live, !watch.killedByUs {
+        fds.append(pollfd(fd: live.input.wakeFD, events: Int16(POLLIN), revents: 0))
+      }
 
       let now = monotonicMilliseconds()
       var timeout: UInt64 = 1_000
       if !watch.killedByUs {
         timeout = wallDeadline > now ? wallDeadline - now : 0
         timeout = min(timeout, nextCPUCheck > now ? nextCPUCheck - now : 0)
+        if let idleDeadline = idleDeadline() { timeout = min(timeout, idleDeadline > now ? idleDeadline - now : 0) }
       }
       let ready = poll(&fds, nfds_t(fds.count), Int32(min(timeout, 1_000)))
       if ready < 0 && errno != EINTR { break }
@@ -177,11 +192,17 @@ struct StreamPump<Reports: InitReportChannel> {
           readReports(buffer: buffer)
         case stdinFD:
           feed()
+        case live?.input.wakeFD:
+          live?.input.drainWake()
         default:
           break
         }
       }
       if outputLimitExceeded { killBox(&watch) }
+      if let live, live.input.killRequested, !watch.killedByUs {
+        watch.killedOnRequest = true
+        killBox(&watch)
+      }
       if initExited { closeStdin() }
       if channel.runIsOver(initExited: initExited, outputClosed: stdoutFD < 0 && stderrFD < 0, reports: reports) {
         break
@@ -191,6 +212,11 @@ struct StreamPump<Reports: InitReportChannel> {
       let after = monotonicMilliseconds()
       if after >= wallDeadline {
         watch.wallTimeExceeded = true
+        killBox(&watch)
+        continue
+      }
+      if let idleDeadline = idleDeadline(), after >= idleDeadline {
+        watch.killedForIdle = true
         killBox(&watch)
         continue
       }
@@ -222,24 +248,18 @@ struct StreamPump<Reports: InitReportChannel> {
     stdinPipe.close()
   }
 
+  /// When a live run with an idle bound has gone that long without input or output.
+  private func idleDeadline() -> UInt64? {
+    guard let live, let idle = live.idleLimitMilliseconds else { return nil }
+    return max(lastOutput, live.input.lastSend) + idle
+  }
+
   private mutating func feed() {
-    // A program that exits without reading its input closes the pipe, and a write then raises
-    // SIGPIPE, whose default kills the whole process (the CLI exits 141, a test run dies). Blocked
-    // on this thread, it leaves the write its EPIPE; a SIGPIPE left pending by it is taken back.
-    var sigpipe = sigset_t()
-    sigemptyset(&sigpipe)
-    sigaddset(&sigpipe, SIGPIPE)
-    var previousMask = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &sigpipe, &previousMask)
-    defer {
-      var pending = sigset_t()
-      sigpending(&pending)
-      if sigismember(&pending, SIGPIPE) == 1, sigismember(&previousMask, SIGPIPE) == 0 {
-        var now = timespec()
-        _ = sigtimedwait(&sigpipe, nil, &now)
-      }
-      pthread_sigmask(SIG_SETMASK, &previousMask, nil)
-    }
+    // A program that exits without reading its input closes the pipe; the write then gets EPIPE.
+    withSIGPIPEBlocked { feedUntilFull() }
+  }
+
+  private mutating func feedUntilFull() {
     while inputOffset < input.count {
       let written = input.withUnsafeBytes { bytes in
         Glibc.write(stdinFD, bytes.baseAddress! + inputOffset, min(65_536, input.count - inputOffset))
@@ -265,11 +285,18 @@ struct StreamPump<Reports: InitReportChannel> {
         if room > 0 {
           let bytes = UnsafeRawBufferPointer(start: buffer, count: min(room, count))
           if isStdout { output.stdout.append(contentsOf: bytes) } else { output.stderr.append(contentsOf: bytes) }
+          if let live {
+            lastOutput = monotonicMilliseconds()
+            live.output(isStdout ? .stdout : .stderr, Array(bytes))
+          }
         }
         if count > room {
           if isStdout { output.stdoutTruncated = true } else { output.stderrTruncated = true }
           outputLimitExceeded = true
         }
+        // Live output may be taken slower than a program writes (the callback blocks), so the pipe
+        // would never run dry: one chunk per poll keeps the limits and kill requests looked at.
+        if live != nil { return }
         continue
       }
       if count < 0 && (errno == EAGAIN || errno == EINTR) { return }

@@ -250,11 +250,15 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
     for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
-    return try run(command.spec, stdin: command.stdin)
+    return try run(command.spec, stdin: command.stdin, live: command.live)
   }
 
   /// Runs one program. The spec's mounts must be this box's layout.
   public func run(_ spec: BoxSpec, stdin input: Data = Data()) throws(SandboxError) -> Outcome {
+    try run(spec, stdin: input, live: nil)
+  }
+
+  private func run(_ spec: BoxSpec, stdin input: Data, live: BoxLive?) throws(SandboxError) -> Outcome {
     guard !destroyed, !isBroken, let process else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
@@ -279,9 +283,12 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] {
       _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
     }
+    // A live run's program reads the live input's own pipe.
+    let programStdin = try live.map { live throws(SandboxError) in try live.input.programStdin() }
     do throws(SandboxError) {
       try send(
-        spec, stdin: stdinPipe.read.rawValue, stdout: stdoutPipe.write.rawValue, stderr: stderrPipe.write.rawValue)
+        spec, stdin: programStdin?.rawValue ?? stdinPipe.read.rawValue, stdout: stdoutPipe.write.rawValue,
+        stderr: stderrPipe.write.rawValue)
     } catch {
       isBroken = true
       // An init that failed to build the box reports the step and ends, often before the run is sent.
@@ -289,6 +296,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       throw error
     }
     stdinPipe.read.close()
+    programStdin?.close()
     stdoutPipe.write.close()
     stderrPipe.write.close()
 
@@ -296,12 +304,14 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     let startedMicroseconds = monotonicMicroseconds()
     var pump = StreamPump(
       input: input, stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read,
-      reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream))
+      reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream),
+      live: live)
     let control = self.control.rawValue
     pump.run(
       process: process, started: started, limits: spec.limits,
       cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
       kill: { _ = dsa_send_kill(control) })
+    live?.input.endRun()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
     let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
     if let ended { initReset = (ended.reset_step, ended.reset_error) }

@@ -137,6 +137,13 @@ public final class FakeEnvironment: BoxEnvironment, @unchecked Sendable {
     let output = CapturedOutput(
       stdout: run.stdout.prefix(cap), stderr: run.stderr.prefix(cap), stdoutTruncated: run.stdout.count > cap,
       stderrTruncated: run.stderr.count > cap)
+    if let live = command.live {
+      // Played as a box's pump would hand it over: what the cap keeps, stdout first.
+      if !output.stdout.isEmpty { live.output(.stdout, [UInt8](output.stdout)) }
+      if !output.stderr.isEmpty { live.output(.stderr, [UInt8](output.stderr)) }
+      ending.killedOnRequest = live.input.killRequested
+      live.input.endRun()
+    }
     return Outcome(ending, output: output, accounting: "fake")
   }
 

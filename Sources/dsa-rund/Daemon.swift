@@ -147,9 +147,10 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     } catch {
       throw UsageError("cannot open the submission store: \(error)")
     }
+    let fromSystemd = systemdPassedSockets()
+    apiConfiguration.page = pageSite(configuration, tcpServed: fromSystemd || !configuration.listen.isEmpty)
     let router = APIRouter(executor: executor, configuration: apiConfiguration, challenges: challenges)
     routerForStop = router
-    let fromSystemd = systemdPassedSockets()
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
     // connection threads only parse, decode, wait and encode.
@@ -168,6 +169,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
         "compile_cache": configuration.cacheDirectory ?? NSNull(),
         "auth": configuration.bearerTokens.isEmpty ? "none" : "bearer",
         "submission_store": router.submissions?.store.kindName ?? NSNull(),
+        "page": apiConfiguration.page != nil,
       ])
   } catch let error as UsageError {
     logLine("error", ["message": error.message])
@@ -197,6 +199,29 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
   pool.drain()
   logLine("stopped", ["open_connections": server.connectionCount])
   exit(0)
+}
+
+/// The playground page, when the config wants it, a browser can reach it (a Unix socket alone is
+/// for programs), and the data folder has it; a missing page/ is logged, not fatal.
+func pageSite(_ configuration: DaemonConfiguration, tcpServed: Bool) -> PageSite? {
+  guard configuration.pageEnabled, tcpServed else { return nil }
+  guard let directory = DataDirectories.locate("page") else {
+    logLine("warning", ["message": "no page/ folder in the data folder: GET / answers 404"])
+    return nil
+  }
+  var isDirectory: ObjCBool = false
+  if !FileManager.default.fileExists(
+    atPath: configuration.pageJavascriptDirectory + "/codemirror", isDirectory: &isDirectory)
+  {
+    logLine(
+      "warning",
+      [
+        "message":
+          "no codemirror/ in \(configuration.pageJavascriptDirectory): the page has no editor "
+          + "(apt-get install libjs-codemirror libjs-marked libjs-chart.js)"
+      ])
+  }
+  return PageSite(pageDirectory: directory, javascriptDirectory: configuration.pageJavascriptDirectory)
 }
 
 /// Waits on a dedicated queue's signal sources for SIGTERM or SIGINT (blocked everywhere beforehand)

@@ -53,6 +53,16 @@ struct DaemonConfiguration: Equatable {
   var drainSeconds = 30.0
   /// Stored submissions: the store and its knobs (SubmissionsConfiguration).
   var submissions = SubmissionsConfiguration()
+  /// Whether `GET /` serves the playground page (never when only a Unix socket is served).
+  var pageEnabled = true
+  /// Where Debian's libjs-codemirror, libjs-marked and libjs-chart.js put their files.
+  var pageJavascriptDirectory = "/usr/share/javascript"
+  /// Origins whose pages may call the API from a browser (CORS); empty sends no CORS headers.
+  var corsOrigins: [String] = []
+  /// Live runs (`/v1/connect`) at once, apart from the box slots.
+  var liveSessions = 32
+  /// How long a live session may go without a message from its client or output from its program, seconds.
+  var liveIdleSeconds = 60.0
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -61,8 +71,9 @@ struct DaemonConfiguration: Equatable {
     "listen", "unix_socket", "unix_socket_mode", "work_root", "cache_dir", "cache_size_mb", "cgroup_mode",
     "cgroup_path", "slots", "queue_length", "queue_timeout_s", "retry_after_s", "limits", "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
-    "grade_wall_ms", "expose_compile_cache", "submissions",
+    "grade_wall_ms", "expose_compile_cache", "submissions", "live_sessions", "live_idle_s", "page", "cors_origins",
   ]
+  static let pageKeys = ["enabled", "javascript_dir"]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
   /// hour is far past any grade a learner waits for.
   static let gradeWallRange = 100...3_600_000
@@ -143,6 +154,13 @@ struct DaemonConfiguration: Equatable {
     if let value = file.integer("grade_wall_ms", as: Int.self) { gradeWallMilliseconds = value }
     if let value = file.bool("expose_compile_cache") { exposeCompileCache = value }
     if let object = file.object("submissions", keys: SubmissionsConfiguration.keys) { submissions.apply(object) }
+    if let page = file.object("page", keys: Self.pageKeys) {
+      if let value = page.bool("enabled") { pageEnabled = value }
+      if let value = page.string("javascript_dir") { pageJavascriptDirectory = value }
+    }
+    if let value = file.strings("cors_origins") { corsOrigins = value }
+    if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
+    if let value = file.number("live_idle_s") { liveIdleSeconds = value }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -193,6 +211,18 @@ struct DaemonConfiguration: Equatable {
         "grade_wall_ms must be from \(Self.gradeWallRange.lowerBound) to \(Self.gradeWallRange.upperBound), got \(gradeWallMilliseconds)"
       )
     }
+    if !pageJavascriptDirectory.hasPrefix("/") {
+      problems.append("page.javascript_dir must be an absolute path, got \"\(pageJavascriptDirectory)\"")
+    }
+    // The browser sends exactly scheme://host[:port]; anything else would never match.
+    for origin in corsOrigins
+    where !(origin.hasPrefix("http://") || origin.hasPrefix("https://"))
+      || origin.split(separator: "/", omittingEmptySubsequences: false).count != 3
+    {
+      problems.append("cors_origins: \"\(origin)\" is not an origin such as https://app.example.org")
+    }
+    if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
+    if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }
     problems += submissions.problems()
     return problems
   }
@@ -234,6 +264,9 @@ struct DaemonConfiguration: Equatable {
     api.maximumBodyBytes = maxBodyBytes
     api.bearerTokens = bearerTokens
     api.logSink = logSink
+    if !corsOrigins.isEmpty { api.crossOrigin = CrossOriginPolicy(allowedOrigins: Set(corsOrigins)) }
+    api.liveSessions = liveSessions
+    api.liveIdleTimeout = Self.duration(liveIdleSeconds)
     return api
   }
 

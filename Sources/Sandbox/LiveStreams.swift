@@ -1,0 +1,215 @@
+internal import CSandbox
+import Foundation
+import Glibc
+import Synchronization
+import SystemCore
+
+// A live run's streams, the host side: stdin fed while the program runs (`BoxLiveInput`, a pipe
+// whose write end callers write to from any thread) and output handed to a callback as the pump
+// reads it (`BoxLive.output`). The pump (StreamPump.swift) runs everything else of a live run on
+// its own thread: kill requests, the idle bound and, with a terminal, the copy from the input
+// pipe to the pty master (the master is made per run, so input sent before it exists waits in
+// the pipe).
+
+/// Which stream of the program a chunk of live output came from.
+public enum BoxStream: Sendable {
+  case stdout
+  case stderr
+}
+
+/// What a command runs with when it runs live (`BoxCommand.live`).
+public struct BoxLive: Sendable {
+  public var input: BoxLiveInput
+  /// A pty inside the box (on the box's own devpts instance) as the program's stdin, stdout and
+  /// stderr; everything it prints then arrives as `.stdout`.
+  public var terminal: Bool
+  /// Ends the run when neither input was sent nor output read for this long.
+  public var idleLimitMilliseconds: UInt64?
+  /// Called on the pump's thread with each chunk as it is read, in order, at most what the output
+  /// cap keeps of each stream. It may block; while it does the program's output is not read.
+  public var output: @Sendable (BoxStream, [UInt8]) -> Void
+
+  public init(
+    input: BoxLiveInput, terminal: Bool = false, idleLimitMilliseconds: UInt64? = nil,
+    output: @escaping @Sendable (BoxStream, [UInt8]) -> Void
+  ) {
+    self.input = input
+    self.terminal = terminal
+    self.idleLimitMilliseconds = idleLimitMilliseconds
+    self.output = output
+  }
+}
+
+/// The caller's end of a live run's stdin: a pipe (its capacity is the bound: `send` waits while it
+/// is full, which is the backpressure towards whoever types), a kill request, and when input was
+/// last sent (the idle bound). Without a terminal the pipe's read end is the program's stdin
+/// itself; with one the pump copies from it to the pty. Thread-safe; one run uses it, after which
+/// (`endRun`) every `send` returns false.
+public final class BoxLiveInput: @unchecked Sendable {
+  private struct State {
+    var writeEnd: Int32
+    var readEnd: Int32
+    var writers = 0
+    var finishRequested = false
+    var ended = false
+    var lastByte: UInt8 = 0x0a
+  }
+
+  private let state: Mutex<State>
+  /// One sender at a time, so one `send`'s bytes are never interleaved with another's.
+  private let sendLock = NSLock()
+  private let killRequestedFlag = Atomic<Bool>(false)
+  private let lastSendMilliseconds = Atomic<UInt64>(0)
+  /// Written when a kill is requested, so the pump's poll wakes at once.
+  private let wake: OwnedPair
+
+  /// A live input; throws only when the process is out of descriptors.
+  public init() throws(SandboxError) {
+    let pipe = try OwnedPair.makePipe()
+    wake = try OwnedPair.makePipe()
+    for fd in [pipe.write.rawValue, wake.read.rawValue, wake.write.rawValue] {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+    state = Mutex(State(writeEnd: pipe.write.take(), readEnd: pipe.read.take()))
+    lastSendMilliseconds.store(monotonicMilliseconds(), ordering: .relaxed)
+  }
+
+  deinit {
+    state.withLock { state in
+      if state.writeEnd >= 0 { Glibc.close(state.writeEnd) }
+      if state.readEnd >= 0 { Glibc.close(state.readEnd) }
+    }
+  }
+
+  /// Writes all of `bytes` to the program's stdin, waiting while the pipe is full. False once the
+  /// run has ended, the input was finished or killed, or the program closed its stdin (then part
+  /// of `bytes` may have been written).
+  @discardableResult
+  public func send(_ bytes: [UInt8]) -> Bool {
+    sendLock.lock()
+    defer { sendLock.unlock() }
+    let fd = state.withLock { state -> Int32 in
+      guard !state.ended, !state.finishRequested, state.writeEnd >= 0 else { return -1 }
+      state.writers += 1
+      return state.writeEnd
+    }
+    guard fd >= 0 else { return false }
+    var written = 0
+    var failed = false
+    withSIGPIPEBlocked {
+      while written < bytes.count {
+        if killRequested || state.withLock({ $0.ended }) {
+          failed = true
+          return
+        }
+        let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+        if count > 0 {
+          written += count
+          lastSendMilliseconds.store(monotonicMilliseconds(), ordering: .relaxed)
+          continue
+        }
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 && errno == EAGAIN {
+          // Woken by room in the pipe; the timeout is for the end of the run, which wakes no one.
+          var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          _ = poll(&entry, 1, 50)
+          continue
+        }
+        // EPIPE: nobody reads the pipe any more.
+        failed = true
+        return
+      }
+    }
+    state.withLock { state in
+      state.writers -= 1
+      if written > 0 { state.lastByte = bytes[written - 1] }
+      if state.writers == 0, state.finishRequested || state.ended { closeWriteEnd(&state) }
+    }
+    return !failed
+  }
+
+  /// The end of input: EOF on the pipe (with a terminal, the pump types ^D). Later sends return false.
+  public func finish() {
+    state.withLock { state in
+      state.finishRequested = true
+      if state.writers == 0 { closeWriteEnd(&state) }
+    }
+  }
+
+  /// Asks the pump to kill the program now (at once when the run is under way, as soon as it starts
+  /// otherwise). Later sends return false.
+  public func kill() {
+    killRequestedFlag.store(true, ordering: .sequentiallyConsistent)
+    var byte: UInt8 = 0x6b
+    _ = Glibc.write(wake.write.rawValue, &byte, 1)
+  }
+
+  /// Whether `kill` was called.
+  public var killRequested: Bool { killRequestedFlag.load(ordering: .sequentiallyConsistent) }
+
+  /// The run is over (or will not happen): nobody reads the input any more, so sends return false.
+  public func endRun() {
+    state.withLock { state in
+      state.ended = true
+      if state.readEnd >= 0 {
+        Glibc.close(state.readEnd)
+        state.readEnd = -1
+      }
+      if state.writers == 0 { closeWriteEnd(&state) }
+    }
+  }
+
+  private func closeWriteEnd(_ state: inout State) {
+    if state.writeEnd >= 0 {
+      Glibc.close(state.writeEnd)
+      state.writeEnd = -1
+    }
+  }
+
+  // The box's and the pump's side.
+
+  /// A copy of the pipe's read end for the box to give the program as its stdin.
+  func programStdin() throws(SandboxError) -> OwnedDescriptor {
+    let (fd, error) = state.withLock { state -> (Int32, Int32) in
+      guard state.readEnd >= 0 else { return (-1, EBADF) }
+      let fd = fcntl(state.readEnd, F_DUPFD_CLOEXEC, 0)
+      return (fd, fd < 0 ? errno : 0)
+    }
+    guard fd >= 0 else { throw SandboxError(step: "live stdin: copy the input's pipe", errorNumber: error) }
+    return OwnedDescriptor(fd)
+  }
+
+  /// The pipe's read end (the program's stdin without a terminal); -1 once the run ended.
+  var readEnd: Int32 { state.withLock { $0.readEnd } }
+  /// Readable when a kill was requested.
+  var wakeFD: Int32 { wake.read.rawValue }
+  /// Whether the last byte sent ended a line (a terminal's ^D then ends input; else it ends the line).
+  var lastByteEndedLine: Bool { state.withLock { $0.lastByte == 0x0a || $0.lastByte == 0x0d } }
+  var lastSend: UInt64 { lastSendMilliseconds.load(ordering: .relaxed) }
+
+  func drainWake() {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while Glibc.read(wake.read.rawValue, &bytes, bytes.count) > 0 {}
+  }
+}
+
+/// Runs `body` with SIGPIPE blocked on this thread. A write to a pipe nobody reads raises SIGPIPE,
+/// whose default kills the whole process (the CLI exits 141, a daemon dies); blocked, the write
+/// gets EPIPE instead, and a SIGPIPE left pending by it is taken back.
+func withSIGPIPEBlocked(_ body: () -> Void) {
+  var sigpipe = sigset_t()
+  sigemptyset(&sigpipe)
+  sigaddset(&sigpipe, SIGPIPE)
+  var previousMask = sigset_t()
+  pthread_sigmask(SIG_BLOCK, &sigpipe, &previousMask)
+  defer {
+    var pending = sigset_t()
+    sigpending(&pending)
+    if sigismember(&pending, SIGPIPE) == 1, sigismember(&previousMask, SIGPIPE) == 0 {
+      var now = timespec()
+      _ = sigtimedwait(&sigpipe, nil, &now)
+    }
+    pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+  }
+  body()
+}

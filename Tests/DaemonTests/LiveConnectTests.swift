@@ -1,0 +1,451 @@
+import Foundation
+import Glibc
+import Testing
+
+// `GET /v1/connect` and SSE against a real dsa-rund, with real clients: Python's `websockets`
+// (pinned in scripts/requirements-test.txt, in the venv scripts/test-venv makes) and curl.
+
+let liveVenvPython: String = {
+  let venv = ProcessInfo.processInfo.environment["DSA_RUN_WEBSOCKET_VENV"] ?? "/var/cache/dsa-run/venv-test"
+  return venv + "/bin/python"
+}()
+let liveClientIsInstalled: Bool = {
+  guard access(liveVenvPython, X_OK) == 0 else { return false }
+  return (try? runProcess(liveVenvPython, ["-c", "import websockets.sync.client"]))?.status == 0
+}()
+
+/// The client side of each test, by mode in argv[2]; prints one JSON object with what it saw.
+let liveClientScript = #"""
+  import json, socket, sys, time, os
+  from websockets.sync.client import connect
+  from websockets.exceptions import ConnectionClosed
+  port, mode = sys.argv[1], sys.argv[2]
+  url = 'ws://127.0.0.1:' + port + '/v1/connect'
+  arg = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
+
+  def events(ws, until, timeout=60):
+      """Reads messages until `until(message)` is true; returns them all (and the close code)."""
+      seen, deadline = [], time.time() + timeout
+      while time.time() < deadline:
+          try:
+              message = json.loads(ws.recv(timeout=max(0.1, deadline - time.time())))
+          except TimeoutError:
+              break
+          except ConnectionClosed:
+              break
+          seen.append(message)
+          if until(message):
+              break
+      return seen
+
+  def stdout_of(seen):
+      return ''.join(m.get('data', '') for m in seen if m['type'] == 'stdout')
+
+  def close_code(ws):
+      try:
+          while True: ws.recv(timeout=10)
+      except ConnectionClosed as closed:
+          return closed.rcvd.code if closed.rcvd else None
+      except TimeoutError:
+          return 'open'
+
+  def start(ws, body, **extra):
+      message = {'type': 'start', 'body': body}
+      message.update(extra)
+      ws.send(json.dumps(message))
+
+  out = {}
+  if mode == 'prompt':
+      # The prompt must come before any input is sent; then the echo of what was typed.
+      with connect(url, max_size=None) as ws:
+          start(ws, {'language': arg['language'], 'source': arg['source']})
+          before = events(ws, lambda m: 'name?' in stdout_of([m]) or m['type'] in ('result', 'error'), 120)
+          out['prompt_before_input'] = 'name?' in stdout_of(before)
+          ws.send(json.dumps({'type': 'stdin', 'data': 'Ada\n'}))
+          after = events(ws, lambda m: m['type'] in ('result', 'error'))
+          out['stdout'] = stdout_of(before + after)
+          out['types'] = sorted(set(m['type'] for m in before + after))
+          result = [m for m in after if m['type'] == 'result']
+          out['status'] = result[0]['result']['run']['status'] if result and result[0]['result']['run'] else None
+          out['result_stdout'] = result[0]['result']['run']['stdout'] if out['status'] else None
+          out['close'] = close_code(ws)
+  elif mode == 'kill':
+      with connect(url) as ws:
+          start(ws, {'language': 'python', 'source': "import time\nprint('started', flush=True)\ntime.sleep(60)\n",
+                     'limits': {'wall_ms': 20000}})
+          events(ws, lambda m: 'started' in stdout_of([m]))
+          began = time.time()
+          ws.send(json.dumps({'type': 'kill'}))
+          seen = events(ws, lambda m: m['type'] == 'result')
+          out['seconds'] = time.time() - began
+          out['status'] = seen[-1]['result']['run']['status'] if seen and seen[-1]['type'] == 'result' else None
+          out['close'] = close_code(ws)
+  elif mode == 'disconnect':
+      ws = connect(url)
+      start(ws, {'language': 'python', 'source': "import sys, time\nprint('started', flush=True)\ntime.sleep(60)\n",
+                 'args': [arg['marker']], 'limits': {'wall_ms': 20000}})
+      out['started'] = 'started' in stdout_of(events(ws, lambda m: 'started' in stdout_of([m])))
+      ws.socket.shutdown(socket.SHUT_RDWR)  # no close frame: the client just goes away
+      ws.socket.close()
+  elif mode == 'paste':
+      with connect(url, max_size=None) as ws:
+          start(ws, {'language': 'python', 'source': "import sys\nprint(len(sys.stdin.read()))\n"})
+          ws.send(json.dumps({'type': 'stdin', 'data': ('x' * 1023 + '\n') * 1024}))
+          ws.send(json.dumps({'type': 'eof'}))
+          seen = events(ws, lambda m: m['type'] in ('result', 'error'))
+          out['stdout'] = stdout_of(seen)
+          out['close'] = close_code(ws)
+  elif mode == 'flood':
+      # A program that prints as fast as it can, and a client that reads one message a tenth of a
+      # second: the daemon must hold the program back (not read its pipe), not buffer.
+      def rss(pid):
+          for line in open('/proc/%d/status' % pid):
+              if line.startswith('VmRSS:'): return int(line.split()[1])
+      pid = arg['pid']
+      with connect(url, max_size=None, max_queue=2) as ws:
+          start(ws, {'language': 'python',
+                     'source': "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n    sys.stdout.flush()\n",
+                     'limits': {'wall_ms': 20000, 'output_kb': 4096}})
+          base, peak, received, deadline = rss(pid), 0, 0, time.time() + 4
+          while time.time() < deadline:
+              message = json.loads(ws.recv(timeout=10))
+              if message['type'] == 'stdout': received += len(message['data'])
+              if message['type'] in ('result', 'error'): out['early'] = message; break
+              peak = max(peak, rss(pid))
+              time.sleep(0.1)
+          ws.send(json.dumps({'type': 'kill'}))
+          seen = events(ws, lambda m: m['type'] == 'result')
+          out['status'] = seen[-1]['result']['run']['status'] if seen and seen[-1]['type'] == 'result' else None
+          out['received'] = received
+          out['rss_growth_kb'] = peak - base
+  elif mode == 'malformed':
+      # An unmasked client frame breaks RFC 6455 §5.1: close 1002.
+      s = socket.create_connection(('127.0.0.1', int(port)), timeout=10)
+      s.sendall(b'GET /v1/connect HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n'
+                b'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n')
+      data = b''
+      while b'\r\n\r\n' not in data: data += s.recv(4096)
+      out['handshake'] = data.split(b'\r\n')[0].decode()
+      data = data.split(b'\r\n\r\n', 1)[1]
+      s.sendall(b'\x81\x02hi')
+      while len(data) < 4:
+          chunk = s.recv(4096)
+          if not chunk: break
+          data += chunk
+      out['opcode'] = data[0] & 0x0f if data else None
+      out['close'] = int.from_bytes(data[2:4], 'big') if len(data) >= 4 else None
+  elif mode == 'oversized':
+      with connect(url, max_size=None) as ws:
+          ws.send(json.dumps({'type': 'stdin', 'data': 'x' * (3 << 20)}))
+          out['close'] = close_code(ws)
+  elif mode == 'bad-handshake':
+      s = socket.create_connection(('127.0.0.1', int(port)), timeout=10)
+      s.sendall(b'GET /v1/connect HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n'
+                b'Sec-WebSocket-Version: 13\r\n\r\n')
+      out['status_line'] = s.recv(4096).decode().split('\r\n')[0]
+  elif mode == 'refusals':
+      # Each a fresh session: the error message in plain words, then the close code.
+      cases = {
+          'unknown_field': {'type': 'start', 'body': {'language': 'python', 'source': '', 'limts': {}}},
+          'stdin_first': {'type': 'stdin', 'data': 'x'},
+          'unknown_type': {'type': 'launch'},
+          'unknown_language': {'type': 'start', 'body': {'language': 'cobol', 'source': ''}},
+          'not_json': None,
+      }
+      for name, message in cases.items():
+          with connect(url) as ws:
+              ws.send('{nope' if message is None else json.dumps(message))
+              seen = events(ws, lambda m: m['type'] == 'error', 10)
+              out[name] = {'error': seen[-1].get('error') if seen else None,
+                           'message': seen[-1].get('message') if seen else None, 'close': close_code(ws)}
+  elif mode == 'token':
+      body = {'language': 'python', 'source': "print('in')\n"}
+      for name, extra, headers in [('none', {}, None), ('wrong', {'token': 'nope'}, None),
+                                   ('right', {'token': arg['token']}, None),
+                                   ('header', {}, {'Authorization': 'Bearer ' + arg['token']}),
+                                   ('bad_header', {}, {'Authorization': 'Bearer nope'})]:
+          with connect(url, additional_headers=headers) as ws:
+              start(ws, body, **extra)
+              ws.send(json.dumps({'type': 'eof'}))
+              seen = events(ws, lambda m: m['type'] in ('result', 'error'), 60)
+              out[name] = {'last': seen[-1]['type'] if seen else None,
+                           'error': seen[-1].get('error') if seen else None, 'close': close_code(ws)}
+  elif mode == 'idle':
+      with connect(url) as ws:
+          start(ws, {'language': 'python', 'source': "input()\n", 'limits': {'wall_ms': 20000}})
+          seen = events(ws, lambda m: m['type'] in ('error', 'result'), 30)
+          out['last'] = seen[-1] if seen else None
+          out['close'] = close_code(ws)
+  elif mode == 'sse':
+      # Each event with the seconds since the request when it arrived.
+      import http.client
+      connection = http.client.HTTPConnection('127.0.0.1', int(port), timeout=120)
+      began = time.time()
+      connection.request('POST', arg['path'], json.dumps(arg['body']),
+                         {'Content-Type': 'application/json', 'Accept': 'text/event-stream'})
+      response = connection.getresponse()
+      out['status'] = response.status
+      out['content_type'] = response.getheader('Content-Type')
+      out['events'], name = [], None
+      for raw in response:
+          line = raw.decode().rstrip('\n')
+          if line.startswith('event: '): name = line[7:]
+          elif line.startswith('data: '):
+              out['events'].append({'event': name, 'data': json.loads(line[6:]), 'at': time.time() - began})
+          if out['events'] and out['events'][-1]['event'] in ('result', 'error'): break
+      if out['status'] != 200: out['body'] = response.read().decode()
+  print(json.dumps(out))
+  """#
+
+/// Runs the client in `mode` against `daemon`; its JSON answer.
+func liveClient(_ daemon: DaemonProcess, _ mode: String, _ argument: [String: Any] = [:]) throws -> [String: Any] {
+  let argumentText = String(decoding: try JSONSerialization.data(withJSONObject: argument), as: UTF8.self)
+  let result = try runProcess(
+    liveVenvPython, ["-c", liveClientScript, String(daemon.port), mode, argumentText], timeout: .seconds(240))
+  #expect(result.status == 0, "\(result.stderr)")
+  let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+  return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+}
+
+/// A metric's value from `/metrics`.
+func metric(_ daemon: DaemonProcess, _ name: String) throws -> Double? {
+  let text = try curl(daemon.baseURL + "/metrics").body
+  for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+    return Double(line.dropFirst(name.count + 1))
+  }
+  return nil
+}
+
+/// A prompt-then-echo program in each language, each with its idiomatic input API.
+let promptPrograms: [(language: String, source: String)] = [
+  ("python", "name = input('name? ')\nprint('hello, ' + name)\n"),
+  (
+    "javascript",
+    """
+    const readline = require('readline');
+    const rl = readline.createInterface({ input: process.stdin });
+    console.log('name?');
+    rl.on('line', (line) => { console.log('hello, ' + line); rl.close(); });
+
+    """
+  ),
+  (
+    "java",
+    """
+    import java.util.Scanner;
+    public class Main {
+      public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.println("name?");
+        String name = in.nextLine();
+        System.out.println("hello, " + name);
+      }
+    }
+
+    """
+  ),
+  (
+    "cpp",
+    """
+    #include <iostream>
+    #include <string>
+    int main() {
+      std::cout << "name? ";
+      std::string name;
+      std::getline(std::cin, name);
+      std::cout << "hello, " << name << std::endl;
+    }
+
+    """
+  ),
+  ("kotlin", "fun main() {\n  println(\"name?\")\n  val name = readLine()\n  println(\"hello, $name\")\n}\n"),
+  (
+    "go",
+    """
+    package main
+
+    import (
+    \t"bufio"
+    \t"fmt"
+    \t"os"
+    )
+
+    func main() {
+    \tfmt.Println("name?")
+    \tscanner := bufio.NewScanner(os.Stdin)
+    \tscanner.Scan()
+    \tfmt.Println("hello, " + scanner.Text())
+    }
+
+    """
+  ),
+  (
+    "dart",
+    "import 'dart:io';\n\nvoid main() {\n  print('name?');\n  final name = stdin.readLineSync();\n  print('hello, $name');\n}\n"
+  ),
+]
+
+@Suite(
+  .serialized, .timeLimit(.minutes(10)),
+  .enabled(if: liveClientIsInstalled, "no websockets venv at \(liveVenvPython); run scripts/test-venv"))
+struct LiveConnectTests {
+  @Test func promptArrivesBeforeInputAndTheEchoFollowsInEveryLanguage() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    for (language, source) in promptPrograms {
+      let seen = try liveClient(daemon, "prompt", ["language": language, "source": source])
+      #expect(seen["prompt_before_input"] as? Bool == true, "\(language): \(seen)")
+      #expect((seen["stdout"] as? String)?.contains("hello, Ada") == true, "\(language): \(seen)")
+      #expect(seen["status"] as? String == "ok", "\(language): \(seen)")
+      // The result is the execute answer: the whole output captured as it would be without a live run.
+      #expect(seen["result_stdout"] as? String == seen["stdout"] as? String, "\(language): \(seen)")
+      #expect((seen["types"] as? [String]).map { Set($0).isSuperset(of: ["stage", "stdout", "result"]) } == true)
+      #expect(seen["close"] as? Int == 1000, "\(language): \(seen)")
+    }
+  }
+
+  @Test func killStopsTheProgramAndTheResultFollows() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let seen = try liveClient(daemon, "kill")
+    #expect(seen["status"] as? String != nil && seen["status"] as? String != "ok", "\(seen)")
+    // The program sleeps 60 s and the wall limit is 20 s: only the kill ends it this soon.
+    #expect((seen["seconds"] as? Double ?? 99) < 15, "\(seen)")
+    #expect(seen["close"] as? Int == 1000, "\(seen)")
+  }
+
+  @Test func aClientThatGoesAwayTakesItsProgramAndFreesItsSlot() throws {
+    let daemon = try DaemonProcess(arguments: [])
+    defer { daemon.cleanUp() }
+    let marker = "live-disconnect-\(UUID().uuidString)"
+    let seen = try liveClient(daemon, "disconnect", ["marker": marker])
+    #expect(seen["started"] as? Bool == true, "\(seen)")
+    #expect(
+      waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty }, "the program outlived its client")
+    #expect(waitUntil(timeout: .seconds(10)) { (try? metric(daemon, "dsa_run_live_sessions")) == 0 })
+    // And the next session runs.
+    let next = try liveClient(daemon, "paste")
+    #expect(next["stdout"] as? String == "1048576\n", "\(next)")
+  }
+
+  @Test func aMebibytePastedIntoStdinArrivesWhole() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let seen = try liveClient(daemon, "paste")
+    #expect(seen["stdout"] as? String == "1048576\n", "\(seen)")
+    #expect(seen["close"] as? Int == 1000, "\(seen)")
+  }
+
+  @Test func aSlowReaderHoldsTheProgramBackInsteadOfGrowingTheDaemon() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let seen = try liveClient(daemon, "flood", ["pid": Int(daemon.process.processIdentifier)])
+    #expect(seen["early"] == nil, "the flood ended before the client stopped it: \(seen)")
+    // Held back, the program never reached its 4 MiB output limit; the kill ended it.
+    #expect(seen["status"] as? String != "output_limit", "\(seen)")
+    #expect((seen["received"] as? Int ?? 0) > 0, "\(seen)")
+    #expect((seen["rss_growth_kb"] as? Int ?? Int.max) < 32 * 1024, "\(seen)")
+  }
+
+  @Test func badFramesMessagesAndHandshakesAreRefused() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let malformed = try liveClient(daemon, "malformed")
+    #expect(malformed["handshake"] as? String == "HTTP/1.1 101 Switching Protocols", "\(malformed)")
+    #expect(malformed["opcode"] as? Int == 8 && malformed["close"] as? Int == 1002, "\(malformed)")
+    #expect(try liveClient(daemon, "oversized")["close"] as? Int == 1009)
+    #expect(try liveClient(daemon, "bad-handshake")["status_line"] as? String == "HTTP/1.1 400 Bad Request")
+
+    let refusals = try liveClient(daemon, "refusals")
+    func refusal(_ name: String) -> [String: Any] { refusals[name] as? [String: Any] ?? [:] }
+    #expect(refusal("unknown_field")["error"] as? String == "unknown_field", "\(refusals)")
+    #expect((refusal("unknown_field")["message"] as? String)?.contains("body.limts") == true, "\(refusals)")
+    #expect(refusal("stdin_first")["error"] as? String == "bad_request", "\(refusals)")
+    #expect(refusal("unknown_type")["error"] as? String == "bad_request", "\(refusals)")
+    #expect(refusal("unknown_language")["error"] as? String == "unknown_language", "\(refusals)")
+    #expect(refusal("not_json")["error"] as? String == "bad_request", "\(refusals)")
+    for name in ["unknown_field", "stdin_first", "unknown_type", "unknown_language", "not_json"] {
+      #expect(refusal(name)["close"] as? Int == 1008, "\(name): \(refusals)")
+    }
+  }
+
+  @Test func aTokenComesInTheHeaderOrTheStartMessage() throws {
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"bearer_tokens": ["sesame"]}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    defer { daemon.cleanUp() }
+    let seen = try liveClient(daemon, "token", ["token": "sesame"])
+    func outcome(_ name: String) -> [String: Any] { seen[name] as? [String: Any] ?? [:] }
+    for name in ["none", "wrong", "bad_header"] {
+      #expect(outcome(name)["error"] as? String == "unauthorized", "\(name): \(seen)")
+      #expect(outcome(name)["close"] as? Int == 1008, "\(name): \(seen)")
+    }
+    for name in ["right", "header"] {
+      #expect(outcome(name)["last"] as? String == "result", "\(name): \(seen)")
+      #expect(outcome(name)["close"] as? Int == 1000, "\(name): \(seen)")
+    }
+  }
+
+  @Test func anIdleSessionIsToldAndClosed() throws {
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"live_idle_s": 1}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    defer { daemon.cleanUp() }
+    let seen = try liveClient(daemon, "idle")
+    let last = seen["last"] as? [String: Any] ?? [:]
+    #expect(last["type"] as? String == "error" && last["error"] as? String == "idle", "\(seen)")
+    #expect(seen["close"] as? Int == 1001, "\(seen)")
+  }
+
+  @Test func gradeEventsStreamInOrderBeforeTheGradeEnds() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let tests: [[String: Any]] = (0..<3).map { ["name": "t\($0)", "stdin": "\($0)\n", "expected_stdout": "\($0)\n"] }
+    let challenge: [String: Any] = [
+      "title": "Echo", "statement": "Echo.", "checker": ["name": "tokens"], "tests": tests,
+    ]
+    // Each test sleeps 1 s, so the grade is still running for 2 s after the first verdict.
+    let source = "import time\ntime.sleep(1)\nprint(input())\n"
+    let seen = try liveClient(
+      daemon, "sse", ["path": "/v1/grade", "body": ["language": "python", "source": source, "challenge": challenge]])
+    #expect(seen["status"] as? Int == 200, "\(seen)")
+    #expect(seen["content_type"] as? String == "text/event-stream", "\(seen)")
+    let events = seen["events"] as? [[String: Any]] ?? []
+    let names = events.compactMap { $0["event"] as? String }
+    #expect(names == ["test", "test", "test", "result"], "\(names)")
+    let indexes = events.filter { $0["event"] as? String == "test" }.compactMap {
+      ($0["data"] as? [String: Any])?["index"] as? Int
+    }
+    #expect(indexes == [0, 1, 2])
+    let verdicts = events.compactMap { ($0["data"] as? [String: Any])?["verdict"] as? String }
+    #expect(verdicts == ["accepted", "accepted", "accepted", "accepted"], "\(events)")
+    // Streamed as each verdict is known, not all at the end: two 1 s tests still ran after the first.
+    let first = events.first?["at"] as? Double ?? 0
+    let last = events.last?["at"] as? Double ?? 0
+    #expect(last - first >= 1.0, "\(events)")
+  }
+
+  @Test func executeEventsStreamStagesOutputStepsThenTheResult() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let source = "#include <cstdio>\nint main() { std::puts(\"one\"); std::puts(\"@step {\\\"i\\\":1}\"); }\n"
+    let seen = try liveClient(
+      daemon, "sse", ["path": "/v1/execute", "body": ["language": "cpp", "source": source, "stdin": "x\n"]])
+    #expect(seen["status"] as? Int == 200, "\(seen)")
+    let events = seen["events"] as? [[String: Any]] ?? []
+    let names = events.compactMap { $0["event"] as? String }
+    #expect(names.last == "result", "\(names)")
+    #expect(names.contains("stdout") && names.contains("stage"), "\(names)")
+    let result = events.last?["data"] as? [String: Any] ?? [:]
+    #expect((result["run"] as? [String: Any])?["status"] as? String == "ok", "\(result)")
+    #expect(Set(result.keys) == ["language", "version", "compile", "compile_cache", "run", "steps", "steps_message"])
+    let stdout = events.filter { $0["event"] as? String == "stdout" }.compactMap {
+      ($0["data"] as? [String: Any])?["data"] as? String
+    }.joined()
+    #expect(stdout == (result["run"] as? [String: Any])?["stdout"] as? String)
+
+    let refused = try liveClient(
+      daemon, "sse", ["path": "/v1/execute", "body": ["language": "cobol", "source": ""]])
+    #expect(refused["status"] as? Int == 400, "\(refused)")
+  }
+}

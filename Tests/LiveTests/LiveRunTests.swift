@@ -1,0 +1,248 @@
+import Foundation
+import Glibc
+import Grading
+import Runners
+import Sandbox
+import Testing
+
+// Live runs on real warm boxes: stdin typed while the program runs, output as it is produced.
+
+/// A prompt, one line read with the language's own input API, an answer.
+let promptPrograms: [(language: String, source: String)] = [
+  ("python", "name = input(\"Name? \")\nprint(f\"Hello, {name}!\")\n"),
+  (
+    "javascript",
+    """
+    const readline = require('readline');
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    rl.question('Name? ', (name) => { console.log(`Hello, ${name}!`); rl.close(); });
+
+    """
+  ),
+  (
+    "java",
+    """
+    import java.util.Scanner;
+    public class Main {
+      public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.print("Name? ");
+        System.out.flush();
+        String name = in.nextLine();
+        System.out.println("Hello, " + name + "!");
+      }
+    }
+
+    """
+  ),
+  (
+    "cpp",
+    """
+    #include <iostream>
+    #include <string>
+    int main() {
+      std::string name;
+      std::cout << "Name? ";
+      std::cin >> name;
+      std::cout << "Hello, " << name << "!" << std::endl;
+    }
+
+    """
+  ),
+  (
+    "kotlin",
+    """
+    fun main() {
+      print("Name? ")
+      System.out.flush()
+      val name = readLine()
+      println("Hello, $name!")
+    }
+
+    """
+  ),
+  (
+    "go",
+    """
+    package main
+
+    import (
+      "bufio"
+      "fmt"
+      "os"
+    )
+
+    func main() {
+      fmt.Print("Name? ")
+      scanner := bufio.NewScanner(os.Stdin)
+      scanner.Scan()
+      fmt.Printf("Hello, %s!\\n", scanner.Text())
+    }
+
+    """
+  ),
+  (
+    "dart",
+    """
+    import 'dart:io';
+    void main() {
+      stdout.write('Name? ');
+      final name = stdin.readLineSync();
+      print('Hello, $name!');
+    }
+
+    """
+  ),
+]
+
+@Suite("Live runs", .serialized)
+struct LiveRunTests {
+  @Test("the prompt arrives before the input is sent, and the answer after", arguments: promptPrograms.map(\.language))
+  func promptThenEcho(language: String) throws {
+    try #require(LiveFixture.isInstalled(language), "\(language) is not installed here")
+    let source = promptPrograms.first { $0.language == language }!.source
+    let run = LiveRunThread(language, source) { $0.runLimits.wallMilliseconds = 60_000 }
+    let prompted = run.recorder.wait { $0.stdout.hasSuffix("Name? ") }
+    if !prompted { run.input.kill() }
+    #expect(prompted, "no prompt before any input; so far: \(run.recorder.stdout.debugDescription)")
+    #expect(run.input.send(Array("Ada\n".utf8)))
+    #expect(run.recorder.wait { $0.stdout.contains("Hello, Ada!") }, "\(run.recorder.stdout.debugDescription)")
+    run.input.finish()
+    let result = try run.result()
+    #expect(result.run?.status == .ok, "\(result.messages)")
+    #expect(result.stdout == "Name? Hello, Ada!\n")
+    // Stages in order: compile (when a compile box ran), then run, whose finish is the last event.
+    let stages = run.recorder.all.compactMap { event -> String? in
+      switch event {
+      case .stageStarted(let stage): return "\(stage.rawValue) started"
+      case .stageFinished(let stage, let status, _): return "\(stage.rawValue) \(status)"
+      default: return nil
+      }
+    }
+    #expect(stages.suffix(2) == ["run started", "run ok"])
+    if result.compile != nil { #expect(stages.prefix(2) == ["compile started", "compile ok"]) }
+    #expect(!run.input.send(Array("late\n".utf8)), "a send after the run must say the run is over")
+  }
+
+  @Test("steps are reported as their lines complete, as the result's steps")
+  func stepsLive() throws {
+    let source = """
+      import sys
+      print('@step {"i": 1}', flush=True)
+      sys.stdin.readline()
+      print('@step {"i": 2, "caption": "two"}\\n@step not json\\n@step {"i": 3}', end="")
+
+      """
+    let run = LiveRunThread("python", source)
+    let first = run.recorder.wait { recorder in
+      recorder.all.contains { if case .step = $0 { return true } else { return false } }
+    }
+    #expect(first, "the first step came before any input")
+    run.input.send(Array("go\n".utf8))
+    let result = try run.result()
+    let steps = run.recorder.all.compactMap { event -> Step? in
+      if case .step(let step) = event { return step }
+      return nil
+    }
+    #expect(steps.map(\.object) == result.wire().steps)
+    #expect(steps.count == 3)
+  }
+
+  @Test("kill stops a program mid-run; the outcome says it was stopped on request")
+  func killMidRun() throws {
+    let run = LiveRunThread("python", "import time\nprint('up', flush=True)\ntime.sleep(30)\n")
+    #expect(run.recorder.wait { $0.stdout.contains("up") })
+    let killed = Date()
+    run.input.kill()
+    let result = try run.result()
+    #expect(Date().timeIntervalSince(killed) < 10)
+    #expect(result.run?.status == .runtimeError)
+    #expect(result.run?.message.contains("on request") == true, "\(result.messages)")
+  }
+
+  @Test("a program waiting for input still ends at its wall limit")
+  func wallLimitWhileWaiting() throws {
+    let run = LiveRunThread("python", "input()\n") { $0.runLimits.wallMilliseconds = 1_000 }
+    let result = try run.result()
+    #expect(result.run?.status == .timeLimit)
+    #expect(result.run?.timeLimitKind == .wall)
+  }
+
+  @Test("an idle session ends at its idle limit; input keeps it alive")
+  func idleLimit() throws {
+    var options = LiveOptions()
+    options.idleLimitMs = 600
+    let source = "while True:\n    line = input()\n    print(line, flush=True)\n"
+    let run = LiveRunThread("python", source, options: options) { $0.runLimits.wallMilliseconds = 30_000 }
+    // Typing every 200 ms for 2 s, past the idle bound several times over.
+    for index in 0..<10 {
+      usleep(200_000)
+      #expect(run.input.send(Array("line \(index)\n".utf8)), "the run ended while input was typed")
+    }
+    let result = try run.result()
+    #expect(result.run?.status == .timeLimit, "\(result.messages)")
+    #expect(result.run?.message.contains("idle") == true, "\(result.messages)")
+    #expect(result.stdout.contains("line 9\n"))
+  }
+
+  @Test("1 MiB pasted into stdin arrives whole")
+  func pasteOneMebibyte() throws {
+    let source =
+      "import sys, hashlib\ndata = sys.stdin.buffer.read()\nprint(len(data), hashlib.sha256(data).hexdigest())\n"
+    let run = LiveRunThread("python", source) { $0.runLimits.wallMilliseconds = 30_000 }
+    var paste = [UInt8]()
+    for line in 0..<16_384 { paste += Array(String(format: "%063d\n", line).utf8) }
+    #expect(paste.count == 1 << 20)
+    #expect(run.input.send(paste))
+    run.input.finish()
+    let result = try run.result()
+    let digest = try #require(runHost(["/usr/bin/sha256sum"], stdin: paste).split(separator: " ").first)
+    #expect(result.stdout == "\(1 << 20) \(digest)\n", "\(result.messages)")
+  }
+
+  @Test("an output flood to a slow client waits for it: memory stays bounded and the wall limit holds")
+  func floodWithSlowClient() throws {
+    // 5 ms per chunk: the program writes far faster than this client reads.
+    let recorder = EventRecorder(delayMicroseconds: 5_000)
+    let run = LiveRunThread(
+      "python", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n", recorder: recorder
+    ) {
+      $0.runLimits.wallMilliseconds = 2_000
+      $0.runLimits.outputKilobytes = 32 << 10
+    }
+    let before = residentKilobytes()
+    let result = try run.result()
+    #expect(result.run?.status == .timeLimit, "\(result.messages)")
+    // What the program printed is what the client took: no more was read than handed over.
+    #expect(recorder.stdoutByteCount == result.run?.stdout.count)
+    // At 5 ms per chunk of at most 64 KiB, 2 s of wall time hands over at most ~26 MiB; a pump that
+    // read ahead of the client would have buffered several times that of a program writing at full speed.
+    #expect(recorder.stdoutByteCount < 40 << 20)
+    #expect(residentKilobytes() - before < 200 << 10)
+  }
+}
+
+/// This process's resident set, in KiB.
+func residentKilobytes() -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+  else { return 0 }
+  return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+}
+
+/// A trusted host command's stdout.
+func runHost(_ argv: [String], stdin: [UInt8]) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: argv[0])
+  process.arguments = Array(argv.dropFirst())
+  let input = Pipe()
+  let output = Pipe()
+  process.standardInput = input
+  process.standardOutput = output
+  try process.run()
+  input.fileHandleForWriting.write(Data(stdin))
+  try input.fileHandleForWriting.close()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return String(decoding: data, as: UTF8.self)
+}
