@@ -133,13 +133,15 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       input: command.stdin, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
       reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream))
     let cgroup = lease.cgroup
-    pump.run(
-      process: process, started: started, limits: limits,
-      cpuMicroseconds: { cgroup?.cpuMicroseconds() },
-      kill: {
-        process.kill()
-        cgroup?.killAll()
-      })
+    BoxCancellation.attached(process) {
+      pump.run(
+        process: process, started: started, limits: limits,
+        cpuMicroseconds: { cgroup?.cpuMicroseconds() },
+        kill: {
+          process.kill()
+          cgroup?.killAll()
+        })
+    }
     let usage = process.reap()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
 

@@ -298,10 +298,12 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       input: input, stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read,
       reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream))
     let control = self.control.rawValue
-    pump.run(
-      process: process, started: started, limits: spec.limits,
-      cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
-      kill: { _ = dsa_send_kill(control) })
+    BoxCancellation.attached(process) {
+      pump.run(
+        process: process, started: started, limits: spec.limits,
+        cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
+        kill: { _ = dsa_send_kill(control) })
+    }
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
     let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
     if let ended { initReset = (ended.reset_step, ended.reset_error) }

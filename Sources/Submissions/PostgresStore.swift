@@ -174,12 +174,16 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
-    guard !ids.isEmpty else { return }
-    try locked { () throws(StoreError) in
-      _ = try query(
-        "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
-          + "AND state = 'running'", [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker])
+  @discardableResult
+  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String> {
+    guard !ids.isEmpty else { return [] }
+    return try locked { () throws(StoreError) in
+      Set(
+        try query(
+          "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
+            + "AND state = 'running' RETURNING id",
+          [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker]
+        ).compactMap { $0[0] })
     }
   }
 

@@ -183,13 +183,17 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
+  @discardableResult
+  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String> {
     try locked { () throws(StoreError) in
+      var held = Set<String>()
       for id in ids {
         try run(
           "UPDATE submissions SET lease_until_ms = ? WHERE id = ? AND lease_owner = ? AND state = 'running'",
           [.integer(leaseUntil), .text(id), .text(worker)], operation: "renew")
+        if sqlite3_changes(database) == 1 { held.insert(id) }
       }
+      return held
     }
   }
 
