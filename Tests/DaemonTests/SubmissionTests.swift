@@ -49,6 +49,12 @@ struct SubmissionTests {
     #expect(cancelledQueued.status == 200 && cancelledQueued.json["status"] as? String == "cancelled")
     let cancelledRunning = try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)", ["-X", "DELETE"])
     #expect(cancelledRunning.status == 200 && cancelledRunning.json["status"] as? String == "cancelled")
+    // Its box is killed at once, not left to run its 30 s: the program is gone, and the one slot
+    // runs the next job.
+    #expect(waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty })
+    let nextID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
+    #expect(
+      try curl(daemon.baseURL + "/v1/submissions/\(nextID)?wait=15", timeout: 20).json["status"] as? String == "done")
     #expect(try curl(daemon.baseURL + "/v1/submissions/\(queuedID)", ["-X", "DELETE"]).status == 409)
     // A wait on a cancelled submission returns at once: it is final.
     #expect(
