@@ -176,16 +176,18 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
 
   public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
     try locked { (session) throws(StoreError) in
-      let rows = try session.query(
-        """
-        UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
-        WHERE id = (
-          SELECT id FROM submissions
-          WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
-          ORDER BY created_ms LIMIT 1
-          FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, body, callback_url, attempts
-        """, [worker, String(leaseUntil), String(now)])
+      let rows = try session.withoutWaitingForDisk { () throws(StoreError) in
+        try session.query(
+          """
+          UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
+          WHERE id = (
+            SELECT id FROM submissions
+            WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
+            ORDER BY created_ms LIMIT 1
+            FOR UPDATE SKIP LOCKED)
+          RETURNING id, kind, body, callback_url, attempts
+          """, [worker, String(leaseUntil), String(now)])
+      }
       guard let row = rows.first else { return nil }
       guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
       return ClaimedSubmission(
@@ -333,6 +335,23 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
 /// One connection of the pool; used by one call at a time.
 private final class Session {
   var connection: OpaquePointer?
+
+  /// Runs `body` in a transaction whose commit does not wait for the server's fsync
+  /// (`synchronous_commit = off`, for this transaction only). Only for a claim: a claim lost in a
+  /// database crash leaves the job queued (or its lease lapsed), and it is claimed and run again,
+  /// which the lease design allows anyway. Submits and results keep waiting for the disk.
+  func withoutWaitingForDisk<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    _ = try query("BEGIN", [])
+    do throws(StoreError) {
+      _ = try query("SET LOCAL synchronous_commit = off", [])
+      let value = try body()
+      _ = try query("COMMIT", [])
+      return value
+    } catch {
+      _ = try? query("ROLLBACK", [])
+      throw error
+    }
+  }
 
   /// Runs `sql` with text parameters; rows of text values (nil for NULL).
   func query(_ sql: String, _ parameters: [String?]) throws(StoreError) -> [[String?]] {
