@@ -173,7 +173,7 @@ public final class APIRouter: Sendable {
           cacheMisses: executor.cache?.misses ?? 0,
           boxDiscards: Dictionary(
             uniqueKeysWithValues: executor.environments.discardCounts.map { ($0.key.rawValue, $0.value) }))
-        + submissionMetricsText()
+        + admissionMetricsText() + submissionMetricsText()
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return healthResponse()

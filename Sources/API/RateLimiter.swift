@@ -102,6 +102,25 @@ extension APIRouter {
     return RateLimiter.headers(decision, windowSeconds: rateLimiter.policy.windowSeconds)
   }
 
+  /// The admission gauges for `/metrics`: what the wait budget is compared with.
+  func admissionMetricsText() -> String {
+    var text = ""
+    for (name, help, value) in [
+      (
+        "dsa_run_queue_estimated_wait_seconds", "The wait a request arriving now is estimated to have for a box slot.",
+        queue.estimatedWait
+      ),
+      (
+        "dsa_run_queue_recent_run_seconds", "The moving average of how long a job held its box slot.",
+        queue.recentRunTime
+      ),
+    ] {
+      let (whole, fraction) = value.components
+      text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(Double(whole) + Double(fraction) / 1e18)\n"
+    }
+    return text
+  }
+
   /// The token of an `Authorization: Bearer TOKEN` field.
   static func bearerToken(_ request: HTTPRequest) -> String? {
     guard let field = request.headers["Authorization"] else { return nil }

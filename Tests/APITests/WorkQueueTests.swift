@@ -34,6 +34,7 @@ import Testing
       while queue.depth < expected { usleep(1000) }
     }
     #expect(queue.estimatedWait == .milliseconds(1500))
+    #expect(queue.recentRunTime == .seconds(1))
     let (admission, ran) = queue.withSlot(timeout: .seconds(30)) { true }
     #expect(admission == .overBudget(estimatedWait: .milliseconds(1500)))
     #expect(ran == nil)
