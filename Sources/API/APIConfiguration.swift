@@ -4,8 +4,12 @@ import Foundation
 public struct APIConfiguration: Sendable {
   /// Executions at once (box slots); default one per active processor.
   public var slots: Int
-  /// Requests that may wait for a slot; default twice `slots`.
-  public var maximumQueued: Int
+  /// Requests that may wait for a slot at most, whatever their estimated wait; nil (the default)
+  /// leaves only the wait budget and the HTTP server's connection cap to bound the line.
+  public var maximumQueued: Int?
+  /// The longest estimated wait a request is admitted with (its place in line times the recent run
+  /// time per slot); past it, 503 with Retry-After. Default 5 s; nil admits up to `maximumQueued`.
+  public var queueWaitBudget: Duration? = .seconds(5)
   /// The longest a request waits in line before it is answered 503; default 10 s.
   public var queueTimeout: Duration = .seconds(10)
   /// The `Retry-After` sent with 503 busy, seconds; default 1.
@@ -30,6 +34,8 @@ public struct APIConfiguration: Sendable {
   /// The shipped docs/openapi.json, served at `GET /v1/openapi.json` with this server's languages and
   /// maxima filled in (`OpenAPIDocument`); nil serves 404 there.
   public var openAPIDocument: Data?
+  /// Per-token quotas on runs (`RateLimiter`); nil counts nothing.
+  public var rateLimit: RateLimiter.Policy?
   /// Stored submissions (`/v1/submissions`): the store and its knobs; nil serves 404 there.
   public var submissions: SubmissionSettings?
   /// Live runs (`GET /v1/connect`) at once, apart from the box slots: a live program mostly waits
@@ -44,12 +50,12 @@ public struct APIConfiguration: Sendable {
   /// Origins whose pages may call the API from a browser; nil sends no CORS headers.
   public var crossOrigin: CrossOriginPolicy?
 
-  /// The defaults, with `slots` slots and a line of twice that.
   /// The grade budget in effect.
   public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }
 
+  /// The defaults, with `slots` slots and a line bounded by the wait budget (and `maximumQueued`).
   public init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, maximumQueued: Int? = nil) {
     self.slots = max(1, slots)
-    self.maximumQueued = maximumQueued ?? 2 * max(1, slots)
+    self.maximumQueued = maximumQueued
   }
 }

@@ -32,6 +32,8 @@ public final class APIRouter: Sendable {
   /// Live runs at once (`/v1/connect`), apart from the box slots, and the idle rule over them.
   let liveSlots: LiveSlots
   let liveMonitor: LiveIdleMonitor
+  /// The per-token run quotas; nil when the configuration sets none.
+  let rateLimiter: RateLimiter?
 
   private let requestCounter = Atomic<UInt64>(0)
   // Generated ids start with a per-process prefix so ids from daemons behind one balancer differ.
@@ -64,10 +66,13 @@ public final class APIRouter: Sendable {
       }
       return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: configuration.maxima)
     }
-    queue = WorkQueue(slots: configuration.slots, maximumWaiting: configuration.maximumQueued)
+    queue = WorkQueue(
+      slots: configuration.slots, maximumWaiting: configuration.maximumQueued,
+      waitBudget: configuration.queueWaitBudget)
     submissions = configuration.submissions.map(SubmissionService.init(settings:))
     liveSlots = LiveSlots(limit: configuration.liveSessions)
     liveMonitor = LiveIdleMonitor(idleTimeout: configuration.liveIdleTimeout)
+    rateLimiter = configuration.rateLimit.map(RateLimiter.init(policy:))
   }
 
   /// What one request did, gathered for the log line.
@@ -78,6 +83,12 @@ public final class APIRouter: Sendable {
     var queueMilliseconds: Double?
     var runMilliseconds: Double?
     var detail: String?
+    /// Whether the wait budget admits it: a stored job, which no client waits on, waits past it.
+    var checksWaitBudget = true
+    /// The boxes of a stored job die with it when it is cancelled.
+    var boxCancellation: BoxCancellation?
+    /// The quota check this request was charged with, for the RateLimit fields.
+    var rateLimit: RateLimiter.Decision?
   }
 
   /// Answers one request.
@@ -107,6 +118,7 @@ public final class APIRouter: Sendable {
     }
     response.headers.add(name: "X-Request-Id", value: trace.id)
     configuration.crossOrigin?.decorate(&response, for: request)
+    for (name, value) in rateLimitHeaders(trace) { response.headers.add(name: name, value: value) }
     metrics.recordRequest(route: route, code: response.status.code)
     if let sink = configuration.logSink {
       sink(
@@ -141,12 +153,16 @@ public final class APIRouter: Sendable {
     }
     switch route {
     case "/v1/execute":
+      try chargeRuns(1, request, trace: &trace)
       if Self.wantsEventStream(request) { return try executeStreamed(request, trace: &trace) }
       return try execute(request, trace: &trace)
     case "/v1/grade":
+      try chargeRuns(1, request, trace: &trace)
       if Self.wantsEventStream(request) { return try gradeStreamed(request, trace: &trace) }
       return try grade(request, trace: &trace)
-    case "/v1/connect": return connect(request, trace: trace)
+    case "/v1/connect":
+      try chargeRuns(1, request, trace: &trace)
+      return connect(request, trace: trace)
     case "/v1/challenges":
       return Self.json([
         "challenges": challenges.ids.compactMap { challenges.challenges[$0] }.map(GradeEncoder.summaryObject)
@@ -169,7 +185,7 @@ public final class APIRouter: Sendable {
           cacheMisses: executor.cache?.misses ?? 0,
           boxDiscards: Dictionary(
             uniqueKeysWithValues: executor.environments.discardCounts.map { ($0.key.rawValue, $0.value) }))
-        + submissionMetricsText() + liveMetricsText()
+        + admissionMetricsText() + submissionMetricsText() + liveMetricsText()
       return HTTPResponse(
         status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: Data(text.utf8))
     default: return healthResponse()
@@ -331,11 +347,17 @@ public final class APIRouter: Sendable {
     trace: inout Trace, _ work: @escaping @Sendable () throws(ExecuteError) -> Value
   ) throws(APIError) -> (Result<Value, ExecuteError>, Duration) {
     let waitStart = ContinuousClock.now
-    let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout) {
+    let boxes = trace.boxCancellation
+    let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout, checksBudget: trace.checksWaitBudget) {
       () -> (ContinuousClock.Instant, ContinuousClock.Instant, Result<Value, ExecuteError>) in
       let started = ContinuousClock.now
       do throws(ExecuteError) {
-        let value = try work()
+        let value: Value
+        if let boxes {
+          value = try boxes.within { () throws(ExecuteError) in try work() }
+        } else {
+          value = try work()
+        }
         return (started, ContinuousClock.now, .success(value))
       } catch {
         return (started, ContinuousClock.now, .failure(error))
@@ -348,6 +370,15 @@ public final class APIRouter: Sendable {
       throw .busy(
         "all \(queue.slots) box slots are busy and \(queue.maximumWaiting) requests are waiting; try again shortly",
         retryAfterSeconds: configuration.retryAfterSeconds)
+    case .overBudget(let estimate):
+      trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
+      let budget = configuration.queueWaitBudget ?? .zero
+      // Come back when the line ahead should have drained to within the budget.
+      let excess = Int((Self.seconds(estimate - budget)).rounded(.up))
+      throw .busy(
+        "the estimated wait for a box slot is \(Self.format(seconds: estimate)), over this server's budget of "
+          + "\(Self.format(seconds: budget)); try again shortly",
+        retryAfterSeconds: max(configuration.retryAfterSeconds, excess))
     case .timedOut:
       trace.queueMilliseconds = Self.milliseconds(ContinuousClock.now - waitStart)
       throw .busy(
@@ -416,6 +447,10 @@ public final class APIRouter: Sendable {
 
   static func milliseconds(_ duration: Duration) -> Double {
     (seconds(duration) * 1_000_000).rounded() / 1000
+  }
+
+  private static func format(seconds duration: Duration) -> String {
+    String(format: "%.1f s", seconds(duration))
   }
 
   static func seconds(_ duration: Duration) -> Double {

@@ -112,8 +112,12 @@ extension APIRouter {
       sender?.wake()
     }
     let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
-      [unowned self] kind, body in
-      runStored(kind, body)
+      [unowned self] kind, body, cancellation in
+      // The job's boxes die when it is cancelled; what they leave is not recorded (the store keeps
+      // a cancelled submission cancelled).
+      let boxes = BoxCancellation()
+      cancellation.onCancel { boxes.cancel() }
+      return runStored(kind, body, boxes: boxes)
     }
     service.install(workers, sender: sender)
     workers.start()
@@ -144,6 +148,7 @@ extension APIRouter {
     switch (route, asked) {
     case ("/v1/submissions", "POST"):
       let wait = try waitSeconds(query, service)
+      try chargeRuns(1, request, trace: &trace)
       let item = try submissionItem(try jsonObject(of: request), owner: owner, service: service, trace: &trace)
       try insert([item], service)
       if let wait, wait > 0 { return try view(id: item.id, owner: owner, wait: wait, service: service, created: true) }
@@ -192,6 +197,7 @@ extension APIRouter {
           message: "submission \(id) is \(state.rawValue); only queued or running ones cancel",
           status: HTTPStatus(code: 409))
       case .cancelled:
+        service.runningWorkers?.stopRun(of: id)
         return try view(id: id, owner: owner, wait: 0, service: service, created: false)
       }
     }
@@ -207,6 +213,7 @@ extension APIRouter {
     guard (1...service.settings.maximumBatch).contains(items.count) else {
       throw .badRequest("\(items.count) items; a batch holds 1 to \(service.settings.maximumBatch)")
     }
+    try chargeRuns(items.count, request, trace: &trace)
     var answers: [Data] = []
     var accepted: [NewSubmission] = []
     for item in items {
@@ -272,8 +279,8 @@ extension APIRouter {
     }
   }
 
-  /// Runs a stored body through its route, for a worker.
-  func runStored(_ kind: SubmissionKind, _ body: Data) -> SubmissionWorkers.RunOutcome {
+  /// Runs a stored body through its route, for a worker; its boxes attach to `boxes`.
+  func runStored(_ kind: SubmissionKind, _ body: Data, boxes: BoxCancellation? = nil) -> SubmissionWorkers.RunOutcome {
     let target = kind == .execute ? "/v1/execute" : "/v1/grade"
     let request = HTTPRequest(
       head: HTTPRequestHead(
@@ -281,12 +288,15 @@ extension APIRouter {
         keepAlive: false),
       body: body)
     var trace = Trace(id: "submission")
+    trace.checksWaitBudget = false
+    trace.boxCancellation = boxes
     do throws(APIError) {
       let response = kind == .execute ? try execute(request, trace: &trace) : try grade(request, trace: &trace)
       return .finished(response.body, isError: false)
     } catch {
       if error.code == "busy" { return .retryLater }
-      if error.status == .internalServerError {
+      // A cancelled job's killed box is no failure of the server's.
+      if error.status == .internalServerError, boxes?.isCancelled != true {
         // As for a sync request: the detail is the operator's, the caller gets a plain sentence.
         if let sink = configuration.logSink {
           sink(

@@ -1,13 +1,19 @@
 import Dispatch
 import Foundation
 import Glibc
+import SystemCore
 
-/// A fixed number of box slots, each a long-lived worker thread, and a bounded,
-/// first-come-first-served line of work for them.
+/// A fixed number of box slots, each a long-lived worker thread, and a first-come-first-served
+/// line of work for them, admitted by wait budget.
 ///
-/// A request that finds every slot busy and the line full is refused at once (503 with
-/// Retry-After), and one that waits longer than its deadline leaves the line: a daemon that queues
-/// without bound only turns overload into timeouts for everybody.
+/// A request is refused at once (503 with Retry-After) when the wait it would have is estimated
+/// to pass the budget: its place in line times the recent run time per slot (a moving average of
+/// how long a job held its slot, divided by the slots). A fixed line length does not fit a real
+/// backend: four waiters behind two slots turned away six of twenty concurrent hello-worlds that
+/// queueing would have finished in under half a second, while the same four behind two slow grades
+/// admit waits of many seconds. A hard cap on the line (`maximumWaiting`, off by default; the HTTP
+/// server's connection cap bounds it anyway) and a per-request deadline stay as backstops: a
+/// daemon that queues without bound only turns overload into timeouts for everybody.
 ///
 /// Why workers that pull, rather than callers that take a slot and run on their own thread: a
 /// worker that finishes a run takes the next job at once, so no thread has to be woken between one
@@ -22,23 +28,36 @@ public final class WorkQueue: Sendable {
     case admitted
     /// Every slot was busy and the line was full.
     case full
+    /// The estimated wait passed the budget (see `estimatedWait`).
+    case overBudget(estimatedWait: Duration)
     /// The deadline passed while waiting in line.
     case timedOut
   }
 
   /// Work that may run at once (the number of worker threads).
   public let slots: Int
-  /// Jobs that may wait for a slot.
+  /// Jobs that may wait for a slot at most, whatever the estimate; `Int.max` when only the budget
+  /// bounds the line.
   public let maximumWaiting: Int
+  /// The longest estimated wait a job is admitted with; nil admits up to `maximumWaiting`.
+  public let waitBudget: Duration?
 
   private let shared: Shared
 
-  /// A queue with `slots` slots (at least 1) and room for `maximumWaiting` waiters (default twice
-  /// the slots). Its worker threads end when the queue is released.
-  public init(slots: Int, maximumWaiting: Int? = nil) {
+  /// A queue with `slots` slots (at least 1), admitting a job while its estimated wait is within
+  /// `waitBudget` and fewer than `maximumWaiting` wait (nil: no cap). Until a run has been timed,
+  /// a job is taken to hold its slot `initialRunEstimate`. Its worker threads end when the queue is
+  /// released.
+  public init(
+    slots: Int, maximumWaiting: Int? = nil, waitBudget: Duration? = nil,
+    initialRunEstimate: Duration = .milliseconds(250)
+  ) {
     self.slots = max(1, slots)
-    self.maximumWaiting = max(0, maximumWaiting ?? 2 * max(1, slots))
-    shared = Shared(slots: self.slots, maximumWaiting: self.maximumWaiting)
+    self.maximumWaiting = max(0, maximumWaiting ?? Int.max)
+    self.waitBudget = waitBudget
+    shared = Shared(
+      slots: self.slots, maximumWaiting: self.maximumWaiting,
+      initialRunSeconds: Self.seconds(initialRunEstimate))
     for index in 0..<self.slots {
       let shared = self.shared
       let thread = Thread { shared.serve() }
@@ -55,20 +74,40 @@ public final class WorkQueue: Sendable {
   public var inFlight: Int { shared.locked { shared.running } }
   /// Jobs waiting for a slot now (not counting those a free worker is about to take).
   public var depth: Int { shared.locked { shared.waiting } }
+  /// How long a job arriving now would wait for a slot, by the estimate admission uses.
+  public var estimatedWait: Duration { shared.locked { Self.duration(shared.estimatedWaitSeconds) } }
+  /// The moving average of how long a job held its slot.
+  public var recentRunTime: Duration { shared.locked { Self.duration(shared.averageRunSeconds) } }
 
   /// Runs `work` on a slot's thread, waiting in line up to `timeout` when every slot is busy, and
-  /// returns its value; `(.full, nil)` or `(.timedOut, nil)`, with `work` never run, otherwise.
-  public func withSlot<Value: Sendable>(timeout: Duration, _ work: @escaping @Sendable () -> Value) -> (
-    Admission, Value?
-  ) {
+  /// returns its value; `(.full, nil)`, `(.overBudget, nil)` or `(.timedOut, nil)`, with `work`
+  /// never run, otherwise. `checksBudget: false` admits past the budget (up to `maximumWaiting`):
+  /// for stored jobs, which no client waits on and whose number the workers bound.
+  public func withSlot<Value: Sendable>(
+    timeout: Duration, checksBudget: Bool = true, _ work: @escaping @Sendable () -> Value
+  ) -> (Admission, Value?) {
     let job = Job<Value>(work)
-    guard shared.enqueue(job) else { return (.full, nil) }
+    let budget = checksBudget ? waitBudget.map(Self.seconds) : nil
+    switch shared.enqueue(job, budgetSeconds: budget) {
+    case .admitted: break
+    case .full: return (.full, nil)
+    case .overBudget(let estimate): return (.overBudget(estimatedWait: Self.duration(estimate)), nil)
+    }
     if job.finished.wait(timeout: .now() + Self.dispatchInterval(timeout)) == .timedOut {
       guard shared.started(job) else { return (.timedOut, nil) }
       // Already running: its own time limits bound it.
       job.finished.wait()
     }
     return (.admitted, job.value)
+  }
+
+  static func seconds(_ duration: Duration) -> Double {
+    let (whole, fraction) = duration.components
+    return Double(whole) + Double(fraction) / 1e18
+  }
+
+  static func duration(_ seconds: Double) -> Duration {
+    .nanoseconds(Int64((max(0, seconds) * 1e9).rounded()))
   }
 
   private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
@@ -114,10 +153,23 @@ private final class Shared: @unchecked Sendable {
   private var head = 0
   var running = 0
   private var closed = false
+  /// The moving average of a job's time in its slot, seconds.
+  private(set) var averageRunSeconds: Double
 
-  init(slots: Int, maximumWaiting: Int) {
+  /// How much one timed run moves the average: recent enough to follow a change of load within a
+  /// few dozen runs, steady enough that one slow run does not close the door.
+  static let averageWeight = 0.1
+
+  enum Entry {
+    case admitted
+    case full
+    case overBudget(Double)
+  }
+
+  init(slots: Int, maximumWaiting: Int, initialRunSeconds: Double) {
     self.slots = slots
     self.maximumWaiting = maximumWaiting
+    averageRunSeconds = initialRunSeconds
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(condition, nil)
   }
@@ -138,15 +190,28 @@ private final class Shared: @unchecked Sendable {
     return body()
   }
 
-  /// Puts a job in line; false when the line is full.
-  func enqueue(_ job: AnyJob) -> Bool {
-    let accepted = locked { () -> Bool in
-      guard (line.count - head) < maximumWaiting + (slots - running) else { return false }
+  /// The estimated wait of a job arriving now, seconds: a free slot takes it at once; else it
+  /// waits for the jobs ahead of it and one more run to end, `slots` at a time. Call with the
+  /// mutex held.
+  var estimatedWaitSeconds: Double {
+    let ahead = line.count - head + running
+    guard ahead >= slots else { return 0 }
+    return Double(ahead - slots + 1) * averageRunSeconds / Double(slots)
+  }
+
+  /// Puts a job in line unless the line is full or its estimated wait passes `budgetSeconds`.
+  func enqueue(_ job: AnyJob, budgetSeconds: Double?) -> Entry {
+    let entry = locked { () -> Entry in
+      guard (line.count - head) - (slots - running) < maximumWaiting else { return .full }
+      if let budgetSeconds {
+        let estimate = estimatedWaitSeconds
+        if estimate > budgetSeconds { return .overBudget(estimate) }
+      }
       line.append(job)
-      return true
+      return .admitted
     }
-    if accepted { pthread_cond_signal(condition) }
-    return accepted
+    if case .admitted = entry { pthread_cond_signal(condition) }
+    return entry
   }
 
   /// Whether a worker took `job`; if not, it leaves the line for good.
@@ -186,8 +251,11 @@ private final class Shared: @unchecked Sendable {
       job.taken = true
       running += 1
       pthread_mutex_unlock(mutex)
+      let started = monotonicMicroseconds()
       job.run()
+      let ranSeconds = Double(monotonicMicroseconds() - started) / 1e6
       pthread_mutex_lock(mutex)
+      averageRunSeconds += Self.averageWeight * (ranSeconds - averageRunSeconds)
       running -= 1
       job.finished.signal()
     }

@@ -138,13 +138,15 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream),
       live: command.live)
     let cgroup = lease.cgroup
-    pump.run(
-      process: process, started: started, limits: limits,
-      cpuMicroseconds: { cgroup?.cpuMicroseconds() },
-      kill: {
-        process.kill()
-        cgroup?.killAll()
-      })
+    BoxCancellation.attached(process) {
+      pump.run(
+        process: process, started: started, limits: limits,
+        cpuMicroseconds: { cgroup?.cpuMicroseconds() },
+        kill: {
+          process.kill()
+          cgroup?.killAll()
+        })
+    }
     command.live?.input.endRun()
     let usage = process.reap()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds

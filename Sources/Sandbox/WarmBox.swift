@@ -307,10 +307,12 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream),
       live: live)
     let control = self.control.rawValue
-    pump.run(
-      process: process, started: started, limits: spec.limits,
-      cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
-      kill: { _ = dsa_send_kill(control) })
+    BoxCancellation.attached(process) {
+      pump.run(
+        process: process, started: started, limits: spec.limits,
+        cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
+        kill: { _ = dsa_send_kill(control) })
+    }
     live?.input.endRun()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
     let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)

@@ -67,7 +67,8 @@ public final class MonitoredStore: SubmissionStore, Sendable {
     try timed(write: false) { () throws(StoreError) in try inner.claim(worker: worker, now: now, leaseUntil: leaseUntil)
     }
   }
-  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
+  @discardableResult
+  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String> {
     try timed(write: true) { () throws(StoreError) in try inner.renew(ids: ids, worker: worker, leaseUntil: leaseUntil)
     }
   }

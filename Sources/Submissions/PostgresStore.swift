@@ -42,29 +42,33 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   ]
 
   private let connectionString: String
-  private let lock = NSLock()
+  /// Connections at most: a submit then never waits behind the workers' claims and completes, nor
+  /// behind a `GET`, as it did on one shared connection (each commit waits for the server's fsync).
+  static let poolSize = 4
+  private let pool = NSCondition()
+  // Guarded by `pool`.
+  private var idle: [Session] = []
+  private var opened = 0
   private let listenLock = NSLock()
-  // Guarded by `lock` and `listenLock` respectively.
-  private var connection: OpaquePointer?
+  // Guarded by `listenLock`.
   private var listener: OpaquePointer?
 
   /// Connects to `connectionString` ("postgresql://user@host/db?...") and migrates the schema.
   public init(connectionString: String) throws(StoreError) {
     self.connectionString = connectionString
-    lock.lock()
-    defer { lock.unlock() }
-    connection = try connect()
-    try migrate()
+    try locked { (session) throws(StoreError) in try migrate(session) }
   }
 
   deinit {
-    PQfinish(connection)
+    for session in idle { PQfinish(session.connection) }
     PQfinish(listener)
   }
 
   /// The schema version of the database now.
   public var schemaVersion: Int {
-    lock.withLock { Int((try? query("SELECT max(version) FROM dsa_run_schema", []).first?[0]) ?? nil ?? "") ?? -1 }
+    (try? locked { (session) throws(StoreError) in
+      Int((try session.query("SELECT max(version) FROM dsa_run_schema", []).first?[0]) ?? nil ?? "") ?? -1
+    }) ?? -1
   }
 
   private func connect() throws(StoreError) -> OpaquePointer {
@@ -77,24 +81,25 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     return made
   }
 
-  private func migrate() throws(StoreError) {
-    _ = try query("BEGIN", [])
+  private func migrate(_ session: Session) throws(StoreError) {
+    _ = try session.query("BEGIN", [])
     do throws(StoreError) {
       // Daemons starting together take turns: the first migrates, the others find it done.
-      _ = try query("SELECT pg_advisory_xact_lock(726172012)", [])
-      _ = try query("CREATE TABLE IF NOT EXISTS dsa_run_schema (version integer NOT NULL)", [])
-      let current = Int(try query("SELECT coalesce(max(version), 0) FROM dsa_run_schema", []).first?[0] ?? "0") ?? 0
+      _ = try session.query("SELECT pg_advisory_xact_lock(726172012)", [])
+      _ = try session.query("CREATE TABLE IF NOT EXISTS dsa_run_schema (version integer NOT NULL)", [])
+      let current =
+        Int(try session.query("SELECT coalesce(max(version), 0) FROM dsa_run_schema", []).first?[0] ?? "0") ?? 0
       guard current <= Self.migrations.count else {
         throw StoreError(
           "migrate", "the database is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
       }
       for version in current..<Self.migrations.count {
-        _ = try query(Self.migrations[version], [])
-        _ = try query("INSERT INTO dsa_run_schema (version) VALUES ($1)", [String(version + 1)])
+        _ = try session.query(Self.migrations[version], [])
+        _ = try session.query("INSERT INTO dsa_run_schema (version) VALUES ($1)", [String(version + 1)])
       }
-      _ = try query("COMMIT", [])
+      _ = try session.query("COMMIT", [])
     } catch {
-      _ = try? query("ROLLBACK", [])
+      _ = try? session.query("ROLLBACK", [])
       throw error
     }
   }
@@ -102,11 +107,26 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   // MARK: SubmissionStore
 
   public func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError) {
-    try locked { () throws(StoreError) in
-      _ = try query("BEGIN", [])
+    if submissions.count == 1, let submission = submissions.first {
+      // One statement, one round trip and one commit (and so one fsync on the server); the
+      // notification is delivered at that commit.
+      try locked { (session) throws(StoreError) in
+        _ = try session.query(
+          "WITH stored AS (INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms) "
+            + "VALUES ($1, $2, $3, $4, $5, 'queued', $6) RETURNING id) "
+            + "SELECT pg_notify('\(Self.channel)', '') FROM stored",
+          [
+            submission.id, submission.owner, submission.kind.rawValue, String(decoding: submission.body, as: UTF8.self),
+            submission.callbackURL, String(now),
+          ])
+      }
+      return
+    }
+    try locked { (session) throws(StoreError) in
+      _ = try session.query("BEGIN", [])
       do throws(StoreError) {
         for submission in submissions {
-          _ = try query(
+          _ = try session.query(
             "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms) "
               + "VALUES ($1, $2, $3, $4, $5, 'queued', $6)",
             [
@@ -116,10 +136,10 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
             ])
         }
         // Delivered at commit, to every daemon's listener.
-        _ = try query("NOTIFY \(Self.channel)", [])
-        _ = try query("COMMIT", [])
+        _ = try session.query("NOTIFY \(Self.channel)", [])
+        _ = try session.query("COMMIT", [])
       } catch {
-        _ = try? query("ROLLBACK", [])
+        _ = try? session.query("ROLLBACK", [])
         throw error
       }
     }
@@ -127,8 +147,8 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
 
   public func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
     guard !ids.isEmpty else { return [] }
-    return try locked { () throws(StoreError) in
-      try query(
+    return try locked { (session) throws(StoreError) in
+      try session.query(
         "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
           + "WHERE id = ANY($1::text[]) AND owner = $2", ["{" + ids.joined(separator: ",") + "}", owner]
       ).map { (row) throws(StoreError) in
@@ -143,29 +163,31 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome {
-    try locked { () throws(StoreError) in
-      let changed = try query(
+    try locked { (session) throws(StoreError) in
+      let changed = try session.query(
         "UPDATE submissions SET state = 'cancelled', finished_ms = $1, lease_owner = NULL, webhook_pending = 0 "
           + "WHERE id = $2 AND owner = $3 AND state IN ('queued', 'running') RETURNING id", [String(now), id, owner])
       if !changed.isEmpty { return .cancelled }
-      let rows = try query("SELECT state FROM submissions WHERE id = $1 AND owner = $2", [id, owner])
+      let rows = try session.query("SELECT state FROM submissions WHERE id = $1 AND owner = $2", [id, owner])
       guard let text = rows.first?[0], let state = SubmissionState(rawValue: text) else { return .notFound }
       return .alreadyFinished(state)
     }
   }
 
   public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
-    try locked { () throws(StoreError) in
-      let rows = try query(
-        """
-        UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
-        WHERE id = (
-          SELECT id FROM submissions
-          WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
-          ORDER BY created_ms LIMIT 1
-          FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, body, callback_url, attempts
-        """, [worker, String(leaseUntil), String(now)])
+    try locked { (session) throws(StoreError) in
+      let rows = try session.withoutWaitingForDisk { () throws(StoreError) in
+        try session.query(
+          """
+          UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
+          WHERE id = (
+            SELECT id FROM submissions
+            WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
+            ORDER BY created_ms LIMIT 1
+            FOR UPDATE SKIP LOCKED)
+          RETURNING id, kind, body, callback_url, attempts
+          """, [worker, String(leaseUntil), String(now)])
+      }
       guard let row = rows.first else { return nil }
       guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
       return ClaimedSubmission(
@@ -174,18 +196,22 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) {
-    guard !ids.isEmpty else { return }
-    try locked { () throws(StoreError) in
-      _ = try query(
-        "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
-          + "AND state = 'running'", [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker])
+  @discardableResult
+  public func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String> {
+    guard !ids.isEmpty else { return [] }
+    return try locked { (session) throws(StoreError) in
+      Set(
+        try session.query(
+          "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
+            + "AND state = 'running' RETURNING id",
+          [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker]
+        ).compactMap { $0[0] })
     }
   }
 
   public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
-    try locked { () throws(StoreError) in
-      !(try query(
+    try locked { (session) throws(StoreError) in
+      !(try session.query(
         "UPDATE submissions SET state = 'done', result = $1, result_is_error = $2, finished_ms = $3, "
           + "lease_owner = NULL, webhook_pending = CASE WHEN callback_url IS NULL THEN 0 ELSE 1 END "
           + "WHERE id = $4 AND state = 'running' RETURNING id",
@@ -196,17 +222,17 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func release(id: String, worker: String) throws(StoreError) {
-    try locked { () throws(StoreError) in
-      _ = try query(
+    try locked { (session) throws(StoreError) in
+      _ = try session.query(
         "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL "
           + "WHERE id = $1 AND lease_owner = $2 AND state = 'running'", [id, worker])
-      _ = try query("NOTIFY \(Self.channel)", [])
+      _ = try session.query("NOTIFY \(Self.channel)", [])
     }
   }
 
   public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
-    try locked { () throws(StoreError) in
-      try query(
+    try locked { (session) throws(StoreError) in
+      try session.query(
         "SELECT id, callback_url, result, result_is_error, kind FROM submissions WHERE webhook_pending = 1 "
           + "ORDER BY finished_ms LIMIT $1", [String(limit)]
       ).compactMap { row in
@@ -218,14 +244,14 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func finishWebhook(id: String, delivered: Bool) throws(StoreError) {
-    try locked { () throws(StoreError) in
-      _ = try query("UPDATE submissions SET webhook_pending = $1 WHERE id = $2", [delivered ? "2" : "3", id])
+    try locked { (session) throws(StoreError) in
+      _ = try session.query("UPDATE submissions SET webhook_pending = $1 WHERE id = $2", [delivered ? "2" : "3", id])
     }
   }
 
   public func purge(finishedBefore: Int64) throws(StoreError) -> Int {
-    try locked { () throws(StoreError) in
-      try query(
+    try locked { (session) throws(StoreError) in
+      try session.query(
         "DELETE FROM submissions WHERE state IN ('done', 'cancelled') AND finished_ms < $1 AND webhook_pending <> 1 "
           + "RETURNING id", [String(finishedBefore)]
       ).count
@@ -233,9 +259,9 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func statistics(now: Int64) throws(StoreError) -> SubmissionStatistics {
-    try locked { () throws(StoreError) in
+    try locked { (session) throws(StoreError) in
       let row =
-        try query(
+        try session.query(
           "SELECT count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state = 'running'), "
             + "min(created_ms) FILTER (WHERE state = 'queued') FROM submissions WHERE state IN ('queued', 'running')",
           []
@@ -274,22 +300,61 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     while let notification = PQnotifies(listener) { PQfreemem(notification) }
   }
 
-  // MARK: libpq plumbing (callers hold `lock`)
+  // MARK: libpq plumbing
 
-  private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    if connection == nil || PQstatus(connection) != CONNECTION_OK {
-      // The server restarted or the network dropped: one fresh connection per call until it is back.
-      PQfinish(connection)
-      connection = nil
-      connection = try connect()
+  /// Runs `body` on a connection of the pool that no other call uses meanwhile.
+  private func locked<T>(_ body: (Session) throws(StoreError) -> T) throws(StoreError) -> T {
+    let session = take()
+    defer { giveBack(session) }
+    if session.connection == nil || PQstatus(session.connection) != CONNECTION_OK {
+      // The server restarted or the network dropped: a fresh connection per call until it is back.
+      PQfinish(session.connection)
+      session.connection = nil
+      session.connection = try connect()
     }
-    return try body()
+    return try body(session)
+  }
+
+  private func take() -> Session {
+    pool.lock()
+    defer { pool.unlock() }
+    while idle.isEmpty && opened >= Self.poolSize { pool.wait() }
+    if let session = idle.popLast() { return session }
+    opened += 1
+    return Session()
+  }
+
+  private func giveBack(_ session: Session) {
+    pool.lock()
+    idle.append(session)
+    pool.signal()
+    pool.unlock()
+  }
+}
+
+/// One connection of the pool; used by one call at a time.
+private final class Session {
+  var connection: OpaquePointer?
+
+  /// Runs `body` in a transaction whose commit does not wait for the server's fsync
+  /// (`synchronous_commit = off`, for this transaction only). Only for a claim: a claim lost in a
+  /// database crash leaves the job queued (or its lease lapsed), and it is claimed and run again,
+  /// which the lease design allows anyway. Submits and results keep waiting for the disk.
+  func withoutWaitingForDisk<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    _ = try query("BEGIN", [])
+    do throws(StoreError) {
+      _ = try query("SET LOCAL synchronous_commit = off", [])
+      let value = try body()
+      _ = try query("COMMIT", [])
+      return value
+    } catch {
+      _ = try? query("ROLLBACK", [])
+      throw error
+    }
   }
 
   /// Runs `sql` with text parameters; rows of text values (nil for NULL).
-  private func query(_ sql: String, _ parameters: [String?]) throws(StoreError) -> [[String?]] {
+  func query(_ sql: String, _ parameters: [String?]) throws(StoreError) -> [[String?]] {
     let copies = parameters.map { $0.map { strdup($0) } ?? nil }
     defer { for copy in copies { free(copy) } }
     let values = copies.map { UnsafePointer<CChar>($0) }

@@ -144,8 +144,10 @@ public protocol SubmissionStore: Sendable {
   /// `leaseUntil`; nil when there is none.
   func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission?
 
-  /// Extends the leases `worker` holds on `ids`.
-  func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError)
+  /// Extends the leases `worker` holds on `ids`; returns those it still holds (the others were
+  /// cancelled, or taken over after the lease ran out), so their runs can be stopped.
+  @discardableResult
+  func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String>
 
   /// Records the result of a running job; false (and nothing changes) when it was cancelled or
   /// another run recorded first, so a job that ran twice has one result.

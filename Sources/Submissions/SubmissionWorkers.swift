@@ -19,8 +19,10 @@ public final class SubmissionWorkers: Sendable {
     case retryLater
   }
 
-  /// Runs one job's body as its route would and returns what that route answers.
-  public typealias Run = @Sendable (SubmissionKind, Data) -> RunOutcome
+  /// Runs one job's body as its route would and returns what that route answers; the run is to
+  /// stop (its boxes killed) when the cancellation fires, as it does when the submission is
+  /// cancelled.
+  public typealias Run = @Sendable (SubmissionKind, Data, RunCancellation) -> RunOutcome
 
   /// The knobs.
   public struct Settings: Sendable {
@@ -64,6 +66,13 @@ public final class SubmissionWorkers: Sendable {
 
   /// Jobs this daemon runs now.
   public var heldCount: Int { shared.locked { shared.held.count } }
+
+  /// Stops the run of `id` if this daemon holds it (it was just cancelled here): its boxes are
+  /// killed now, so its slot is free at once. A job cancelled through another daemon is stopped
+  /// when the lease renewal finds it no longer held (within a second).
+  public func stopRun(of id: String) {
+    shared.locked { shared.held[id] }?.cancel()
+  }
 
   /// Starts the threads.
   public func start() {
@@ -124,11 +133,12 @@ public final class SubmissionWorkers: Sendable {
         shared.waitForChange(from: generation, milliseconds: settings.idlePollMilliseconds)
         continue
       }
-      shared.locked { _ = shared.held.insert(job.id) }
-      var outcome = run(job.kind, job.body)
-      while outcome == .retryLater && !shared.isStopping {
+      let cancellation = RunCancellation()
+      shared.locked { shared.held[job.id] = cancellation }
+      var outcome = run(job.kind, job.body, cancellation)
+      while outcome == .retryLater && !shared.isStopping && !cancellation.isCancelled {
         usleep(50_000)
-        outcome = run(job.kind, job.body)
+        outcome = run(job.kind, job.body, cancellation)
       }
       switch outcome {
       case .retryLater:
@@ -137,7 +147,7 @@ public final class SubmissionWorkers: Sendable {
       case .finished(let data, let isError):
         record(job.id, data, isError: isError)
       }
-      shared.locked { _ = shared.held.remove(job.id) }
+      shared.locked { _ = shared.held.removeValue(forKey: job.id) }
     }
   }
 
@@ -160,10 +170,14 @@ public final class SubmissionWorkers: Sendable {
     var lastPurge: Int64 = 0
     let renewEvery = max(10, Int(settings.leaseMilliseconds / 3))
     while !(shared.isStopping && shared.locked({ shared.held.isEmpty })) {
-      let held = shared.locked { Array(shared.held) }
+      let held = shared.locked { shared.held }
       let time = now()
-      if !held.isEmpty {
-        try? store.renew(ids: held, worker: instance, leaseUntil: time + settings.leaseMilliseconds)
+      if !held.isEmpty,
+        let kept = try? store.renew(
+          ids: Array(held.keys), worker: instance, leaseUntil: time + settings.leaseMilliseconds)
+      {
+        // Cancelled (perhaps through another daemon) or lost: nobody will take its result.
+        for (id, cancellation) in held where !kept.contains(id) { cancellation.cancel() }
       }
       if time - lastPurge >= settings.purgeIntervalMilliseconds {
         if (try? store.purge(finishedBefore: time - settings.retentionMilliseconds)) != nil { lastPurge = time }
@@ -190,7 +204,8 @@ private final class Shared: @unchecked Sendable {
   // Guarded by `condition`.
   var generation: UInt64 = 0
   var stopping = false
-  var held: Set<String> = []
+  /// The jobs this daemon runs, each with the cancellation that stops its boxes.
+  var held: [String: RunCancellation] = [:]
   var liveWorkers = 0
 
   func locked<T>(_ body: () -> T) -> T {
@@ -209,5 +224,36 @@ private final class Shared: @unchecked Sendable {
     while self.generation == generation && !stopping {
       if !condition.wait(until: deadline) { return }
     }
+  }
+}
+
+/// The signal that a running job was cancelled: its run registers how to stop (the API kills the
+/// job's boxes), and a handler registered after the signal runs at once.
+public final class RunCancellation: Sendable {
+  private let state = Mutex<(cancelled: Bool, handlers: [@Sendable () -> Void])>((false, []))
+
+  public init() {}
+
+  public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+  /// Fires the handlers, once.
+  public func cancel() {
+    let handlers = state.withLock { state -> [@Sendable () -> Void] in
+      if state.cancelled { return [] }
+      state.cancelled = true
+      defer { state.handlers = [] }
+      return state.handlers
+    }
+    for handler in handlers { handler() }
+  }
+
+  /// Calls `handler` when cancelled (now, if it already is).
+  public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    let now = state.withLock { state -> Bool in
+      if state.cancelled { return true }
+      state.handlers.append(handler)
+      return false
+    }
+    if now { handler() }
   }
 }

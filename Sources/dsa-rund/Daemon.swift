@@ -164,7 +164,8 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
       [
         "pid": Int(getpid()), "addresses": server.addresses, "systemd_sockets": fromSystemd,
         "cgroup_mode": host.cgroups.mode.rawValue, "work_root": configuration.workRoot,
-        "slots": configuration.resolvedSlots, "queue_length": configuration.resolvedQueueLength,
+        "slots": configuration.resolvedSlots, "queue_length": configuration.queueLength.map { $0 as Any } ?? NSNull(),
+        "queue_wait_budget_s": configuration.queueWaitBudgetSeconds,
         "runtimes": catalog.names.count, "challenges": challenges.challenges.count,
         "compile_cache": configuration.cacheDirectory ?? NSNull(),
         "auth": configuration.bearerTokens.isEmpty ? "none" : "bearer",

@@ -25,8 +25,10 @@ struct DaemonConfiguration: Equatable {
   var cgroupPath: String?
   /// Box slots (executions at once); nil is one per active processor.
   var slots: Int?
-  /// Requests that may wait for a slot; nil is twice the slots.
+  /// Requests that may wait for a slot at most; nil leaves the wait budget alone to bound the line.
   var queueLength: Int?
+  /// The longest estimated wait for a slot a request is admitted with, seconds.
+  var queueWaitBudgetSeconds = 5.0
   /// The longest a request waits for a slot before it is answered 503, seconds.
   var queueTimeoutSeconds = 10.0
   /// The Retry-After of 503 answers, seconds.
@@ -51,6 +53,8 @@ struct DaemonConfiguration: Equatable {
   var bearerTokens: [String] = []
   /// How long SIGTERM waits for in-flight requests, seconds.
   var drainSeconds = 30.0
+  /// Per-token run quotas (`rate_limit`); nil counts nothing.
+  var rateLimit: RateLimiter.Policy?
   /// Stored submissions: the store and its knobs (SubmissionsConfiguration).
   var submissions = SubmissionsConfiguration()
   /// Whether `GET /` serves the playground page (never when only a Unix socket is served).
@@ -69,18 +73,20 @@ struct DaemonConfiguration: Equatable {
   /// The keys of the file, in documentation order. Keys starting with "//" are comments.
   static let keys = [
     "listen", "unix_socket", "unix_socket_mode", "work_root", "cache_dir", "cache_size_mb", "cgroup_mode",
-    "cgroup_path", "slots", "queue_length", "queue_timeout_s", "retry_after_s", "limits", "max_body_bytes",
+    "cgroup_path", "slots", "queue_length", "queue_wait_budget_s", "queue_timeout_s", "retry_after_s", "limits",
+    "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
-    "grade_wall_ms", "expose_compile_cache", "submissions", "live_sessions", "live_idle_s", "page", "cors_origins",
+    "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s", "page",
+    "cors_origins",
   ]
   static let pageKeys = ["enabled", "javascript_dir"]
+  static let rateLimitKeys = ["runs", "window_s", "tokens"]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
   /// hour is far past any grade a learner waits for.
   static let gradeWallRange = 100...3_600_000
   static let limitKeys = ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"]
 
   var resolvedSlots: Int { max(1, slots ?? ProcessInfo.processInfo.activeProcessorCount) }
-  var resolvedQueueLength: Int { queueLength ?? 2 * resolvedSlots }
 
   // MARK: Reading the file
 
@@ -122,6 +128,7 @@ struct DaemonConfiguration: Equatable {
     if let value = file.string("cgroup_path") { cgroupPath = value }
     if let value = file.integer("slots", as: Int.self) { slots = value }
     if let value = file.integer("queue_length", as: Int.self) { queueLength = value }
+    if let value = file.number("queue_wait_budget_s") { queueWaitBudgetSeconds = value }
     if let value = file.number("queue_timeout_s") { queueTimeoutSeconds = value }
     if let value = file.integer("retry_after_s", as: Int.self) { retryAfterSeconds = value }
     if let limits = file.object("limits", keys: Self.limitKeys) {
@@ -153,6 +160,19 @@ struct DaemonConfiguration: Equatable {
     if let value = file.number("drain_s") { drainSeconds = value }
     if let value = file.integer("grade_wall_ms", as: Int.self) { gradeWallMilliseconds = value }
     if let value = file.bool("expose_compile_cache") { exposeCompileCache = value }
+    if let limit = file.object("rate_limit", keys: Self.rateLimitKeys) {
+      var policy = RateLimiter.Policy(
+        quota: limit.integer("runs", as: Int.self, required: true) ?? 0,
+        windowSeconds: limit.integer("window_s", as: Int.self) ?? 60)
+      for token in limit.objects("tokens", keys: ["token", "runs"]) ?? [] {
+        if let name = token.string("token", required: true),
+          let runs = token.integer("runs", as: Int.self, required: true)
+        {
+          policy.tokenQuotas[name] = runs
+        }
+      }
+      rateLimit = policy
+    }
     if let object = file.object("submissions", keys: SubmissionsConfiguration.keys) { submissions.apply(object) }
     if let page = file.object("page", keys: Self.pageKeys) {
       if let value = page.bool("enabled") { pageEnabled = value }
@@ -195,6 +215,9 @@ struct DaemonConfiguration: Equatable {
     if let slots, slots < 1 { problems.append("slots must be at least 1") }
     if let queueLength, queueLength < 0 { problems.append("queue_length must not be negative") }
     if !(queueTimeoutSeconds > 0) { problems.append("queue_timeout_s must be positive") }
+    if !(queueWaitBudgetSeconds >= 0 && queueWaitBudgetSeconds <= 3600) {
+      problems.append("queue_wait_budget_s must be from 0 to 3600")
+    }
     if retryAfterSeconds < 0 { problems.append("retry_after_s must not be negative") }
     if maxBodyBytes < 1 { problems.append("max_body_bytes must be at least 1") }
     for (name, value) in [
@@ -223,6 +246,19 @@ struct DaemonConfiguration: Equatable {
     }
     if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
     if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }
+    if let rateLimit {
+      if rateLimit.quota < 1 { problems.append("rate_limit.runs must be at least 1") }
+      if !(1...86_400).contains(rateLimit.windowSeconds) {
+        problems.append("rate_limit.window_s must be from 1 to 86400")
+      }
+      for (token, runs) in rateLimit.tokenQuotas.sorted(by: { $0.key < $1.key }) {
+        if runs < 0 { problems.append("rate_limit.tokens: a token's runs must not be negative") }
+        if !bearerTokens.contains(token) {
+          // Never echo the token: the message goes to logs.
+          problems.append("rate_limit.tokens: a token with \(runs) runs is not among bearer_tokens")
+        }
+      }
+    }
     problems += submissions.problems()
     return problems
   }
@@ -255,7 +291,8 @@ struct DaemonConfiguration: Equatable {
   }
 
   func apiConfiguration(logSink: RequestLogSink?) -> APIConfiguration {
-    var api = APIConfiguration(slots: resolvedSlots, maximumQueued: resolvedQueueLength)
+    var api = APIConfiguration(slots: resolvedSlots, maximumQueued: queueLength)
+    api.queueWaitBudget = Self.duration(queueWaitBudgetSeconds)
     api.queueTimeout = Self.duration(queueTimeoutSeconds)
     api.retryAfterSeconds = retryAfterSeconds
     api.maxima = maxima
@@ -263,6 +300,7 @@ struct DaemonConfiguration: Equatable {
     api.exposeCompileCache = exposeCompileCache
     api.maximumBodyBytes = maxBodyBytes
     api.bearerTokens = bearerTokens
+    api.rateLimit = rateLimit
     api.logSink = logSink
     if !corsOrigins.isEmpty { api.crossOrigin = CrossOriginPolicy(allowedOrigins: Set(corsOrigins)) }
     api.liveSessions = liveSessions

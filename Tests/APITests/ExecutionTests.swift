@@ -1,7 +1,9 @@
+import Dispatch
 import Foundation
 import HTTP
 import Runners
 import Sandbox
+import Synchronization
 import Testing
 
 @testable import API
@@ -76,5 +78,26 @@ import Testing
     let response = router.handle(executeRequest(#"{"language": "brainfork", "source": "+"}"#))
     #expect(response.status.code == 400)
     #expect(response.error?.code == "unknown_language")
+  }
+
+  /// Deliverable 5 of the submissions issue: twenty hello-worlds at once behind two slots all run.
+  /// A fixed line of twice the slots (the old default) answered six of them 503.
+  @Test func twentyConcurrentHelloWorldsOnTwoSlotsAllFinish() {
+    let router = makeRouter(slots: 2)
+    let statuses = Mutex<[Int]>([])
+    let group = DispatchGroup()
+    // Threads of their own, as the HTTP server gives each connection.
+    for _ in 0..<20 {
+      group.enter()
+      Thread.detachNewThread {
+        let response = router.handle(executeRequest(#"{"language": "python", "source": "print('hello')"}"#))
+        statuses.withLock { $0.append(response.status.code) }
+        group.leave()
+      }
+    }
+    group.wait()
+    let all = statuses.withLock { $0 }
+    #expect(all.count == 20)
+    #expect(all.allSatisfy { $0 == 200 }, "statuses: \(all)")
   }
 }

@@ -7,12 +7,50 @@ import Testing
 @testable import API
 
 @Suite struct WorkQueueTests {
-  @Test func defaultsToTwiceTheSlotsInLine() {
+  @Test func defaultsToABudgetAndNoFixedLine() {
     let queue = WorkQueue(slots: 3)
     #expect(queue.slots == 3)
-    #expect(queue.maximumWaiting == 6)
+    #expect(queue.maximumWaiting == Int.max)
     #expect(APIConfiguration().slots == ProcessInfo.processInfo.activeProcessorCount)
-    #expect(APIConfiguration(slots: 4).maximumQueued == 8)
+    #expect(APIConfiguration(slots: 4).maximumQueued == nil)
+    #expect(APIConfiguration(slots: 4).queueWaitBudget == .seconds(5))
+  }
+
+  /// The estimate is the place in line times the run time per slot: with runs taken to last 1 s on
+  /// 2 slots, the first two waiters expect 0.5 s and 1 s, the third 1.5 s, over a 1.2 s budget.
+  @Test func refusesWhenTheEstimatedWaitPassesTheBudget() throws {
+    let queue = WorkQueue(slots: 2, waitBudget: .milliseconds(1200), initialRunEstimate: .seconds(1))
+    #expect(queue.estimatedWait == .zero)
+    #expect(queue.acquire(timeout: .zero) == .admitted)
+    #expect(queue.acquire(timeout: .zero) == .admitted)
+    #expect(queue.estimatedWait == .milliseconds(500))
+    let waiters = DispatchGroup()
+    for expected in [1, 2] {
+      waiters.enter()
+      Thread.detachNewThread {
+        _ = queue.withSlot(timeout: .seconds(30)) {}
+        waiters.leave()
+      }
+      while queue.depth < expected { usleep(1000) }
+    }
+    #expect(queue.estimatedWait == .milliseconds(1500))
+    #expect(queue.recentRunTime == .seconds(1))
+    let (admission, ran) = queue.withSlot(timeout: .seconds(30)) { true }
+    #expect(admission == .overBudget(estimatedWait: .milliseconds(1500)))
+    #expect(ran == nil)
+    // A stored job, which no client waits on, is not held to the budget.
+    let stored = Mutex<WorkQueue.Admission?>(nil)
+    waiters.enter()
+    Thread.detachNewThread {
+      stored.withLock { $0 = queue.withSlot(timeout: .seconds(30), checksBudget: false) {}.0 }
+      waiters.leave()
+    }
+    while queue.depth < 3 { usleep(1000) }
+    queue.release()
+    queue.release()
+    waiters.wait()
+    #expect(stored.withLock { $0 } == .admitted)
+    #expect(queue.depth == 0)
   }
 
   @Test func boundsConcurrencyAndRefusesPastTheLine() {

@@ -487,6 +487,29 @@ struct ConfigurationTests {
     #expect(check.stderr.contains("warning: no challenges found"), "\(check.stderr)")
   }
 
+  /// deploy/'s units: one daemon per instance (its port), grouped by a target.
+  @Test func deployUnitsVerify() throws {
+    let analyze = "/usr/bin/systemd-analyze"
+    try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is not installed")
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let template = try String(contentsOfFile: repositoryRoot + "/deploy/systemd/dsa-rund@.service", encoding: .utf8)
+    #expect(template.contains("--listen 127.0.0.1:%i --work-root /run/dsa-run-%i"))
+    // An instance, as `systemctl enable dsa-rund@8081` makes it, pointing at the built binary.
+    try template.replacingOccurrences(of: "/usr/local/bin/dsa-rund", with: daemonBinary)
+      .write(toFile: directory + "/dsa-rund@8081.service", atomically: true, encoding: .utf8)
+    try FileManager.default.copyItem(
+      atPath: repositoryRoot + "/deploy/systemd/dsa-run.target", toPath: directory + "/dsa-run.target")
+    let finished = try runProcess(
+      analyze, ["verify", "--man=no", directory + "/dsa-rund@8081.service", directory + "/dsa-run.target"])
+    #expect(finished.status == 0, "\(finished.stderr)")
+    // nginx.service and postgresql.service are not units of this machine: the only notes allowed.
+    let notes = (finished.stdout + finished.stderr).split(separator: "\n").filter {
+      !$0.contains("nginx.service") && !$0.contains("postgresql.service")
+    }
+    #expect(notes.isEmpty, "\(notes)")
+  }
+
   @Test func systemdUnitsVerify() throws {
     let analyze = "/usr/bin/systemd-analyze"
     try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is not installed")

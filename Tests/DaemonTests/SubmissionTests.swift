@@ -39,7 +39,8 @@ struct SubmissionTests {
     // One slot: a long sleeper runs, the next waits queued; both can be cancelled.
     let marker = uniqueMarker()
     let sleeperID = try #require(
-      try post(daemon, "/v1/submissions", sleeper(seconds: 30, marker: marker)).json["id"] as? String)
+      try post(daemon, "/v1/submissions", sleeper(seconds: 30, marker: marker, wallMilliseconds: 20_000)).json["id"]
+        as? String)
     let queuedID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
     let running = try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)")
@@ -54,6 +55,12 @@ struct SubmissionTests {
     #expect(
       try curl(daemon.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 10).json["status"] as? String
         == "cancelled")
+    // The cancelled sleeper's box is killed at once, long before its 20 s wall limit: the program is
+    // gone within seconds, and the one slot runs the next job.
+    #expect(waitUntil(timeout: .seconds(4)) { processes(containing: marker).isEmpty })
+    let nextID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
+    #expect(
+      try curl(daemon.baseURL + "/v1/submissions/\(nextID)?wait=8", timeout: 15).json["status"] as? String == "done")
 
     // The list answers in the order asked, unknown ids included.
     let unknown = String(repeating: "a", count: 32)

@@ -258,11 +258,13 @@ func waitUntil(timeout: Duration, _ condition: () -> Bool) -> Bool {
 }
 
 /// A Python program that sleeps `seconds` and prints "slept"; its marker argument names it in /proc.
-func sleeper(seconds: Double, marker: String) -> [String: Any] {
-  [
+func sleeper(seconds: Double, marker: String, wallMilliseconds: Int? = nil) -> [String: Any] {
+  var body: [String: Any] = [
     "language": "python", "source": "import sys, time\ntime.sleep(\(seconds))\nprint('slept', sys.argv[1])\n",
     "args": [marker],
   ]
+  if let wallMilliseconds { body["limits"] = ["wall_ms": wallMilliseconds] }
+  return body
 }
 
 func uniqueMarker() -> String { "dsa-rund-marker-\(UUID().uuidString.prefix(8).lowercased())" }
