@@ -38,6 +38,8 @@ public struct APIConfiguration: Sendable {
   public var rateLimit: RateLimiter.Policy?
   /// Stored submissions (`/v1/submissions`): the store and its knobs; nil serves 404 there.
   public var submissions: SubmissionSettings?
+  /// The Judge0 CE routes (docs/compat.md); nil serves none. They need `submissions`.
+  public var judge0: Judge0Settings?
 
   /// The grade budget in effect.
   public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }

@@ -138,6 +138,7 @@ public final class APIRouter: Sendable {
     // Health checks come from load balancers and systemd that hold no token.
     if path != "/healthz" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
+    if let answer = try judge0Answer(request, path: path, trace: &trace) { return answer }
     guard let route = Self.route(of: path), let method = Self.routes[route] else { throw .notFound(path) }
     // HEAD is GET without the body (the server leaves it out), as RFC 9110 §9.3.2 asks of GET routes.
     let asked = request.method == "HEAD" && method == "GET" ? "GET" : request.method

@@ -57,6 +57,8 @@ struct DaemonConfiguration: Equatable {
   var rateLimit: RateLimiter.Policy?
   /// Stored submissions: the store and its knobs (SubmissionsConfiguration).
   var submissions = SubmissionsConfiguration()
+  /// The Judge0 CE routes (Judge0Configuration).
+  var judge0 = Judge0Configuration()
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -66,7 +68,7 @@ struct DaemonConfiguration: Equatable {
     "cgroup_path", "slots", "queue_length", "queue_wait_budget_s", "queue_timeout_s", "retry_after_s", "limits",
     "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
-    "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions",
+    "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "judge0",
   ]
   static let rateLimitKeys = ["runs", "window_s", "tokens"]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
@@ -162,6 +164,7 @@ struct DaemonConfiguration: Equatable {
       rateLimit = policy
     }
     if let object = file.object("submissions", keys: SubmissionsConfiguration.keys) { submissions.apply(object) }
+    if let object = file.object("judge0", keys: Judge0Configuration.keys) { judge0.apply(object) }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -229,6 +232,7 @@ struct DaemonConfiguration: Equatable {
       }
     }
     problems += submissions.problems()
+    problems += judge0.problems()
     return problems
   }
 
