@@ -86,7 +86,7 @@ public enum Judge0Model {
   public static func verdict(run: WireOutcome, expectedOutput: String?) -> Verdict {
     let signal = run.signal.flatMap(signalNumber)
     // Ours words after the status, so a Judge0 client still sees why (e.g. "memory_limit: ...").
-    let ours = run.status == "ok" ? nil : "\(run.status): \(run.message)"
+    let ours = ["ok", "runtime_error", "time_limit"].contains(run.status) ? nil : "\(run.status): \(run.message)"
     switch run.status {
     case "time_limit":
       return Verdict(statusID: 5, message: "Time limit exceeded", exitCode: 0, exitSignal: signal)

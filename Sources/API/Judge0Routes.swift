@@ -68,14 +68,16 @@ extension APIRouter {
     guard let settings = configuration.judge0, path.hasPrefix(settings.prefix) else { return nil }
     let rest = String(path.dropFirst(settings.prefix.count))
     let isSubmissionPath = rest == "/submissions" || rest.hasPrefix("/submissions/")
-    let isInfoPath = ["/languages", "/statuses", "/about", "/config_info"].contains(rest) || rest.hasPrefix("/languages/")
+    let isInfoPath =
+      ["/languages", "/statuses", "/about", "/config_info"].contains(rest) || rest.hasPrefix("/languages/")
     guard isSubmissionPath || isInfoPath else { return nil }
     let method = request.method == "HEAD" ? "GET" : request.method
     let query = Self.queryItems(request.target)
     do throws(Judge0Refusal) {
       switch (method, rest) {
       case ("GET", "/languages"):
-        return Self.judge0JSON(.ok, .array(judge0Languages().map { ["id": .number(Double($0.id)), "name": .string($0.name)] }))
+        return Self.judge0JSON(
+          .ok, .array(judge0Languages().map { ["id": .number(Double($0.id)), "name": .string($0.name)] }))
       case ("GET", _) where rest.hasPrefix("/languages/"):
         let id = Int(rest.dropFirst("/languages/".count))
         guard let id, let language = judge0Languages().first(where: { $0.id == id }) else {
@@ -84,13 +86,14 @@ extension APIRouter {
         return Self.judge0JSON(.ok, judge0LanguageObject(language))
       case ("GET", "/statuses"):
         return Self.judge0JSON(
-          .ok, .array(Judge0Model.statuses.map { ["id": .number(Double($0.id)), "description": .string($0.description)] }))
+          .ok,
+          .array(Judge0Model.statuses.map { ["id": .number(Double($0.id)), "description": .string($0.description)] }))
       case ("GET", "/about"):
         return Self.judge0JSON(
           .ok,
           [
-            "version": .string(Judge0Model.version), "homepage": "https://github.com/dsa-run/dsa-run",
-            "source_code": "https://github.com/dsa-run/dsa-run", "maintainer": "the dsa-run operators",
+            "version": .string(Judge0Model.version), "homepage": "dsa-rund: docs/compat.md",
+            "source_code": "dsa-run", "maintainer": "the operators of this dsa-rund",
           ])
       case ("GET", "/config_info"):
         return Self.judge0JSON(.ok, judge0ConfigInfo(settings))

@@ -92,7 +92,9 @@ public final class WebhookSender: Sendable {
     let method = method(webhook)
     var pause = settings.backoffMilliseconds
     for attempt in 1...max(1, settings.tries) {
-      if case .success = Self.deliver(webhook.callbackURL, id: webhook.id, body: body, settings: settings, method: method) {
+      if case .success = Self.deliver(
+        webhook.callbackURL, id: webhook.id, body: body, settings: settings, method: method)
+      {
         return true
       }
       if attempt < settings.tries {
