@@ -86,12 +86,16 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "CRandom"),
+    // Judge0's additional_files zips (Sources/API/Judge0Zip.swift): raw inflate.
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
       name: "Submissions", dependencies: ["CSQLite", "CPostgres", "SystemCore", "CRandom"], swiftSettings: strictSwift),
     .testTarget(name: "SubmissionsTests", dependencies: ["Submissions"], swiftSettings: strictSwift),
     .target(
       name: "API",
-      dependencies: ["Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions", "SystemCore", "Wire"],
+      dependencies: [
+        "Challenges", "Grading", "Runners", "Sandbox", "HTTP", "Submissions", "SystemCore", "Wire", "CZlib",
+      ],
       swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",

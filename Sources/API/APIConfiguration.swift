@@ -50,6 +50,9 @@ public struct APIConfiguration: Sendable {
   /// Origins whose pages may call the API from a browser; nil sends no CORS headers.
   public var crossOrigin: CrossOriginPolicy?
 
+  /// The Judge0 CE routes (docs/compat.md); nil serves none. They need `submissions`.
+  public var judge0: Judge0Settings?
+
   /// The grade budget in effect.
   public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }
 

@@ -143,6 +143,7 @@ public final class APIRouter: Sendable {
     // bring its token in its first message, since browsers cannot set the header.
     if path != "/healthz" && path != "/v1/connect" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
+    if let answer = try judge0Answer(request, path: path, trace: &trace) { return answer }
     guard let route = Self.route(of: path), let method = Self.routes[route] ?? Self.webSocketRoutes[route] else {
       throw .notFound(path)
     }

@@ -11,6 +11,8 @@ public final class WebhookSender: Sendable {
   public let settings: WebhookSettings
   private let store: any SubmissionStore
   private let makeBody: @Sendable (PendingWebhook) -> Data
+  /// The request method per webhook: POST, or PUT for a Judge0 `callback_url` (Judge0 PUTs).
+  private let method: @Sendable (PendingWebhook) -> String
   private let state = Mutex(State())
   private let signal = NSCondition()
 
@@ -23,10 +25,13 @@ public final class WebhookSender: Sendable {
 
   /// A sender whose request bodies `makeBody` writes.
   public init(
-    settings: WebhookSettings, store: any SubmissionStore, makeBody: @escaping @Sendable (PendingWebhook) -> Data
+    settings: WebhookSettings, store: any SubmissionStore,
+    method: @escaping @Sendable (PendingWebhook) -> String = { _ in "POST" },
+    makeBody: @escaping @Sendable (PendingWebhook) -> Data
   ) {
     self.settings = settings
     self.store = store
+    self.method = method
     self.makeBody = makeBody
   }
 
@@ -84,9 +89,12 @@ public final class WebhookSender: Sendable {
 
   private func deliverWithTries(_ webhook: PendingWebhook) -> Bool {
     let body = makeBody(webhook)
+    let method = method(webhook)
     var pause = settings.backoffMilliseconds
     for attempt in 1...max(1, settings.tries) {
-      if case .success = Self.deliver(webhook.callbackURL, id: webhook.id, body: body, settings: settings) {
+      if case .success = Self.deliver(
+        webhook.callbackURL, id: webhook.id, body: body, settings: settings, method: method)
+      {
         return true
       }
       if attempt < settings.tries {
@@ -105,7 +113,9 @@ public final class WebhookSender: Sendable {
 
   /// One try: resolve, refuse forbidden addresses, connect (checking the connected peer), POST
   /// `body`, and read the status line; success only for a 2xx. Redirects are not followed.
-  public static func deliver(_ url: String, id: String, body: Data, settings: WebhookSettings) -> Result<
+  public static func deliver(
+    _ url: String, id: String, body: Data, settings: WebhookSettings, method: String = "POST"
+  ) -> Result<
     Int, DeliveryError
   > {
     func fail(_ message: String) -> Result<Int, DeliveryError> { .failure(DeliveryError(message: message)) }
@@ -131,7 +141,7 @@ public final class WebhookSender: Sendable {
       }
       switch post(
         address: address, length: current.pointee.ai_addrlen, family: current.pointee.ai_family, target: target,
-        id: id, body: body, settings: settings, deadline: deadline)
+        id: id, body: body, settings: settings, deadline: deadline, method: method)
       {
       case .success(let status): return .success(status)
       case .failure(let error): reasons.append(error.message)
@@ -163,7 +173,7 @@ public final class WebhookSender: Sendable {
 
   private static func post(
     address: UnsafePointer<sockaddr>, length: socklen_t, family: Int32, target: WebhookTarget.Parsed, id: String,
-    body: Data, settings: WebhookSettings, deadline: ContinuousClock.Instant
+    body: Data, settings: WebhookSettings, deadline: ContinuousClock.Instant, method: String
   ) -> Result<Int, DeliveryError> {
     func fail(_ message: String) -> Result<Int, DeliveryError> { .failure(DeliveryError(message: message)) }
     let descriptor = socket(
@@ -193,7 +203,7 @@ public final class WebhookSender: Sendable {
       return fail("connected to \(WebhookTarget.format(peerBytes)), which is \(why)")
     }
     let hostField = target.host.contains(":") ? "[\(target.host)]" : target.host
-    var head = "POST \(target.target) HTTP/1.1\r\nHost: \(hostField):\(target.port)\r\n"
+    var head = "\(method) \(target.target) HTTP/1.1\r\nHost: \(hostField):\(target.port)\r\n"
     head += "User-Agent: dsa-rund\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
     head += "X-DSA-Run-Submission: \(id)\r\n"
     if let secret = settings.secret {

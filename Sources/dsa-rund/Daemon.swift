@@ -144,6 +144,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     }
     do {
       apiConfiguration.submissions = try configuration.submissions.settings(slots: configuration.resolvedSlots)
+      apiConfiguration.judge0 = configuration.judge0.settings
     } catch {
       throw UsageError("cannot open the submission store: \(error)")
     }

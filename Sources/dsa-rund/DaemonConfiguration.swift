@@ -67,6 +67,8 @@ struct DaemonConfiguration: Equatable {
   var liveSessions = 32
   /// How long a live session may go without a message from its client or output from its program, seconds.
   var liveIdleSeconds = 60.0
+  /// The Judge0 CE routes (Judge0Configuration).
+  var judge0 = Judge0Configuration()
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -77,7 +79,7 @@ struct DaemonConfiguration: Equatable {
     "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
     "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s", "page",
-    "cors_origins",
+    "cors_origins", "judge0",
   ]
   static let pageKeys = ["enabled", "javascript_dir"]
   static let rateLimitKeys = ["runs", "window_s", "tokens"]
@@ -181,6 +183,7 @@ struct DaemonConfiguration: Equatable {
     if let value = file.strings("cors_origins") { corsOrigins = value }
     if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
     if let value = file.number("live_idle_s") { liveIdleSeconds = value }
+    if let object = file.object("judge0", keys: Judge0Configuration.keys) { judge0.apply(object) }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -260,6 +263,7 @@ struct DaemonConfiguration: Equatable {
       }
     }
     problems += submissions.problems()
+    problems += judge0.problems()
     return problems
   }
 
