@@ -269,15 +269,20 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     // The cached entry is what is used: the second run compiles nothing and says the same.
     #expect(try run(forbidden) == 122)
 
-    // A program that allows every system call (BPF_RET|BPF_K, SECCOMP_RET_ALLOW), written over the
-    // entry in three ways a cache must refuse: a payload that does not match its digest, a matching
-    // digest in a file others may write, and a symbolic link.
+    // A program that allows every system call (BPF_RET|BPF_K, SECCOMP_RET_ALLOW) in place of the
+    // compiled one. Written whole and private, it is used (so the cache is read, not recompiled);
+    // written in three ways a cache must refuse, it is not: a payload that does not match its
+    // digest, a matching digest in a file others may write, and a symbolic link.
     let original = try Data(contentsOf: URL(fileURLWithPath: entry))
     let lines = original.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
     try #require(lines.count == 4)
-    var payload = try #require(try JSONSerialization.jsonObject(with: Data(lines[3])) as? [String: Any])
-    payload["bpf"] = Data([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).base64EncodedString()
-    let allowAll = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+    // The payload: name, rule count and description length, one line each, the description, the BPF.
+    let fields = Data(lines[3]).split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
+    try #require(fields.count == 4)
+    let descriptionLength = try #require(Int(String(decoding: fields[2], as: UTF8.self)))
+    let allowAll =
+      Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n".utf8) + Data(fields[2]) + Data("\n".utf8)
+      + Data(fields[3].prefix(descriptionLength)) + Data([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f])
     func write(_ digest: Data, mode: mode_t) throws {
       unlink(entry)
       let data =
@@ -286,6 +291,8 @@ func temporaryFile(_ text: String, name: String) throws -> String {
       try data.write(to: URL(fileURLWithPath: entry))
       chmod(entry, mode)
     }
+    try write(Data(sha256Hex(allowAll).utf8), mode: 0o600)
+    #expect(try run(forbidden) != 122, "a whole, private entry was not used: the cache is not read")
     try write(Data(lines[2]), mode: 0o600)
     #expect(try run(forbidden) == 122, "a payload that does not match its digest was used")
     try write(Data(sha256Hex(allowAll).utf8), mode: 0o666)
