@@ -329,6 +329,47 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     #expect(process.terminationStatus == 0)
   }
 
+  /// `--daemon` goes to the local daemon's socket, which DSA_RUN_DAEMON_SOCKET names when the
+  /// daemon's `unix_socket` is not the default /run/dsa-rund.sock.
+  @Test func daemonUsesTheConfiguredLocalSocket() throws {
+    let socketPath = NSTemporaryDirectory() + "dsa-run-daemon-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let server = try OneShotHTTPServer(unixSocket: socketPath)
+    defer { unlink(socketPath) }
+    let script = try temporaryFile("print('run by the daemon')\n", name: "daemon.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "python", script, "--daemon"]
+    process.environment = ["DSA_RUN_DAEMON_SOCKET": socketPath]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(server.request().contains("run by the daemon"))
+    #expect(printed == "from the daemon\n")
+    #expect(process.terminationStatus == 0)
+  }
+
+  @Test func daemonNamesTheSocketItCouldNotReach() throws {
+    let script = try temporaryFile("print(1)\n", name: "nodaemon.py")
+    let missing = NSTemporaryDirectory() + "dsa-run-no-daemon-\(getpid()).sock"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "python", script, "--daemon"]
+    process.environment = ["DSA_RUN_DAEMON_SOCKET": missing]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 3, "\(said)")
+    #expect(said.contains("unix:" + missing) && said.contains("DSA_RUN_DAEMON_SOCKET"), "\(said)")
+  }
+
   @Test(arguments: [
     (["--remote", "unix:relative.sock"], "absolute socket path"),
     (["--remote", "ftp://x"], "http:// URL or unix:/PATH"),
