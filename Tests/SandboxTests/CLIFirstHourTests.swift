@@ -295,6 +295,14 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     #expect(try run(forbidden) != 122, "a whole, private entry was not used: the cache is not read")
     try write(Data(lines[2]), mode: 0o600)
     #expect(try run(forbidden) == 122, "a payload that does not match its digest was used")
+    // A whole entry whose description length is negative: refused and compiled again, not a crash.
+    let negative = Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n-5\n".utf8) + Data(fields[3])
+    unlink(entry)
+    try
+      (Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + Data(sha256Hex(negative).utf8)
+      + Data("\n".utf8) + negative).write(to: URL(fileURLWithPath: entry))
+    chmod(entry, 0o600)
+    #expect(try run(forbidden) == 122, "an entry with a negative length was not refused")
     try write(Data(sha256Hex(allowAll).utf8), mode: 0o666)
     #expect(try run(forbidden) == 122, "an entry others may write was used")
     let elsewhere = cache + ".elsewhere"

@@ -5,8 +5,8 @@ import Testing
 @testable import Sandbox
 
 // memory_kb is the program's own peak. A warm box's group keeps charges that outlive a run: file
-// pages stay charged to the group that first read them (a compile's headers and compiler, about
-// 85 MiB for C++), and kernel objects such as dentries to the group that made them. On cgroup v1,
+// pages stay charged to the group that first read them (a C++ compile in the same box reads tens of
+// MiB of headers and compiler), and kernel objects such as dentries to the group that made them. On cgroup v1,
 // max_usage_in_bytes restarts from the group's current charge, so every later run was reported at
 // least that high, and a little higher test by test.
 
