@@ -117,8 +117,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unknownLanguage(let name, let known):
       return .unknownLanguage(name, known: known)
     case .unknownVersion(let language, let version, let known):
+      // 404 like an unknown challenge id: which versions a language has cannot be put in the OpenAPI
+      // 3.0 schema beside the language's name, so a version is a name to look up, not a field to check.
       return APIError(
-        code: "unknown_version", message: "\(language) has no version \"\(version)\"", status: .badRequest,
+        code: "unknown_version", message: "\(language) has no version \"\(version)\"", status: .notFound,
         known: known)
     case .toolchainMissing(let language, let version, _, _):
       // The operator's problem, and retrying will not help until they install it.

@@ -299,6 +299,11 @@ final class BoxCgroup: @unchecked Sendable {
   /// all-time peak when this run began. A later peak above it was reached in
   /// this run; one at or below it says nothing about this run.
   private var peakBase: UInt64?
+  /// v1: what the group held when this run began (memory.usage_in_bytes). A warm box's group keeps
+  /// charges of earlier runs that outlive them (file pages and kernel objects such as dentries stay
+  /// charged to the group that first touched them), and max_usage_in_bytes starts from that charge,
+  /// not from zero; the run's own peak is the part above it.
+  private var usageBase: UInt64 = 0
 
   /// A warm box's next run: its limits, and counters reset or remembered.
   func beginRun(limits: BoxLimits) throws(SandboxError) {
@@ -331,6 +336,7 @@ final class BoxCgroup: @unchecked Sendable {
       try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
       try KernelFile.write("0", to: file(.memory, "memory.max_usage_in_bytes"))
       try KernelFile.write("0", to: file(.memory, "memory.failcnt"))
+      usageBase = KernelFile.readNumber(file(.memory, "memory.usage_in_bytes")) ?? 0
       oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0
       cpuBase = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 } ?? 0
     }
@@ -354,7 +360,9 @@ final class BoxCgroup: @unchecked Sendable {
       guard let peak = KernelFile.readNumber(file(.memory, "memory.peak")) else { return nil }
       if let peakBase, peak <= peakBase { return nil }
       return peak
-    default: return KernelFile.readNumber(file(.memory, "memory.max_usage_in_bytes"))
+    default:
+      guard let peak = KernelFile.readNumber(file(.memory, "memory.max_usage_in_bytes")) else { return nil }
+      return peak > usageBase ? peak - usageBase : 0
     }
   }
 

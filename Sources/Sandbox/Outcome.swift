@@ -222,15 +222,26 @@ func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, In
   return (.ok, "", exitCode ?? 0, nil, nil)
 }
 
+// Whole-number arithmetic, not String(format:): every outcome formats its times, and Foundation's
+// formatter costs a one-shot CLI start more than the rest of the message.
 func formatSeconds(_ milliseconds: UInt64) -> String {
   if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
-  return String(format: "%.2f s", Double(milliseconds) / 1000)
+  return decimal(milliseconds, scale: 1000, digits: 2) + " s"
+}
+
+/// `value / scale` rounded half up to `digits` (1 or 2) decimals: decimal(1234, scale: 1000, digits: 2) is
+/// "1.23". Times and sizes of a box are far below 2^57, so `value * 100` cannot overflow.
+func decimal(_ value: UInt64, scale: UInt64, digits: Int) -> String {
+  let unit: UInt64 = digits == 1 ? 10 : 100
+  let rounded = (value * unit + scale / 2) / scale
+  let fraction = String(rounded % unit)
+  return "\(rounded / unit)." + String(repeating: "0", count: digits - fraction.count) + fraction
 }
 
 func formatBytes(_ bytes: UInt64) -> String {
   if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
   if bytes >= 1 << 20 {
-    return bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+    return bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : decimal(bytes, scale: 1 << 20, digits: 1) + " MiB"
   }
   if bytes >= 1 << 10 { return "\(bytes >> 10) KiB" }
   return "\(bytes) bytes"

@@ -43,7 +43,8 @@ let runHelp = """
     --watch                run (or grade) again each time a FILE is saved; Ctrl-C ends it
     --remote URL           run (or grade) on a dsa-rund: http://HOST[:PORT][/PREFIX] or unix:/PATH
                            (a Unix socket); default $DSA_RUN_REMOTE when set
-    --daemon               the same as --remote unix:/run/dsa-rund.sock (the local daemon's socket)
+    --daemon               the local daemon: --remote unix:$DSA_RUN_DAEMON_SOCKET (default
+                           unix:/run/dsa-rund.sock)
     --local                run here even when DSA_RUN_REMOTE is set
     --token TOKEN          bearer token for --remote (default $DSA_RUN_TOKEN)
 
@@ -100,6 +101,7 @@ let environmentHelp = """
   Environment:
     DSA_RUN_DATA           the folder that holds runners/, policies/ and challenges/
     DSA_RUN_REMOTE         the default --remote URL
+    DSA_RUN_DAEMON_SOCKET  the local daemon's Unix socket for --daemon (default /run/dsa-rund.sock)
     DSA_RUN_TOKEN          the default --token
 
   """

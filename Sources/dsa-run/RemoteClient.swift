@@ -126,7 +126,10 @@ enum RemoteClient {
     guard connected == 0 else {
       let reason = String(cString: strerror(errno))
       close(descriptor)
-      throw RemoteFailure(message: "cannot reach unix:\(path): \(reason) (is dsa-rund listening there?)")
+      throw RemoteFailure(
+        message:
+          "cannot reach unix:\(path): \(reason) (is dsa-rund listening there? Its unix_socket names the socket; --daemon uses $DSA_RUN_DAEMON_SOCKET, default /run/dsa-rund.sock)"
+      )
     }
     setTimeouts(descriptor)
     return descriptor

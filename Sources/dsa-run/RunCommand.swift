@@ -126,8 +126,14 @@ func loadCatalog(directory: String, for languages: [String]?) throws -> RunnerCa
   return try RunnerCatalog.load(directory: directory)
 }
 
-/// The local daemon's socket (`--daemon`); systemd/dsa-rund.socket names it.
-let localDaemonURL = "unix:/run/dsa-rund.sock"
+/// The local daemon's socket (`--daemon`): $DSA_RUN_DAEMON_SOCKET, for a daemon whose `unix_socket`
+/// is elsewhere, else /run/dsa-rund.sock.
+var localDaemonURL: String {
+  guard let configured = getenv("DSA_RUN_DAEMON_SOCKET").map({ String(cString: $0) }), !configured.isEmpty else {
+    return "unix:/run/dsa-rund.sock"
+  }
+  return "unix:" + configured
+}
 
 /// An executor for this host. `languages` limits the seccomp policies compiled to the ones those
 /// languages' runners name (nil: every policy, for grading and listings).

@@ -90,7 +90,7 @@ import Testing
     #expect(response.error?.known == router.executor.catalog.names)
     #expect(response.error?.known?.contains("python") == true)
     let version = router.handle(executeRequest(#"{"language": "python", "version": "1.0", "source": "x"}"#))
-    #expect(version.status.code == 400)
+    #expect(version.status.code == 404)
     #expect(version.error?.code == "unknown_version")
     #expect(version.error?.known?.isEmpty == false)
   }

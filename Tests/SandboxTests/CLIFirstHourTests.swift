@@ -269,15 +269,20 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     // The cached entry is what is used: the second run compiles nothing and says the same.
     #expect(try run(forbidden) == 122)
 
-    // A program that allows every system call (BPF_RET|BPF_K, SECCOMP_RET_ALLOW), written over the
-    // entry in three ways a cache must refuse: a payload that does not match its digest, a matching
-    // digest in a file others may write, and a symbolic link.
+    // A program that allows every system call (BPF_RET|BPF_K, SECCOMP_RET_ALLOW) in place of the
+    // compiled one. Written whole and private, it is used (so the cache is read, not recompiled);
+    // written in three ways a cache must refuse, it is not: a payload that does not match its
+    // digest, a matching digest in a file others may write, and a symbolic link.
     let original = try Data(contentsOf: URL(fileURLWithPath: entry))
     let lines = original.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
     try #require(lines.count == 4)
-    var payload = try #require(try JSONSerialization.jsonObject(with: Data(lines[3])) as? [String: Any])
-    payload["bpf"] = Data([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f]).base64EncodedString()
-    let allowAll = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+    // The payload: name, rule count and description length, one line each, the description, the BPF.
+    let fields = Data(lines[3]).split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
+    try #require(fields.count == 4)
+    let descriptionLength = try #require(Int(String(decoding: fields[2], as: UTF8.self)))
+    let allowAll =
+      Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n".utf8) + Data(fields[2]) + Data("\n".utf8)
+      + Data(fields[3].prefix(descriptionLength)) + Data([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f])
     func write(_ digest: Data, mode: mode_t) throws {
       unlink(entry)
       let data =
@@ -286,8 +291,18 @@ func temporaryFile(_ text: String, name: String) throws -> String {
       try data.write(to: URL(fileURLWithPath: entry))
       chmod(entry, mode)
     }
+    try write(Data(sha256Hex(allowAll).utf8), mode: 0o600)
+    #expect(try run(forbidden) != 122, "a whole, private entry was not used: the cache is not read")
     try write(Data(lines[2]), mode: 0o600)
     #expect(try run(forbidden) == 122, "a payload that does not match its digest was used")
+    // A whole entry whose description length is negative: refused and compiled again, not a crash.
+    let negative = Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n-5\n".utf8) + Data(fields[3])
+    unlink(entry)
+    try
+      (Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + Data(sha256Hex(negative).utf8)
+      + Data("\n".utf8) + negative).write(to: URL(fileURLWithPath: entry))
+    chmod(entry, 0o600)
+    #expect(try run(forbidden) == 122, "an entry with a negative length was not refused")
     try write(Data(sha256Hex(allowAll).utf8), mode: 0o666)
     #expect(try run(forbidden) == 122, "an entry others may write was used")
     let elsewhere = cache + ".elsewhere"
@@ -320,6 +335,47 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     #expect(request.contains("never run here"))
     #expect(printed == "from the daemon\n")
     #expect(process.terminationStatus == 0)
+  }
+
+  /// `--daemon` goes to the local daemon's socket, which DSA_RUN_DAEMON_SOCKET names when the
+  /// daemon's `unix_socket` is not the default /run/dsa-rund.sock.
+  @Test func daemonUsesTheConfiguredLocalSocket() throws {
+    let socketPath = NSTemporaryDirectory() + "dsa-run-daemon-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let server = try OneShotHTTPServer(unixSocket: socketPath)
+    defer { unlink(socketPath) }
+    let script = try temporaryFile("print('run by the daemon')\n", name: "daemon.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "python", script, "--daemon"]
+    process.environment = ["DSA_RUN_DAEMON_SOCKET": socketPath]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(server.request().contains("run by the daemon"))
+    #expect(printed == "from the daemon\n")
+    #expect(process.terminationStatus == 0)
+  }
+
+  @Test func daemonNamesTheSocketItCouldNotReach() throws {
+    let script = try temporaryFile("print(1)\n", name: "nodaemon.py")
+    let missing = NSTemporaryDirectory() + "dsa-run-no-daemon-\(getpid()).sock"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    process.arguments = ["--lang", "python", script, "--daemon"]
+    process.environment = ["DSA_RUN_DAEMON_SOCKET": missing]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 3, "\(said)")
+    #expect(said.contains("unix:" + missing) && said.contains("DSA_RUN_DAEMON_SOCKET"), "\(said)")
   }
 
   @Test(arguments: [

@@ -83,4 +83,19 @@ import Testing
         "internal_error",
       ])
   }
+
+  /// The messages' times and sizes, formatted without Foundation, as String(format:) rounded them.
+  @Test func timesAndSizesAreRoundedToTheirDecimals() {
+    #expect(formatSeconds(2000) == "2 s")
+    #expect(formatSeconds(1234) == "1.23 s")
+    #expect(formatSeconds(1236) == "1.24 s")
+    #expect(formatSeconds(5) == "0.01 s")
+    #expect(formatSeconds(1) == "0.00 s")
+    #expect(formatSeconds(59_999) == "60.00 s")
+    #expect(formatBytes(3 << 30) == "3 GiB")
+    #expect(formatBytes(256 << 20) == "256 MiB")
+    #expect(formatBytes((1 << 20) + (1 << 19)) == "1.5 MiB")
+    #expect(formatBytes((100 << 20) + 1) == "100.0 MiB")
+    #expect(formatBytes(2048) == "2 KiB")
+  }
 }
