@@ -134,6 +134,7 @@ let package = Package(
     // Live runs on real boxes and the interactive CLI under a real pseudo-terminal.
     .testTarget(
       name: "LiveTests", dependencies: ["Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
+      exclude: ["Scripts"],
       swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",
