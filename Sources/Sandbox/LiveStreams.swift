@@ -221,7 +221,13 @@ func receiveTerminal(_ socket: Int32, timeoutMilliseconds: Int32 = 10_000) -> (
   let fd = withUnsafeMutableBytes(of: &record) {
     dsa_receive_terminal(socket, timeoutMilliseconds, $0.baseAddress, $0.count, &length)
   }
-  if fd >= 0 { return (OwnedDescriptor(fd), nil) }
+  if fd >= 0 {
+    // A terminal has a size from the start, as a terminal emulator's does; programs that lay out
+    // text (or ask with TIOCGWINSZ) would otherwise see 0 columns.
+    var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
+    return (OwnedDescriptor(fd), nil)
+  }
   let isReport =
     length == MemoryLayout<dsa_report>.size && UInt32(bitPattern: record.kind) == DSA_REPORT_SETUP_FAILED.rawValue
   return (nil, isReport ? record : nil)
