@@ -59,11 +59,17 @@ func runLive(_ request: ExecuteRequest, executor: Executor, options: RunOptions)
   -> ExecuteResult
 {
   var liveOptions = LiveOptions()
-  liveOptions.tty = isatty(0) != 0 && !options.noTerminal
+  let atTerminal = isatty(0) != 0
+  // In the background (`dsa-run ... &`) reading or setting up the terminal would stop dsa-run
+  // (SIGTTIN, SIGTTOU): the program gets no input then, as before live runs.
+  let inForeground = atTerminal && tcgetpgrp(0) == getpgrp()
+  liveOptions.tty = inForeground && !options.noTerminal
   let input = LiveInput()
   if liveOptions.tty { enterRawishMode() }
   defer { restoreUserTerminal() }
+  if atTerminal && !inForeground { input.finish() }
   let reader = Thread {
+    guard !atTerminal || inForeground else { return }
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
       let count = Glibc.read(0, &chunk, chunk.count)
