@@ -62,7 +62,10 @@ let liveClientScript = #"""
           before = events(ws, lambda m: 'name?' in stdout_of([m]) or m['type'] in ('result', 'error'), 120)
           out['prompt_before_input'] = 'name?' in stdout_of(before)
           ws.send(json.dumps({'type': 'stdin', 'data': 'Ada\n'}))
-          after = events(ws, lambda m: m['type'] in ('result', 'error'))
+          echoed = events(ws, lambda m: 'hello, Ada' in stdout_of([m]) or m['type'] in ('result', 'error'))
+          # As a learner would press ^D: node's readline, for one, keeps reading until end of input.
+          ws.send(json.dumps({'type': 'eof'}))
+          after = echoed + events(ws, lambda m: m['type'] in ('result', 'error'))
           out['stdout'] = stdout_of(before + after)
           out['types'] = sorted(set(m['type'] for m in before + after))
           result = [m for m in after if m['type'] == 'result']
@@ -105,7 +108,7 @@ let liveClientScript = #"""
       with connect(url, max_size=None, max_queue=2) as ws:
           start(ws, {'language': 'python',
                      'source': "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n    sys.stdout.flush()\n",
-                     'limits': {'wall_ms': 20000, 'output_kb': 4096}})
+                     'limits': {'wall_ms': 20000, 'output_kb': 65536}})
           base, peak, received, deadline = rss(pid), 0, 0, time.time() + 4
           while time.time() < deadline:
               message = json.loads(ws.recv(timeout=10))
@@ -116,6 +119,8 @@ let liveClientScript = #"""
           ws.send(json.dumps({'type': 'kill'}))
           seen = events(ws, lambda m: m['type'] == 'result')
           out['status'] = seen[-1]['result']['run']['status'] if seen and seen[-1]['type'] == 'result' else None
+          # What the daemon read of the program's output (the result captures all of it, within the limit).
+          out['read'] = len(seen[-1]['result']['run']['stdout']) if out['status'] else None
           out['received'] = received
           out['rss_growth_kb'] = peak - base
   elif mode == 'malformed':
@@ -337,11 +342,14 @@ struct LiveConnectTests {
   }
 
   @Test func aSlowReaderHoldsTheProgramBackInsteadOfGrowingTheDaemon() throws {
-    let daemon = try DaemonProcess()
+    // 64 MiB of output allowed: a daemon that read the pipe freely would reach it within a second.
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"limits": {"output_kb": 65536}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
     defer { daemon.cleanUp() }
     let seen = try liveClient(daemon, "flood", ["pid": Int(daemon.process.processIdentifier)])
     #expect(seen["early"] == nil, "the flood ended before the client stopped it: \(seen)")
-    // Held back, the program never reached its 4 MiB output limit; the kill ended it.
+    // Held back, the program never reached its output limit; the kill ended it.
     #expect(seen["status"] as? String != "output_limit", "\(seen)")
     #expect((seen["received"] as? Int ?? 0) > 0, "\(seen)")
     #expect((seen["rss_growth_kb"] as? Int ?? Int.max) < 32 * 1024, "\(seen)")
