@@ -202,6 +202,40 @@ let liveClientScript = #"""
   print(json.dumps(out))
   """#
 
+/// `dsa-run --remote` under a real pseudo-terminal (Python's `pty`): what it printed, its exit code.
+let cliTerminalScript = #"""
+  import os, pty, sys, time, select, json
+  cli, url, mode, program, data = sys.argv[1:6]
+  pid, fd = pty.fork()
+  if pid == 0:
+      os.environ['DSA_RUN_DATA'] = data
+      os.execv(cli, [cli, '--lang', 'python', program, '--remote', url] + sys.argv[6:])
+  def read_until(marker, timeout=60):
+      data, deadline = b'', time.time() + timeout
+      while marker not in data and time.time() < deadline:
+          r, _, _ = select.select([fd], [], [], 0.2)
+          if r:
+              try: chunk = os.read(fd, 4096)
+              except OSError: break
+              if not chunk: break
+              data += chunk
+      return data
+  out = {}
+  if mode == 'prompt':
+      out['prompt'] = read_until(b'name? ').decode(errors='replace')
+      os.write(fd, b'Ada\r')
+      out['after'] = read_until(b'hello, Ada').decode(errors='replace')
+  elif mode == 'interrupt':
+      out['before'] = read_until(b'sleeping').decode(errors='replace')
+      began = time.time()
+      os.write(fd, b'\x03')
+      read_until(b'\x00', 20)
+      out['seconds'] = time.time() - began
+  _, status = os.waitpid(pid, 0)
+  out['exit'] = os.waitstatus_to_exitcode(status)
+  print(json.dumps(out))
+  """#
+
 /// Runs the client in `mode` against `daemon`; its JSON answer.
 func liveClient(_ daemon: DaemonProcess, _ mode: String, _ argument: [String: Any] = [:]) throws -> [String: Any] {
   let argumentText = String(decoding: try JSONSerialization.data(withJSONObject: argument), as: UTF8.self)
@@ -455,5 +489,53 @@ struct LiveConnectTests {
     let refused = try liveClient(
       daemon, "sse", ["path": "/v1/execute", "body": ["language": "cobol", "source": ""]])
     #expect(refused["status"] as? Int == 400, "\(refused)")
+  }
+
+  @Test func theCLIAtATerminalGoesLiveAndCtrlCLeavesNothingBehind() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let prompt = daemon.directory + "/prompt.py"
+    try "print('first', flush=True)\nname = input('name? ')\nprint('hello, ' + name)\n".write(
+      toFile: prompt, atomically: true, encoding: .utf8)
+    func terminal(_ mode: String, _ program: String, _ extra: [String] = []) throws -> [String: Any] {
+      let finished = try runProcess(
+        "/usr/bin/python3",
+        ["-c", cliTerminalScript, cliBinary, daemon.baseURL, mode, program, repositoryRoot] + extra,
+        timeout: .seconds(120))
+      #expect(finished.status == 0, "\(finished.stderr)")
+      let line = finished.stdout.split(separator: "\n").last.map(String.init) ?? ""
+      return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    }
+    // The prompt shows before anything is typed (a POST would wait for all of stdin), then the echo.
+    let seen = try terminal("prompt", prompt)
+    #expect(seen["prompt"] as? String == "first\r\nname? ", "\(seen)")
+    #expect((seen["after"] as? String)?.contains("hello, Ada") == true, "\(seen)")
+    #expect(seen["exit"] as? Int == 0, "\(seen)")
+
+    let sleeper = daemon.directory + "/sleep.py"
+    try "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n".write(
+      toFile: sleeper, atomically: true, encoding: .utf8)
+    let marker = "cli-interrupt-\(UUID().uuidString)"
+    let interrupted = try terminal("interrupt", sleeper, ["--", marker])
+    #expect(interrupted["exit"] as? Int == 130, "\(interrupted)")
+    #expect(waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty }, "the program outlived ^C")
+    #expect(waitUntil(timeout: .seconds(10)) { (try? metric(daemon, "dsa_run_live_sessions")) == 0 })
+  }
+
+  @Test func theCLIStreamsPipedStdinAsItArrives() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let program = daemon.directory + "/p.py"
+    try
+      "import time\nstart = time.time()\nprint('first', flush=True)\nsent = float(input())\nprint(int(sent - start >= 1))\n"
+      .write(toFile: program, atomically: true, encoding: .utf8)
+    // The shell sends the time 2 s in; the program says whether it was already running a second
+    // before that. Had the CLI read all of stdin first (as it did), the program would start after.
+    let pipeline =
+      "(sleep 2; date +%s.%N) | DSA_RUN_DATA='\(repositoryRoot)' '\(cliBinary)' --lang python '\(program)' "
+      + "--wall-limit 10 --remote \(daemon.baseURL)"
+    let finished = try runProcess("/bin/sh", ["-c", pipeline], timeout: .seconds(60))
+    #expect(finished.status == 0, "\(finished.stderr)")
+    #expect(finished.stdout == "first\n1\n", "\(finished.stdout) \(finished.stderr)")
   }
 }
