@@ -236,6 +236,72 @@ let cliTerminalScript = #"""
   print(json.dumps(out))
   """#
 
+/// A headless Chromium opening `/v1/connect` from a small page, driven over the DevTools protocol
+/// (with the venv's websockets): the page's transcript as JSON.
+let browserDriverScript = #"""
+  import json, os, subprocess, sys, tempfile, time, urllib.request
+  from websockets.sync.client import connect
+  port, token = sys.argv[1], sys.argv[2]
+  page = tempfile.mkdtemp()
+  os.chmod(page, 0o755)
+  with open(page + '/live.html', 'w') as f:
+      f.write("""<!doctype html><title>live</title><script>
+  function runLive(port, token) {
+    return new Promise((resolve) => {
+      const ws = new WebSocket('ws://127.0.0.1:' + port + '/v1/connect');
+      const types = []; let stdout = '', sent = false, prompt = false, result = null;
+      ws.onopen = () => ws.send(JSON.stringify({type: 'start', token: token, body: {language: 'python',
+        source: "name = input('name? ')\\nprint('hello, ' + name)\\n"}}));
+      ws.onmessage = (event) => {
+        const message = JSON.parse(event.data); types.push(message.type);
+        if (message.type === 'stdout') {
+          stdout += message.data;
+          if (!sent && stdout.includes('name?')) { prompt = true; sent = true;
+            ws.send(JSON.stringify({type: 'stdin', data: 'Ada\\n'})); ws.send(JSON.stringify({type: 'eof'})); }
+        }
+        if (message.type === 'result') result = message.result;
+      };
+      ws.onclose = (event) => resolve(JSON.stringify({prompt, stdout, types, close: event.code,
+        status: result && result.run ? result.run.status : null}));
+    });
+  }
+  </script>""")
+  profile = tempfile.mkdtemp()
+  browser = subprocess.Popen(['/usr/bin/chromium', '--headless=new', '--no-sandbox', '--disable-gpu',
+                              '--remote-debugging-port=0', '--user-data-dir=' + profile,
+                              'file://' + page + '/live.html'],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+  try:
+      deadline = time.time() + 60
+      while not os.path.exists(profile + '/DevToolsActivePort') and time.time() < deadline: time.sleep(0.1)
+      time.sleep(0.5)
+      devtools = open(profile + '/DevToolsActivePort').read().split()[0]
+      target = None
+      while target is None and time.time() < deadline:
+          pages = json.load(urllib.request.urlopen('http://127.0.0.1:%s/json' % devtools))
+          target = next((p for p in pages if p.get('url', '').endswith('live.html')), None)
+          time.sleep(0.2)
+      with connect(target['webSocketDebuggerUrl'], max_size=None) as cdp:
+          def evaluate(number, expression, awaiting):
+              cdp.send(json.dumps({'id': number, 'method': 'Runtime.evaluate', 'params': {
+                  'expression': expression, 'awaitPromise': awaiting, 'returnByValue': True}}))
+              while True:
+                  answer = json.loads(cdp.recv(timeout=90))
+                  if answer.get('id') == number: return answer['result']['result'].get('value')
+          # The target is listed before its page has run its script.
+          while evaluate(2, 'typeof runLive', False) != 'function' and time.time() < deadline: time.sleep(0.2)
+          cdp.send(json.dumps({'id': 1, 'method': 'Runtime.evaluate', 'params': {
+              'expression': 'runLive(%s, %s)' % (port, json.dumps(token)), 'awaitPromise': True,
+              'returnByValue': True}}))
+          while True:
+              answer = json.loads(cdp.recv(timeout=90))
+              if answer.get('id') == 1: break
+      print(answer['result']['result']['value'])
+  finally:
+      browser.kill()
+      browser.wait()
+  """#
+
 /// Runs the client in `mode` against `daemon`; its JSON answer.
 func liveClient(_ daemon: DaemonProcess, _ mode: String, _ argument: [String: Any] = [:]) throws -> [String: Any] {
   let argumentText = String(decoding: try JSONSerialization.data(withJSONObject: argument), as: UTF8.self)
@@ -537,5 +603,23 @@ struct LiveConnectTests {
     let finished = try runProcess("/bin/sh", ["-c", pipeline], timeout: .seconds(60))
     #expect(finished.status == 0, "\(finished.stderr)")
     #expect(finished.stdout == "first\n1\n", "\(finished.stdout) \(finished.stderr)")
+  }
+
+  @Test(.enabled(if: access("/usr/bin/chromium", X_OK) == 0, "no /usr/bin/chromium; scripts/install-deps installs it"))
+  func aBrowserTypesIntoTheProgramWithItsTokenInTheStartMessage() throws {
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"bearer_tokens": ["sesame"]}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    defer { daemon.cleanUp() }
+    let finished = try runProcess(
+      liveVenvPython, ["-c", browserDriverScript, String(daemon.port), "sesame"], timeout: .seconds(180))
+    #expect(finished.status == 0, "\(finished.stderr)")
+    let line = finished.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    let seen = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    #expect(seen["prompt"] as? Bool == true, "\(seen)")
+    #expect(seen["stdout"] as? String == "name? hello, Ada\n", "\(seen)")
+    #expect(seen["status"] as? String == "ok", "\(seen)")
+    #expect((seen["types"] as? [String])?.last == "result", "\(seen)")
+    #expect(seen["close"] as? Int == 1000, "\(seen)")
   }
 }
