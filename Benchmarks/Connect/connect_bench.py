@@ -1,4 +1,4 @@
-"""The live-run benchmark's client (Benchmarks/run-live-bench): keystroke round trips and idle cost
+"""The live-run benchmark's client (Benchmarks/run-connect-bench): keystroke round trips and idle cost
 over GET /v1/connect, with Python's websockets (the test venv's pin)."""
 import contextlib, json, sys, time
 from websockets.sync.client import connect
