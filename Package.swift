@@ -77,6 +77,12 @@ let package = Package(
       path: "Benchmarks/LoadBench",
       swiftSettings: strictSwift
     ),
+    .executableTarget(
+      name: "dsa-run-livebench",
+      dependencies: ["BenchSupport", "Runners", "Sandbox"],
+      path: "Benchmarks/LiveBench",
+      swiftSettings: strictSwift
+    ),
     // wslay (Debian libwslay-dev, which has no .pc file): WebSocket framing without I/O of its own.
     .systemLibrary(name: "CWslay", providers: [.apt(["libwslay-dev"])]),
     // libcrypto (Debian libssl-dev), for SystemCore's digests: SHA-1, SHA-256, HMAC-SHA256, base64.
@@ -134,6 +140,7 @@ let package = Package(
     // Live runs on real boxes and the interactive CLI under a real pseudo-terminal.
     .testTarget(
       name: "LiveTests", dependencies: ["Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
+      exclude: ["Scripts"],
       swiftSettings: strictSwift),
     .testTarget(
       name: "RunnersTests",

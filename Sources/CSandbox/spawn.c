@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mount.h>
 #include <sys/msg.h>
@@ -164,6 +165,11 @@ static void apply_mount(int report_fd, int index, const struct dsa_mount *entry)
     case DSA_MOUNT_DIRECTORY:
       if (make_directories(entry->target, 0755) != 0) fail(report_fd, DSA_STEP_MKDIR, index);
       return;
+    case DSA_MOUNT_DEVPTS:
+      if (make_directories(entry->target, 0755) != 0) fail(report_fd, DSA_STEP_MKDIR, index);
+      if (mount("devpts", entry->target, "devpts", MS_NOSUID | MS_NOEXEC, entry->data) != 0)
+        fail(report_fd, DSA_STEP_BIND, index);
+      return;
     default:
       errno = EINVAL;
       fail(report_fd, DSA_STEP_MKDIR, index);
@@ -228,6 +234,8 @@ __attribute__((noreturn)) static void become_program(const struct dsa_program *p
   if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
   if (setsid() < 0) fail(report_fd, DSA_STEP_SETSID, -1);
+  // The new session's terminal: ^C, ^Z and the line discipline act on this program's group.
+  if (program->terminal && ioctl(0, TIOCSCTTY, 0) != 0) fail(report_fd, DSA_STEP_CONTROLLING_TERMINAL, -1);
   if (chdir(program->working_directory) != 0) fail(report_fd, DSA_STEP_CHDIR, -1);
 
   for (int32_t i = 0; i < program->rlimit_count; i++) {
@@ -390,9 +398,9 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   forget_parent_strings();
   reset_signals();
-  int32_t keep[8] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, -1, -1, -1};
-  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[5 + i] = plan->cgroup_join_fds[i];
-  if (close_all_except(keep, 8) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
+  int32_t keep[9] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, plan->terminal_fd, -1, -1, -1};
+  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[6 + i] = plan->cgroup_join_fds[i];
+  if (close_all_except(keep, 9) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
   for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) {
     ssize_t written;
@@ -486,8 +494,63 @@ static void reap_box(long program, int control_fd, int signal_fd, struct dsa_rep
   }
 }
 
+// A run's terminal: a new pty of the box's own devpts instance, opened by the
+// init (the box's root; ptmx is mode 0600, so the program cannot make ptys).
+// The master goes to the parent, which alone holds it; the slave becomes the
+// program's stdio. Returns the slave, or -1 with errno.
+static int open_terminal(int socket_fd) {
+  int master = open("/dev/pts/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master < 0) return -1;
+  int unlock = 0;
+  int slave = -1;
+  if (ioctl(master, TIOCSPTLCK, &unlock) == 0) slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (slave >= 0) {
+    char tag = 'T';
+    struct iovec vector = {.iov_base = &tag, .iov_len = 1};
+    union {
+      char buffer[CMSG_SPACE(sizeof(int))];
+      struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof control.buffer;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &master, sizeof(int));
+    ssize_t sent;
+    do {
+      sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    if (sent != 1) {
+      int error = errno;
+      close(slave);
+      slave = -1;
+      errno = error;
+    }
+  }
+  int error = errno;
+  close(master);
+  errno = error;
+  return slave;
+}
+
 __attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan) {
-  long pid = start_program(&plan->program);
+  struct dsa_program program = plan->program;
+  int slave = -1;
+  if (plan->terminal_fd >= 0) {
+    slave = open_terminal(plan->terminal_fd);
+    if (slave < 0) fail(plan->program.report_fd, DSA_STEP_TERMINAL, -1);
+    close(plan->terminal_fd);
+    program.stdin_fd = program.stdout_fd = program.stderr_fd = slave;
+    program.terminal = 1;
+  }
+  long pid = start_program(&program);
   if (pid < 0) fail(plan->program.report_fd, DSA_STEP_FORK_PROGRAM, -1);
 
   // The init keeps none of the program's stdio open, so EOF on the parent's
@@ -495,6 +558,7 @@ __attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan
   close(plan->program.stdin_fd);
   close(plan->program.stdout_fd);
   close(plan->program.stderr_fd);
+  if (slave >= 0) close(slave);
 
   struct dsa_report record;
   memset(&record, 0, sizeof record);
@@ -670,8 +734,20 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
     program.stdout_fd = fds[1];
     program.stderr_fd = fds[2];
     program.report_fd = control_fd;
+    int slave = -1;
+    if (header.reserved & DSA_RUN_TERMINAL) {
+      slave = open_terminal(control_fd);
+      if (slave < 0) {
+        for (int i = 0; i < 3; i++) close(fds[i]);
+        report_failure(control_fd, DSA_STEP_TERMINAL, errno, -1);
+        continue;
+      }
+      program.stdin_fd = program.stdout_fd = program.stderr_fd = slave;
+      program.terminal = 1;
+    }
     long pid = start_program(&program);
     for (int i = 0; i < 3; i++) close(fds[i]);
+    if (slave >= 0) close(slave);
     if (pid < 0) {
       report_failure(control_fd, DSA_STEP_FORK_PROGRAM, errno, -1);
       continue;
@@ -866,4 +942,48 @@ int dsa_control_socketpair(int fds[2]) {
   setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
   setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
   return 0;
+}
+
+int dsa_receive_terminal(int socket_fd, int timeout_ms, void *record, size_t record_size, size_t *record_length) {
+  *record_length = 0;
+  struct pollfd entry = {.fd = socket_fd, .events = POLLIN};
+  int ready;
+  do {
+    ready = poll(&entry, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  if (ready < 0) return -1;
+  if (ready == 0) {
+    errno = ETIMEDOUT;
+    return -1;
+  }
+  struct iovec vector = {.iov_base = record, .iov_len = record_size};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t length;
+  do {
+    length = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+  } while (length < 0 && errno == EINTR);
+  if (length < 0) return -1;
+  if (length == 0) {
+    errno = EPIPE;
+    return -1;
+  }
+  int fd = -1;
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  if (header != NULL && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
+      header->cmsg_len == CMSG_LEN(sizeof(int)))
+    memcpy(&fd, CMSG_DATA(header), sizeof(int));
+  if (length == 1 && ((const char *)record)[0] == 'T' && fd >= 0 && !(message.msg_flags & MSG_CTRUNC)) return fd;
+  if (fd >= 0) close(fd);
+  *record_length = (size_t)length;
+  errno = EPROTO;
+  return -1;
 }

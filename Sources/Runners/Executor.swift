@@ -358,6 +358,7 @@ public final class Executor: Sendable {
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
+    spec.terminal = live?.terminal ?? false
     var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
     outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: program.learnerNames)
     return outcome

@@ -67,8 +67,8 @@ extension Executor {
   /// with stdout/stderr as captured (bounded as today).
   ///
   /// A compile-cache hit runs no compile box, so it has no compile stage events (as its result
-  /// has no compile outcome). Live stderr chunks are as the program wrote them; the result's
-  /// stderr names files as the learner did (`LearnerNames`).
+  /// has no compile outcome). Live stderr chunks name files as the learner did (`LearnerNames`),
+  /// as the result's stderr does.
   public func executeLive(
     _ request: ExecuteRequest, options: LiveOptions, input: LiveInput,
     events: @escaping @Sendable (LiveEvent) -> Void
@@ -109,7 +109,9 @@ extension Executor {
           events(.stdout(bytes))
           steps.take(bytes)
         case .stderr:
-          events(.stderr(bytes))
+          // Per chunk, as the result's stderr is rewritten whole: a runtime's messages (a traceback)
+          // come a line per write, so a file name is hardly ever cut between chunks.
+          events(.stderr([UInt8](LearnerNames.rewrite(Data(bytes), names: program.learnerNames))))
         }
       })
     events(.stageStarted(.run))

@@ -20,6 +20,9 @@ public struct BoxSpec: Sendable {
   /// The JVM and Dart need /proc; everything gets it unless a runner opts out.
   public var mountProc = true
   public var hostname = "box"
+  /// The program's stdin, stdout and stderr are a pty of the box's own devpts instance (a live run
+  /// with a terminal, `BoxLive.terminal`); the box then has /dev/pts.
+  public var terminal = false
 
   public init(command: [String], environment: [String] = [], policy: SeccompPolicy) {
     self.command = command
@@ -117,12 +120,20 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     guard BoxLayout(spec) == layout, spec.limits == limits else {
       throw SandboxError(step: "run: the spec's mounts or limits differ from this box's", errorNumber: EINVAL)
     }
+    if spec.terminal && command.live == nil {
+      throw SandboxError(step: "run: a terminal needs live input (BoxCommand.live)", errorNumber: EINVAL)
+    }
     ran = true
     for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
 
     var pipes = try PipeSet()
     defer { pipes.closeAll() }
-    if let live = command.live {
+    if spec.terminal {
+      // The init sends the pty's master over this pair before the program starts.
+      var sockets: [Int32] = [-1, -1]
+      try SandboxError.systemCall("socketpair for the box's terminal") { dsa_control_socketpair(&sockets) }
+      pipes.terminal = OwnedPair(sockets)
+    } else if let live = command.live {
       // The live input's own pipe is the program's stdin; the box's copy closes as the init starts.
       pipes.stdin = OwnedPair(read: try live.input.programStdin(), write: OwnedDescriptor(-1))
     }
@@ -130,13 +141,16 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     defer { process.close() }
     let interruption = lease.registerInterruption(process)
     defer { BoxInterruption.unregister(interruption) }
+    // A failed terminal leaves no master: the init's failure report then says why.
+    let terminal = spec.terminal ? receiveTerminal(pipes.terminal.read.rawValue).master : nil
+    pipes.terminal.read.close()
     let started = monotonicMilliseconds()
     let startedMicroseconds = monotonicMicroseconds()
 
     var pump = StreamPump(
-      input: command.stdin, stdin: pipes.stdin.write, stdout: pipes.stdout.read, stderr: pipes.stderr.read,
-      reports: InitReportPipe(pipe: pipes.report.read), outputLimit: Int(limits.outputBytesPerStream),
-      live: command.live)
+      input: command.stdin, stdin: pipes.stdin.write, stdout: terminal ?? pipes.stdout.read,
+      stderr: pipes.stderr.read, reports: InitReportPipe(pipe: pipes.report.read),
+      outputLimit: Int(limits.outputBytesPerStream), live: command.live, terminal: terminal != nil)
     let cgroup = lease.cgroup
     pump.run(
       process: process, started: started, limits: limits,
@@ -236,6 +250,8 @@ public struct BoxLayout: Sendable, Hashable {
   public var readOnlyMounts: [ReadOnlyMount]
   public var mountProc: Bool
   public var hostname: String
+  /// A devpts instance of the box's own at /dev/pts, for runs on a terminal (`BoxSpec.terminal`).
+  public var terminal = false
 
   public init(readOnlyMounts: [ReadOnlyMount] = [], mountProc: Bool = true, hostname: String = "box") {
     self.readOnlyMounts = readOnlyMounts
@@ -245,6 +261,7 @@ public struct BoxLayout: Sendable, Hashable {
 
   public init(_ spec: BoxSpec) {
     self.init(readOnlyMounts: spec.readOnlyMounts, mountProc: spec.mountProc, hostname: spec.hostname)
+    terminal = spec.terminal
   }
 }
 
@@ -286,6 +303,7 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_NO_NEW_PRIVS.rawValue: "no_new_privs", DSA_STEP_SECCOMP.rawValue: "seccomp",
     DSA_STEP_EXECVE.rawValue: "execve", DSA_STEP_PDEATHSIG.rawValue: "PR_SET_PDEATHSIG",
     DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities", DSA_STEP_JOIN_CGROUP.rawValue: "join cgroup",
+    DSA_STEP_TERMINAL.rawValue: "open the box's pty", DSA_STEP_CONTROLLING_TERMINAL.rawValue: "TIOCSCTTY",
     DSA_STEP_USER_SYSCTL.rawValue: "limit the box's user namespace",
   ]
   return names[step] ?? "step \(step)"

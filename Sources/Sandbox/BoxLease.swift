@@ -128,7 +128,7 @@ final class BoxLease {
     let envp = strings.array(program?.environment ?? [])
     let planned = plannedMounts(
       layout: host.layout, workDirectory: directory.path, limits: limits, extra: layout.readOnlyMounts,
-      mountProc: layout.mountProc, scratchDirectories: scratchDirectories)
+      mountProc: layout.mountProc, terminal: layout.terminal, scratchDirectories: scratchDirectories)
     let cMounts = planned.map { entry in
       dsa_mount(
         kind: entry.kind.rawValue, source: strings.string(entry.source),
@@ -170,6 +170,7 @@ final class BoxLease {
           plan.program.stderr_fd = pipes.stderr.write.rawValue
           plan.program.report_fd = pipes.report.write.rawValue
           plan.go_fd = pipes.go.read.rawValue
+          plan.terminal_fd = pipes.terminal.write.rawValue
           plan.cgroup_fd = cgroup?.directory.rawValue ?? -1
           let joinFDs = cgroup?.joinFDs ?? []
           plan.cgroup_join_count = Int32(joinFDs.count)

@@ -52,7 +52,6 @@ public final class BoxLiveInput: @unchecked Sendable {
     var writers = 0
     var finishRequested = false
     var ended = false
-    var lastByte: UInt8 = 0x0a
   }
 
   private let state: Mutex<State>
@@ -122,7 +121,6 @@ public final class BoxLiveInput: @unchecked Sendable {
     }
     state.withLock { state in
       state.writers -= 1
-      if written > 0 { state.lastByte = bytes[written - 1] }
       if state.writers == 0, state.finishRequested || state.ended { closeWriteEnd(&state) }
     }
     return !failed
@@ -183,8 +181,6 @@ public final class BoxLiveInput: @unchecked Sendable {
   var readEnd: Int32 { state.withLock { $0.readEnd } }
   /// Readable when a kill was requested.
   var wakeFD: Int32 { wake.read.rawValue }
-  /// Whether the last byte sent ended a line (a terminal's ^D then ends input; else it ends the line).
-  var lastByteEndedLine: Bool { state.withLock { $0.lastByte == 0x0a || $0.lastByte == 0x0d } }
   var lastSend: UInt64 { lastSendMilliseconds.load(ordering: .relaxed) }
 
   func drainWake() {
@@ -212,4 +208,27 @@ func withSIGPIPEBlocked(_ body: () -> Void) {
     pthread_sigmask(SIG_SETMASK, &previousMask, nil)
   }
   body()
+}
+
+/// Waits for a box's init to hand over the pty master of a run on a terminal (a "T" message on
+/// `socket`, sent before the program starts). Returns the master, or the init's failure report
+/// when it sent one instead, or neither when it hung up or took longer than `timeoutMilliseconds`.
+func receiveTerminal(_ socket: Int32, timeoutMilliseconds: Int32 = 10_000) -> (
+  master: OwnedDescriptor?, failure: dsa_report?
+) {
+  var record = dsa_report()
+  var length = 0
+  let fd = withUnsafeMutableBytes(of: &record) {
+    dsa_receive_terminal(socket, timeoutMilliseconds, $0.baseAddress, $0.count, &length)
+  }
+  if fd >= 0 {
+    // A terminal has a size from the start, as a terminal emulator's does; programs that lay out
+    // text (or ask with TIOCGWINSZ) would otherwise see 0 columns.
+    var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
+    return (OwnedDescriptor(fd), nil)
+  }
+  let isReport =
+    length == MemoryLayout<dsa_report>.size && UInt32(bitPattern: record.kind) == DSA_REPORT_SETUP_FAILED.rawValue
+  return (nil, isReport ? record : nil)
 }

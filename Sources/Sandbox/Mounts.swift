@@ -30,6 +30,7 @@ struct PlannedMount: Equatable {
     case symlink = 6
     case directory = 7
     case fileReadOnly = 8
+    case devpts = 9
   }
 
   var kind: Kind
@@ -104,7 +105,7 @@ func generatedEtcFiles() -> [String: String] {
 /// fresh tmpfs mounts of their own instead.
 func plannedMounts(
   layout: HostLayout, workDirectory: String, limits: BoxLimits, extra: [ReadOnlyMount], mountProc: Bool,
-  scratchDirectories: (tmp: String, sharedMemory: String)? = nil
+  terminal: Bool = false, scratchDirectories: (tmp: String, sharedMemory: String)? = nil
 ) -> [PlannedMount] {
   var plan: [PlannedMount] = []
   plan.append(PlannedMount(kind: .bindReadOnly, source: "/usr", target: "/usr"))
@@ -128,6 +129,13 @@ func plannedMounts(
     plan.append(PlannedMount(kind: .symlink, source: "/proc/self/fd/\(index)", target: "/dev/" + name))
   }
   plan.append(PlannedMount(kind: .symlink, source: "/proc/self/fd", target: "/dev/fd"))
+  if terminal {
+    // The box's own pty instance, never the host's: its ptys are numbered, listed and counted apart
+    // (max), and ptmx is the box root's alone (0600), so only the init makes the run's pty and the
+    // program cannot make more.
+    plan.append(
+      PlannedMount(kind: .devpts, target: "/dev/pts", data: "newinstance,ptmxmode=0600,mode=0600,max=4"))
+  }
   if let scratchDirectories {
     plan.append(PlannedMount(kind: .bindWritable, source: scratchDirectories.sharedMemory, target: "/dev/shm"))
     plan.append(PlannedMount(kind: .bindWritable, source: scratchDirectories.tmp, target: "/tmp"))

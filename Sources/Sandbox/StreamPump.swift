@@ -28,6 +28,8 @@ struct PipeSet {
   var stderr: PipePair
   var report: PipePair
   var go: PipePair
+  /// A one-shot box's terminal socket pair (`dsa_spawn_plan.terminal_fd`); closed ends when none.
+  var terminal = PipePair(read: OwnedDescriptor(-1), write: OwnedDescriptor(-1))
 
   init() throws(SandboxError) {
     // Pipes made before a failing one close themselves as this init gives up.
@@ -47,10 +49,11 @@ struct PipeSet {
     stderr.write.close()
     report.write.close()
     go.read.close()
+    terminal.write.close()
   }
 
   func closeAll() {
-    for pair in [stdin, stdout, stderr, report, go] {
+    for pair in [stdin, stdout, stderr, report, go, terminal] {
       pair.read.close()
       pair.write.close()
     }
@@ -87,6 +90,12 @@ struct StreamPump<Reports: InitReportChannel> {
   let live: BoxLive?
   /// When output was last read (the idle bound).
   private var lastOutput: UInt64 = 0
+  /// With a terminal: a copy of the pty master that input is written to (stdout reads the master),
+  /// the input read from the live pipe and not written yet, and whether the pipe is still open.
+  private let terminalInput: OwnedDescriptor
+  private var pendingInput: [UInt8] = []
+  private var liveInputOpen = true
+  private var lastInputByte: UInt8 = 0x0a
 
   private(set) var output = CapturedOutput()
   private(set) var outputLimitExceeded = false
@@ -106,9 +115,11 @@ struct StreamPump<Reports: InitReportChannel> {
 
   init(
     input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor, reports: Reports,
-    outputLimit: Int, live: BoxLive? = nil
+    outputLimit: Int, live: BoxLive? = nil, terminal: Bool = false
   ) {
     self.live = live
+    terminalInput = OwnedDescriptor(terminal && live != nil ? fcntl(stdout.rawValue, F_DUPFD_CLOEXEC, 0) : -1)
+    if terminal { _ = fcntl(stdout.rawValue, F_SETFL, fcntl(stdout.rawValue, F_GETFL) | O_NONBLOCK) }
     self.input = input
     self.stdinPipe = stdin
     self.stdoutPipe = stdout
@@ -168,6 +179,13 @@ struct StreamPump<Reports: InitReportChannel> {
       if fds.isEmpty { break }
       if let live, !watch.killedByUs {
         fds.append(pollfd(fd: live.input.wakeFD, events: Int16(POLLIN), revents: 0))
+        if terminalInput.isOpen && stdoutFD >= 0 {
+          if !pendingInput.isEmpty {
+            fds.append(pollfd(fd: terminalInput.rawValue, events: Int16(POLLOUT), revents: 0))
+          } else if liveInputOpen, live.input.readEnd >= 0 {
+            fds.append(pollfd(fd: live.input.readEnd, events: Int16(POLLIN), revents: 0))
+          }
+        }
       }
 
       let now = monotonicMilliseconds()
@@ -194,6 +212,10 @@ struct StreamPump<Reports: InitReportChannel> {
           feed()
         case live?.input.wakeFD:
           live?.input.drainWake()
+        case terminalInput.rawValue:
+          typeIntoTerminal()
+        case live?.input.readEnd:
+          takeTerminalInput(buffer: buffer)
         default:
           break
         }
@@ -242,10 +264,37 @@ struct StreamPump<Reports: InitReportChannel> {
     closeStdin()
     stdoutPipe.close()
     stderrPipe.close()
+    terminalInput.close()
   }
 
   private func closeStdin() {
     stdinPipe.close()
+  }
+
+  /// Reads what was sent from the live pipe, to type it into the pty. Its end (`finish`) is a ^D,
+  /// which the pty's line discipline reads as end of input at the start of a line; after a partial
+  /// line a first ^D only sends the line, so two are typed.
+  private mutating func takeTerminalInput(buffer: UnsafeMutableRawPointer) {
+    guard let live else { return }
+    let count = Glibc.read(live.input.readEnd, buffer, 4096)
+    if count > 0 {
+      pendingInput = Array(UnsafeRawBufferPointer(start: buffer, count: count))
+      lastInputByte = pendingInput[count - 1]
+    } else if count == 0 {
+      liveInputOpen = false
+      pendingInput = lastInputByte == 0x0a || lastInputByte == 0x0d ? [0x04] : [0x04, 0x04]
+    }
+  }
+
+  private mutating func typeIntoTerminal() {
+    let written = pendingInput.withUnsafeBytes { Glibc.write(terminalInput.rawValue, $0.baseAddress!, $0.count) }
+    if written > 0 {
+      pendingInput.removeFirst(written)
+    } else if written < 0 && errno != EAGAIN && errno != EINTR {
+      // EIO: the program and its terminal are gone.
+      pendingInput = []
+      terminalInput.close()
+    }
   }
 
   /// When a live run with an idle bound has gone that long without input or output.

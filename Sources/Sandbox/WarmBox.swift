@@ -266,6 +266,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     guard BoxLayout(spec) == layout else {
       throw SandboxError(step: "run: the spec's mounts differ from this warm box's", errorNumber: EINVAL)
     }
+    if spec.terminal && live == nil {
+      throw SandboxError(step: "run: a terminal needs live input (BoxCommand.live)", errorNumber: EINVAL)
+    }
     runCount += 1
     needsReset = true
     initReset = nil
@@ -284,7 +287,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
     }
     // A live run's program reads the live input's own pipe.
-    let programStdin = try live.map { live throws(SandboxError) in try live.input.programStdin() }
+    let programStdin =
+      spec.terminal ? nil : try live.map { live throws(SandboxError) in try live.input.programStdin() }
     do throws(SandboxError) {
       try send(
         spec, stdin: programStdin?.rawValue ?? stdinPipe.read.rawValue, stdout: stdoutPipe.write.rawValue,
@@ -299,13 +303,23 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     programStdin?.close()
     stdoutPipe.write.close()
     stderrPipe.write.close()
+    var terminal: OwnedDescriptor?
+    if spec.terminal {
+      let (master, failure) = receiveTerminal(control.rawValue)
+      if let failure { throw setupError(failure, plan: planned, command: spec.command) }
+      guard let master else {
+        isBroken = true
+        throw SandboxError(step: "the warm box's init sent no pty for the run", errorNumber: errno)
+      }
+      terminal = master
+    }
 
     let started = monotonicMilliseconds()
     let startedMicroseconds = monotonicMicroseconds()
     var pump = StreamPump(
-      input: input, stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read,
+      input: input, stdin: stdinPipe.write, stdout: terminal ?? stdoutPipe.read, stderr: stderrPipe.read,
       reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream),
-      live: live)
+      live: live, terminal: terminal != nil)
     let control = self.control.rawValue
     pump.run(
       process: process, started: started, limits: spec.limits,
@@ -369,6 +383,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     header.environment_count = UInt32(spec.environment.count)
     header.rlimit_count = UInt32(rlimits.count)
     header.filter_length = UInt32(spec.policy.filter.count)
+    header.reserved = spec.terminal ? DSA_RUN_TERMINAL : 0
     let capacity = Int(DSA_COMMAND_MAXIMUM_BYTES)
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     defer { buffer.deallocate() }

@@ -30,7 +30,10 @@ let runHelp = """
 
   --lang options:
     --version V            a language version (default: the newest installed)
-    --stdin PATH           feed this file (default: dsa-run's own stdin when it is not a terminal)
+    --stdin PATH           feed this file whole (default: dsa-run's own stdin, passed to the program
+                           as it arrives; at a terminal the program gets a terminal of its own: what
+                           is typed reaches it as typed, Ctrl-D ends input, Ctrl-C stops it)
+    --no-tty               at a terminal, give the program a pipe instead (lines as typed)
     --time-limit SEC       CPU time, at most 60 s (default from runners/LANG.json)
     --wall-limit SEC       wall-clock time, at most 120 s
     --memory-limit MB      memory, at most 4096 MB

@@ -37,6 +37,7 @@ func installInterruptHandling() {
     interruptingSignal.store(number, ordering: .releasing)
     BoxInterruption.stopAll()
     _ = BoxInterruption.waitUntilBoxesAreGone(timeoutMilliseconds: interruptCleanupMilliseconds)
+    restoreUserTerminal()
     fflush(nil)
     _exit(128 + number)
   }

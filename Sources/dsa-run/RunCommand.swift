@@ -27,6 +27,8 @@ struct RunOptions {
   /// `--challenge ID|DIR`: grade the program on a challenge instead of running it once.
   var challenge: String?
   var stopAtFirstFailure = false
+  /// `--no-tty`: no terminal in the box even when dsa-run's stdin is one.
+  var noTerminal = false
 }
 
 func parseRun(_ arguments: [String]) throws -> RunOptions {
@@ -61,6 +63,7 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--watch": options.watch = true
     case "--challenge": options.challenge = try cursor.value(for: argument)
     case "--stop-at-first-failure": options.stopAtFirstFailure = true
+    case "--no-tty": options.noTerminal = true
     default:
       if argument.hasPrefix("-") && argument != "-" {
         throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)")
@@ -189,8 +192,11 @@ func runOnce(_ options: RunOptions) -> Int32 {
     request = ExecuteRequest(
       language: options.language, version: options.version, files: try readSources(options.files))
     request.runner = runner
-    // --watch feeds only --stdin (read again each time): our own stdin can be read once.
-    request.stdin = options.watch && options.stdinPath == nil ? Data() : try readInput(path: options.stdinPath)
+    // --watch feeds only --stdin (read again each time): our own stdin can be read once. Without
+    // either, our stdin is streamed to the program as it comes (`runLive`).
+    if options.stdinPath != nil || options.watch {
+      request.stdin = options.watch && options.stdinPath == nil ? Data() : try readInput(path: options.stdinPath)
+    }
     request.arguments = options.arguments
     request.runLimits = options.limits
   } catch let error as UsageError {
@@ -198,9 +204,10 @@ func runOnce(_ options: RunOptions) -> Int32 {
   } catch {
     return complain("\(error)", code: 2)
   }
+  let live = options.stdinPath == nil && !options.watch
   let result: ExecuteResult
   do {
-    result = try executor.execute(request)
+    result = live ? try runLive(request, executor: executor, options: options) : try executor.execute(request)
   } catch {
     if case .sandbox = error { return complain("internal_error: \(error)", code: 3) }
     return complain("\(error)", code: 2)
@@ -209,8 +216,13 @@ func runOnce(_ options: RunOptions) -> Int32 {
   if options.json {
     FileHandle.standardOutput.write(ResultEncoder.data(ResultEncoder.executeValue(result)) + Data("\n".utf8))
   }
-  return printRun(
-    compile: result.compile.map(PrintedStep.init), run: result.run.map(PrintedStep.init), json: options.json)
+  var run = result.run.map(PrintedStep.init)
+  // A live run's output was passed through as it came.
+  if live && !options.json {
+    run?.stdout = Data()
+    run?.stderr = Data()
+  }
+  return printRun(compile: result.compile.map(PrintedStep.init), run: run, json: options.json)
 }
 
 /// `fail` without the exit: one line on stderr (none after an interrupt), and the code.

@@ -41,6 +41,8 @@ enum dsa_mount_kind {
   DSA_MOUNT_DIRECTORY = 7,
   /// Bind a single host file read-only, nosuid, nodev.
   DSA_MOUNT_FILE_RO = 8,
+  /// A new devpts instance of the box's own (`data`: newinstance, ptmxmode, max); nosuid, noexec.
+  DSA_MOUNT_DEVPTS = 9,
 };
 
 struct dsa_mount {
@@ -98,6 +100,10 @@ enum dsa_step {
   DSA_STEP_COMMAND,
   DSA_STEP_RESET_SCRATCH,
   DSA_STEP_USER_SYSCTL,
+  /// Opening the run's pty on the box's devpts, or handing its master to the parent.
+  DSA_STEP_TERMINAL,
+  /// Making the pty the program's controlling terminal.
+  DSA_STEP_CONTROLLING_TERMINAL,
 };
 
 enum dsa_report_kind {
@@ -163,6 +169,9 @@ struct dsa_program {
   /// Write end of the report pipe (O_CLOEXEC), or a warm box's control
   /// socket.
   int32_t report_fd;
+  /// Non-zero when stdin, stdout and stderr are one pty slave, which the
+  /// program takes as its controlling terminal.
+  int32_t terminal;
 };
 
 struct dsa_spawn_plan {
@@ -205,7 +214,23 @@ struct dsa_spawn_plan {
   const char *const *user_sysctl_paths;
   const char *const *user_sysctl_values;
   int32_t user_sysctl_count;
+  /// One-shot boxes with a terminal: the init's end of a SOCK_SEQPACKET pair.
+  /// The init opens a pty on the box's devpts (/dev/pts/ptmx), sends its
+  /// master over this socket (one "T" message with SCM_RIGHTS) and gives the
+  /// program the slave as stdin, stdout and stderr. -1 for none.
+  int32_t terminal_fd;
 };
+
+/// A warm box's run command flag (`dsa_run_command.reserved`): run the program
+/// on a new pty of the box's devpts; the init answers the command with a "T"
+/// message carrying the master, before the program starts.
+#define DSA_RUN_TERMINAL 1u
+
+/// Receives a "T" message's descriptor (the pty master) from `socket_fd`,
+/// waiting up to `timeout_ms`: the fd, or -1 with errno (EPIPE: the sender
+/// hung up; ETIMEDOUT; EPROTO: a message that was not one, e.g. a failure
+/// report, which is then left in `record` when it fits).
+int dsa_receive_terminal(int socket_fd, int timeout_ms, void *record, size_t record_size, size_t *record_length);
 
 
 #define DSA_RUN_COMMAND_MAGIC 0x52415344u

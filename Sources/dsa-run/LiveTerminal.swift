@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Runners
+import Sandbox
+import Synchronization
+
+// The CLI's live run: dsa-run's stdin goes to the program as it arrives (typed or piped), and the
+// program's output comes back as it is produced. At a terminal the program gets a pty in its box
+// (`LiveOptions.tty`) and the user's terminal is put in a raw-ish mode: no echo and no line editing
+// of its own (the box's pty does both, as the program's terminal), but ^C still raises SIGINT,
+// which stops the program and cleans up as any interrupt does (Interrupts.swift).
+
+/// The user's terminal settings before the run, put back at every exit.
+private let savedTerminal = Mutex<termios?>(nil)
+
+/// Puts the user's terminal back as it was (idempotent; the interrupt thread calls it too).
+func restoreUserTerminal() {
+  savedTerminal.withLock { saved in
+    guard var settings = saved else { return }
+    _ = tcsetattr(0, TCSADRAIN, &settings)
+    saved = nil
+  }
+}
+
+/// Bytes from the user's terminal pass through as typed: no echo, no canonical line editing, no
+/// special characters but the signal ones (^C, ^\), so ^D reaches the box's pty as its EOF.
+private func enterRawishMode() {
+  var settings = termios()
+  guard tcgetattr(0, &settings) == 0 else { return }
+  savedTerminal.withLock { $0 = settings }
+  var raw = settings
+  raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
+  raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+  withUnsafeMutableBytes(of: &raw.c_cc) { characters in
+    characters[Int(VMIN)] = 1
+    characters[Int(VTIME)] = 0
+  }
+  _ = tcsetattr(0, TCSADRAIN, &raw)
+}
+
+/// Writes all of `bytes` to `fd`.
+private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+    if written > 0 {
+      offset += written
+    } else if written < 0 && errno == EINTR {
+      continue
+    } else {
+      return
+    }
+  }
+}
+
+/// Runs `request` live: stdin streamed in from fd 0, output to fds 1 and 2 as it comes (kept for
+/// the result too; `--json` prints only the result).
+func runLive(_ request: ExecuteRequest, executor: Executor, options: RunOptions) throws(ExecuteError)
+  -> ExecuteResult
+{
+  var liveOptions = LiveOptions()
+  let atTerminal = isatty(0) != 0
+  // In the background (`dsa-run ... &`) reading or setting up the terminal would stop dsa-run
+  // (SIGTTIN, SIGTTOU): the program gets no input then, as before live runs.
+  let inForeground = atTerminal && tcgetpgrp(0) == getpgrp()
+  liveOptions.tty = inForeground && !options.noTerminal
+  let input = LiveInput()
+  if liveOptions.tty { enterRawishMode() }
+  defer { restoreUserTerminal() }
+  if atTerminal && !inForeground { input.finish() }
+  let reader = Thread {
+    guard !atTerminal || inForeground else { return }
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = Glibc.read(0, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      // EOF of a pipe or file (at a terminal in raw mode, ^D is a byte the box's pty reads as EOF).
+      guard count > 0 else { break }
+      guard input.send(Array(chunk[0..<count])) else { return }
+    }
+    input.finish()
+  }
+  reader.name = "dsa-run-stdin"
+  reader.start()
+  let printsOutput = !options.json
+  return try executor.executeLive(request, options: liveOptions, input: input) { event in
+    guard printsOutput else { return }
+    switch event {
+    case .stdout(let bytes): writeAll(1, bytes)
+    case .stderr(let bytes): writeAll(2, bytes)
+    default: break
+    }
+  }
+}

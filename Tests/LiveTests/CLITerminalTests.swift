@@ -1,0 +1,157 @@
+import Foundation
+import Glibc
+import Testing
+
+// The CLI at a terminal, driven on a real pseudo-terminal (Python's pty module): what is typed
+// reaches the program as typed, Ctrl-D ends input, Ctrl-C stops the program and leaves nothing.
+
+/// The built `dsa-run` next to the test bundle.
+let dsaRunBinary: String = {
+  let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+  var directory = testBinary.deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent("dsa-run").path
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    directory.deleteLastPathComponent()
+  }
+  return TestPaths.repositoryRoot + "/.build/debug/dsa-run"
+}()
+
+enum TestPaths {
+  static let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+  }()
+  static let workRoot = "/run/dsa-run-live-cli-tests"
+  static let cache = NSTemporaryDirectory() + "dsa-run-live-cli-cache"
+}
+
+struct TerminalSession: Decodable {
+  var pid: Int32
+  var status: Int32?
+  var output: String
+  var missing: String?
+}
+
+/// Runs `dsa-run ARGS` on a pseudo-terminal through the actions (`Scripts/pty-driver.py`).
+func atTerminal(_ actions: [[String]], _ arguments: [String]) throws -> TerminalSession {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+  let actionsJSON = String(decoding: try JSONSerialization.data(withJSONObject: actions), as: UTF8.self)
+  process.arguments =
+    [TestPaths.repositoryRoot + "/Tests/LiveTests/Scripts/pty-driver.py", actionsJSON, dsaRunBinary]
+    + arguments + ["--work-root", TestPaths.workRoot, "--cache-dir", TestPaths.cache]
+  let output = Pipe()
+  process.standardOutput = output
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return try JSONDecoder().decode(TerminalSession.self, from: data)
+}
+
+func sourceFile(_ text: String, name: String) throws -> String {
+  let directory = NSTemporaryDirectory() + "dsa-run-live-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  let path = directory + "/" + name
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
+/// Box directories, mounts and cgroups a dsa-run process `pid` left behind.
+func leftovers(of pid: Int32) -> [String] {
+  var found: [String] = []
+  let prefix = "\(pid)-"
+  for entry in (try? FileManager.default.contentsOfDirectory(atPath: TestPaths.workRoot + "/boxes")) ?? []
+  where entry.hasPrefix(prefix) {
+    found.append(entry)
+  }
+  let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+  for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
+  func walk(_ directory: String, depth: Int) {
+    guard depth > 0 else { return }
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+      let path = directory + "/" + entry
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
+      if entry.hasPrefix("dsa-run-\(prefix)") { found.append(path) } else { walk(path, depth: depth - 1) }
+    }
+  }
+  walk("/sys/fs/cgroup", depth: 4)
+  return found
+}
+
+@Suite("The CLI at a terminal", .serialized)
+struct CLITerminalTests {
+  @Test("typing reaches the program as typed, and the program sees a terminal")
+  func typing() throws {
+    let path = try sourceFile(
+      "import os\nname = input('Name? ')\nprint(f'Hello, {name}!', os.isatty(0))\n", name: "hello.py")
+    let session = try atTerminal(
+      [["expect", "Name? "], ["send", "Ada\r"], ["expect", "Hello, Ada! True"]], ["--lang", "python", path])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 0, "\(session.output.debugDescription)")
+    // Echoed once, by the box's terminal: the user's own terminal does not echo as well.
+    #expect(session.output.components(separatedBy: "Ada").count == 3, "\(session.output.debugDescription)")
+  }
+
+  @Test("Ctrl-D ends input")
+  func controlD() throws {
+    let path = try sourceFile(
+      "import sys\nprint('ready', flush=True)\ndata = sys.stdin.read()\nprint('lines', len(data.splitlines()))\n",
+      name: "count.py")
+    // Typed once the program runs: typed ahead, before dsa-run set the terminal up, ^D would be the
+    // user's terminal's own end of input.
+    let session = try atTerminal(
+      [["expect", "ready"], ["send", "one\rtwo\r"], ["expect", "two"], ["send", "\u{04}"], ["expect", "lines 2"]],
+      ["--lang", "python", path])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 0, "\(session.output.debugDescription)")
+  }
+
+  @Test("Ctrl-C stops the program, exits 130 and leaves no box directory or cgroup")
+  func controlC() throws {
+    let path = try sourceFile("print('waiting', flush=True)\ninput()\n", name: "wait.py")
+    let session = try atTerminal([["expect", "waiting"], ["send", "\u{03}"]], ["--lang", "python", path])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 130, "\(session.output.debugDescription)")
+    #expect(leftovers(of: session.pid).isEmpty, "\(leftovers(of: session.pid))")
+  }
+
+  @Test("--no-tty: a pipe, lines as the user's terminal sends them")
+  func noTerminal() throws {
+    let path = try sourceFile("import os\nprint(input(), os.isatty(0))\n", name: "pipe.py")
+    let session = try atTerminal(
+      [["expect", ""], ["send", "Ada\r"], ["expect", "Ada False"]], ["--lang", "python", path, "--no-tty"])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 0)
+  }
+}
+
+@Suite("The CLI with piped stdin")
+struct CLIPipedTests {
+  @Test("piped stdin is streamed: a program waiting for it ends at its wall limit, not when the pipe ends")
+  func wallLimitWhileThePipeWaits() throws {
+    let path = try sourceFile("print('first', flush=True)\nprint(input())\n", name: "p.py")
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c",
+      "(sleep 8; echo hi) | { \"$0\" --lang python \"$1\" --wall-limit 2 --work-root \"$2\" --cache-dir \"$3\"; "
+        + "echo \"exit $?\"; date +%s.%N; }",
+      dsaRunBinary, path, TestPaths.workRoot, TestPaths.cache,
+    ]
+    let output = Pipe()
+    shell.standardOutput = output
+    let started = Date().timeIntervalSince1970
+    try shell.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    shell.waitUntilExit()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+    #expect(lines.first == "first")
+    #expect(lines.contains("exit 124"), "\(lines)")
+    let ended = try #require(lines.last.flatMap { Double($0) })
+    // dsa-run itself ended by its 2 s wall limit, well before the pipe's writer (8 s).
+    #expect(ended - started < 7, "dsa-run ended \(ended - started) s after it started")
+  }
+}
