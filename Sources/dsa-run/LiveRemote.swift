@@ -40,7 +40,9 @@ func runRemoteLive(_ options: RunOptions, url: String) -> Int32 {
   } catch {
     return complain("\(error)", code: 2)
   }
-  let terminal = isatty(0) == 1
+  // As a local live run (LiveTerminal.swift): a pty in the box only for a foreground terminal.
+  let atTerminal = isatty(0) == 1
+  let terminal = atTerminal && tcgetpgrp(0) == getpgrp() && !options.noTerminal
   let socket: WebSocketClient
   do {
     socket = try WebSocketClient.open(endpoint, path: "/v1/connect", token: options.token)
@@ -59,13 +61,23 @@ func runRemoteLive(_ options: RunOptions, url: String) -> Int32 {
   } catch {
     return complain("\(error)", code: 3)
   }
-  // At a terminal ours stays as it is (cooked): it echoes and edits the line, ^D at a line's start
-  // is the end of input, and ^C ends dsa-run, whose closed connection kills the program at once.
+  // The box's pty echoes and edits lines; ours passes keys through. ^C raises SIGINT here, which
+  // ends dsa-run (the interrupt thread restores the terminal), and the closed connection kills
+  // the program at once.
+  if terminal { enterRawishMode() }
+  defer { restoreUserTerminal() }
+  if atTerminal && !terminal && tcgetpgrp(0) != getpgrp() {
+    // In the background reading the terminal would stop dsa-run: the program gets no input.
+    do { try socket.sendText(#"{"type":"eof"}"#) } catch { return complain("\(error)", code: 3) }
+    return pump(socket, options: options, endpoint: endpoint, inputOpen: false)
+  }
   return pump(socket, options: options, endpoint: endpoint)
 }
 
-private func pump(_ socket: WebSocketClient, options: RunOptions, endpoint: RemoteEndpoint) -> Int32 {
-  var inputOpen = true
+private func pump(
+  _ socket: WebSocketClient, options: RunOptions, endpoint: RemoteEndpoint, inputOpen startsOpen: Bool = true
+) -> Int32 {
+  var inputOpen = startsOpen
   var buffer = [UInt8](repeating: 0, count: 16 * 1024)
   while true {
     var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)]
