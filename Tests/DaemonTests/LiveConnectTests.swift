@@ -170,8 +170,11 @@ let liveClientScript = #"""
                                    ('header', {}, {'Authorization': 'Bearer ' + arg['token']}),
                                    ('bad_header', {}, {'Authorization': 'Bearer nope'})]:
           with connect(url, additional_headers=headers) as ws:
-              start(ws, body, **extra)
-              ws.send(json.dumps({'type': 'eof'}))
+              try:
+                  start(ws, body, **extra)
+                  ws.send(json.dumps({'type': 'eof'}))
+              except ConnectionClosed:
+                  pass  # a refused header is answered at once, maybe before the start goes out
               seen = events(ws, lambda m: m['type'] in ('result', 'error'), 60)
               out[name] = {'last': seen[-1]['type'] if seen else None,
                            'error': seen[-1].get('error') if seen else None, 'close': close_code(ws)}
@@ -574,7 +577,9 @@ struct LiveConnectTests {
     }
     // The prompt shows before anything is typed (a POST would wait for all of stdin), then the echo.
     let seen = try terminal("prompt", prompt)
-    #expect(seen["prompt"] as? String == "first\r\nname? ", "\(seen)")
+    // (Line ends as the box's terminal writes them.)
+    let shownPrompt = (seen["prompt"] as? String ?? "").replacingOccurrences(of: "\r", with: "")
+    #expect(shownPrompt == "first\nname? ", "\(seen)")
     #expect((seen["after"] as? String)?.contains("hello, Ada") == true, "\(seen)")
     #expect(seen["exit"] as? Int == 0, "\(seen)")
 
