@@ -24,7 +24,7 @@ func restoreUserTerminal() {
 
 /// Bytes from the user's terminal pass through as typed: no echo, no canonical line editing, no
 /// special characters but the signal ones (^C, ^\), so ^D reaches the box's pty as its EOF.
-private func enterRawishMode() {
+func enterRawishMode() {
   var settings = termios()
   guard tcgetattr(0, &settings) == 0 else { return }
   savedTerminal.withLock { $0 = settings }

@@ -102,6 +102,11 @@ enum RemoteClient {
     return try readResponse(descriptor, endpoint: endpoint)
   }
 
+  /// A connected socket to `endpoint` (TCP or Unix), with the client's timeouts.
+  static func openSocket(_ endpoint: RemoteEndpoint) throws -> Int32 {
+    try endpoint.socketPath.map(connectUnix) ?? connect(endpoint)
+  }
+
   private static func setTimeouts(_ descriptor: Int32) {
     var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
     _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -302,8 +307,10 @@ func remoteBody(_ options: RunOptions) throws -> Data {
   return Data(body.json.compactJSONBytes)
 }
 
-/// `--remote`: posts the run and prints what a local run prints; returns the exit code.
+/// `--remote`: posts the run and prints what a local run prints; returns the exit code. At a
+/// terminal, or with stdin from a pipe, the run is live instead (`runRemoteLive`).
 func runRemote(_ options: RunOptions, url: String) -> Int32 {
+  if remoteRunsLive(options) { return runRemoteLive(options, url: url) }
   let endpoint: RemoteEndpoint
   let body: Data
   do {

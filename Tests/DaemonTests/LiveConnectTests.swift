@@ -62,7 +62,10 @@ let liveClientScript = #"""
           before = events(ws, lambda m: 'name?' in stdout_of([m]) or m['type'] in ('result', 'error'), 120)
           out['prompt_before_input'] = 'name?' in stdout_of(before)
           ws.send(json.dumps({'type': 'stdin', 'data': 'Ada\n'}))
-          after = events(ws, lambda m: m['type'] in ('result', 'error'))
+          echoed = events(ws, lambda m: 'hello, Ada' in stdout_of([m]) or m['type'] in ('result', 'error'))
+          # As a learner would press ^D: node's readline, for one, keeps reading until end of input.
+          ws.send(json.dumps({'type': 'eof'}))
+          after = echoed + events(ws, lambda m: m['type'] in ('result', 'error'))
           out['stdout'] = stdout_of(before + after)
           out['types'] = sorted(set(m['type'] for m in before + after))
           result = [m for m in after if m['type'] == 'result']
@@ -105,7 +108,7 @@ let liveClientScript = #"""
       with connect(url, max_size=None, max_queue=2) as ws:
           start(ws, {'language': 'python',
                      'source': "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n    sys.stdout.flush()\n",
-                     'limits': {'wall_ms': 20000, 'output_kb': 4096}})
+                     'limits': {'wall_ms': 20000, 'output_kb': 65536}})
           base, peak, received, deadline = rss(pid), 0, 0, time.time() + 4
           while time.time() < deadline:
               message = json.loads(ws.recv(timeout=10))
@@ -116,6 +119,8 @@ let liveClientScript = #"""
           ws.send(json.dumps({'type': 'kill'}))
           seen = events(ws, lambda m: m['type'] == 'result')
           out['status'] = seen[-1]['result']['run']['status'] if seen and seen[-1]['type'] == 'result' else None
+          # What the daemon read of the program's output (the result captures all of it, within the limit).
+          out['read'] = len(seen[-1]['result']['run']['stdout']) if out['status'] else None
           out['received'] = received
           out['rss_growth_kb'] = peak - base
   elif mode == 'malformed':
@@ -165,8 +170,11 @@ let liveClientScript = #"""
                                    ('header', {}, {'Authorization': 'Bearer ' + arg['token']}),
                                    ('bad_header', {}, {'Authorization': 'Bearer nope'})]:
           with connect(url, additional_headers=headers) as ws:
-              start(ws, body, **extra)
-              ws.send(json.dumps({'type': 'eof'}))
+              try:
+                  start(ws, body, **extra)
+                  ws.send(json.dumps({'type': 'eof'}))
+              except ConnectionClosed:
+                  pass  # a refused header is answered at once, maybe before the start goes out
               seen = events(ws, lambda m: m['type'] in ('result', 'error'), 60)
               out[name] = {'last': seen[-1]['type'] if seen else None,
                            'error': seen[-1].get('error') if seen else None, 'close': close_code(ws)}
@@ -195,6 +203,106 @@ let liveClientScript = #"""
           if out['events'] and out['events'][-1]['event'] in ('result', 'error'): break
       if out['status'] != 200: out['body'] = response.read().decode()
   print(json.dumps(out))
+  """#
+
+/// `dsa-run --remote` under a real pseudo-terminal (Python's `pty`): what it printed, its exit code.
+let cliTerminalScript = #"""
+  import os, pty, sys, time, select, json
+  cli, url, mode, program, data = sys.argv[1:6]
+  pid, fd = pty.fork()
+  if pid == 0:
+      os.environ['DSA_RUN_DATA'] = data
+      os.execv(cli, [cli, '--lang', 'python', program, '--remote', url] + sys.argv[6:])
+  def read_until(marker, timeout=60):
+      data, deadline = b'', time.time() + timeout
+      while marker not in data and time.time() < deadline:
+          r, _, _ = select.select([fd], [], [], 0.2)
+          if r:
+              try: chunk = os.read(fd, 4096)
+              except OSError: break
+              if not chunk: break
+              data += chunk
+      return data
+  out = {}
+  if mode == 'prompt':
+      out['prompt'] = read_until(b'name? ').decode(errors='replace')
+      os.write(fd, b'Ada\r')
+      out['after'] = read_until(b'hello, Ada').decode(errors='replace')
+  elif mode == 'interrupt':
+      out['before'] = read_until(b'sleeping').decode(errors='replace')
+      began = time.time()
+      os.write(fd, b'\x03')
+      read_until(b'\x00', 20)
+      out['seconds'] = time.time() - began
+  _, status = os.waitpid(pid, 0)
+  out['exit'] = os.waitstatus_to_exitcode(status)
+  print(json.dumps(out))
+  """#
+
+/// A headless Chromium opening `/v1/connect` from a small page, driven over the DevTools protocol
+/// (with the venv's websockets): the page's transcript as JSON.
+let browserDriverScript = #"""
+  import json, os, subprocess, sys, tempfile, time, urllib.request
+  from websockets.sync.client import connect
+  port, token = sys.argv[1], sys.argv[2]
+  page = tempfile.mkdtemp()
+  os.chmod(page, 0o755)
+  with open(page + '/live.html', 'w') as f:
+      f.write("""<!doctype html><title>live</title><script>
+  function runLive(port, token) {
+    return new Promise((resolve) => {
+      const ws = new WebSocket('ws://127.0.0.1:' + port + '/v1/connect');
+      const types = []; let stdout = '', sent = false, prompt = false, result = null;
+      ws.onopen = () => ws.send(JSON.stringify({type: 'start', token: token, body: {language: 'python',
+        source: "name = input('name? ')\\nprint('hello, ' + name)\\n"}}));
+      ws.onmessage = (event) => {
+        const message = JSON.parse(event.data); types.push(message.type);
+        if (message.type === 'stdout') {
+          stdout += message.data;
+          if (!sent && stdout.includes('name?')) { prompt = true; sent = true;
+            ws.send(JSON.stringify({type: 'stdin', data: 'Ada\\n'})); ws.send(JSON.stringify({type: 'eof'})); }
+        }
+        if (message.type === 'result') result = message.result;
+      };
+      ws.onclose = (event) => resolve(JSON.stringify({prompt, stdout, types, close: event.code,
+        status: result && result.run ? result.run.status : null}));
+    });
+  }
+  </script>""")
+  profile = tempfile.mkdtemp()
+  browser = subprocess.Popen(['/usr/bin/chromium', '--headless=new', '--no-sandbox', '--disable-gpu',
+                              '--remote-debugging-port=0', '--user-data-dir=' + profile,
+                              'file://' + page + '/live.html'],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+  try:
+      deadline = time.time() + 60
+      while not os.path.exists(profile + '/DevToolsActivePort') and time.time() < deadline: time.sleep(0.1)
+      time.sleep(0.5)
+      devtools = open(profile + '/DevToolsActivePort').read().split()[0]
+      target = None
+      while target is None and time.time() < deadline:
+          pages = json.load(urllib.request.urlopen('http://127.0.0.1:%s/json' % devtools))
+          target = next((p for p in pages if p.get('url', '').endswith('live.html')), None)
+          time.sleep(0.2)
+      with connect(target['webSocketDebuggerUrl'], max_size=None) as cdp:
+          def evaluate(number, expression, awaiting):
+              cdp.send(json.dumps({'id': number, 'method': 'Runtime.evaluate', 'params': {
+                  'expression': expression, 'awaitPromise': awaiting, 'returnByValue': True}}))
+              while True:
+                  answer = json.loads(cdp.recv(timeout=90))
+                  if answer.get('id') == number: return answer['result']['result'].get('value')
+          # The target is listed before its page has run its script.
+          while evaluate(2, 'typeof runLive', False) != 'function' and time.time() < deadline: time.sleep(0.2)
+          cdp.send(json.dumps({'id': 1, 'method': 'Runtime.evaluate', 'params': {
+              'expression': 'runLive(%s, %s)' % (port, json.dumps(token)), 'awaitPromise': True,
+              'returnByValue': True}}))
+          while True:
+              answer = json.loads(cdp.recv(timeout=90))
+              if answer.get('id') == 1: break
+      print(answer['result']['result']['value'])
+  finally:
+      browser.kill()
+      browser.wait()
   """#
 
 /// Runs the client in `mode` against `daemon`; its JSON answer.
@@ -337,11 +445,14 @@ struct LiveConnectTests {
   }
 
   @Test func aSlowReaderHoldsTheProgramBackInsteadOfGrowingTheDaemon() throws {
-    let daemon = try DaemonProcess()
+    // 64 MiB of output allowed: a daemon that read the pipe freely would reach it within a second.
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"limits": {"output_kb": 65536}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
     defer { daemon.cleanUp() }
     let seen = try liveClient(daemon, "flood", ["pid": Int(daemon.process.processIdentifier)])
     #expect(seen["early"] == nil, "the flood ended before the client stopped it: \(seen)")
-    // Held back, the program never reached its 4 MiB output limit; the kill ended it.
+    // Held back, the program never reached its output limit; the kill ended it.
     #expect(seen["status"] as? String != "output_limit", "\(seen)")
     #expect((seen["received"] as? Int ?? 0) > 0, "\(seen)")
     #expect((seen["rss_growth_kb"] as? Int ?? Int.max) < 32 * 1024, "\(seen)")
@@ -447,5 +558,73 @@ struct LiveConnectTests {
     let refused = try liveClient(
       daemon, "sse", ["path": "/v1/execute", "body": ["language": "cobol", "source": ""]])
     #expect(refused["status"] as? Int == 400, "\(refused)")
+  }
+
+  @Test func theCLIAtATerminalGoesLiveAndCtrlCLeavesNothingBehind() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let prompt = daemon.directory + "/prompt.py"
+    try "print('first', flush=True)\nname = input('name? ')\nprint('hello, ' + name)\n".write(
+      toFile: prompt, atomically: true, encoding: .utf8)
+    func terminal(_ mode: String, _ program: String, _ extra: [String] = []) throws -> [String: Any] {
+      let finished = try runProcess(
+        "/usr/bin/python3",
+        ["-c", cliTerminalScript, cliBinary, daemon.baseURL, mode, program, repositoryRoot] + extra,
+        timeout: .seconds(120))
+      #expect(finished.status == 0, "\(finished.stderr)")
+      let line = finished.stdout.split(separator: "\n").last.map(String.init) ?? ""
+      return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    }
+    // The prompt shows before anything is typed (a POST would wait for all of stdin), then the echo.
+    let seen = try terminal("prompt", prompt)
+    // (Line ends as the box's terminal writes them.)
+    let shownPrompt = (seen["prompt"] as? String ?? "").replacingOccurrences(of: "\r", with: "")
+    #expect(shownPrompt == "first\nname? ", "\(seen)")
+    #expect((seen["after"] as? String)?.contains("hello, Ada") == true, "\(seen)")
+    #expect(seen["exit"] as? Int == 0, "\(seen)")
+
+    let sleeper = daemon.directory + "/sleep.py"
+    try "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n".write(
+      toFile: sleeper, atomically: true, encoding: .utf8)
+    let marker = "cli-interrupt-\(UUID().uuidString)"
+    let interrupted = try terminal("interrupt", sleeper, ["--", marker])
+    #expect(interrupted["exit"] as? Int == 130, "\(interrupted)")
+    #expect(waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty }, "the program outlived ^C")
+    #expect(waitUntil(timeout: .seconds(10)) { (try? metric(daemon, "dsa_run_live_sessions")) == 0 })
+  }
+
+  @Test func theCLIStreamsPipedStdinAsItArrives() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let program = daemon.directory + "/p.py"
+    try
+      "import time\nstart = time.time()\nprint('first', flush=True)\nsent = float(input())\nprint(int(sent - start >= 1))\n"
+      .write(toFile: program, atomically: true, encoding: .utf8)
+    // The shell sends the time 2 s in; the program says whether it was already running a second
+    // before that. Had the CLI read all of stdin first (as it did), the program would start after.
+    let pipeline =
+      "(sleep 2; date +%s.%N) | DSA_RUN_DATA='\(repositoryRoot)' '\(cliBinary)' --lang python '\(program)' "
+      + "--wall-limit 10 --remote \(daemon.baseURL)"
+    let finished = try runProcess("/bin/sh", ["-c", pipeline], timeout: .seconds(60))
+    #expect(finished.status == 0, "\(finished.stderr)")
+    #expect(finished.stdout == "first\n1\n", "\(finished.stdout) \(finished.stderr)")
+  }
+
+  @Test(.enabled(if: access("/usr/bin/chromium", X_OK) == 0, "no /usr/bin/chromium; scripts/install-deps installs it"))
+  func aBrowserTypesIntoTheProgramWithItsTokenInTheStartMessage() throws {
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"bearer_tokens": ["sesame"]}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    defer { daemon.cleanUp() }
+    let finished = try runProcess(
+      liveVenvPython, ["-c", browserDriverScript, String(daemon.port), "sesame"], timeout: .seconds(180))
+    #expect(finished.status == 0, "\(finished.stderr)")
+    let line = finished.stdout.split(separator: "\n").last.map(String.init) ?? ""
+    let seen = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    #expect(seen["prompt"] as? Bool == true, "\(seen)")
+    #expect(seen["stdout"] as? String == "name? hello, Ada\n", "\(seen)")
+    #expect(seen["status"] as? String == "ok", "\(seen)")
+    #expect((seen["types"] as? [String])?.last == "result", "\(seen)")
+    #expect(seen["close"] as? Int == 1000, "\(seen)")
   }
 }
