@@ -34,7 +34,7 @@ public final class APIRouter: Sendable {
   let liveMonitor: LiveIdleMonitor
 
   typealias Perform = @Sendable (ExecuteRequest) throws(ExecuteError) -> ExecuteResult
-  private let perform: Perform
+  let perform: Perform
   private let requestCounter = Atomic<UInt64>(0)
   // Generated ids start with a per-process prefix so ids from daemons behind one balancer differ.
   private let idPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
@@ -137,6 +137,7 @@ public final class APIRouter: Sendable {
     // bring its token in its first message, since browsers cannot set the header.
     if path != "/healthz" && path != "/v1/connect" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
+    if let answer = pistonAnswer(request, path: path, trace: &trace) { return answer }
     guard let route = Self.route(of: path), let method = Self.routes[route] ?? Self.webSocketRoutes[route] else {
       throw .notFound(path)
     }
@@ -221,6 +222,7 @@ public final class APIRouter: Sendable {
   static func route(of path: String) -> String? {
     if routes[path] != nil || webSocketRoutes[path] != nil { return path }
     if let submissionRoute = submissionRouteName(of: path) { return submissionRoute }
+    if pistonRoutes[path] != nil { return path }
     if path.hasPrefix(challengePrefix), ChallengeLoader.isValidID(String(path.dropFirst(challengePrefix.count))) {
       return challengeRoute
     }

@@ -57,6 +57,8 @@ struct DaemonConfiguration: Equatable {
   var liveSessions = 32
   /// How long a live session may go without a message from its client or output from its program, seconds.
   var liveIdleSeconds = 60.0
+  /// Piston v2 under /api/v2 (`piston: {"enabled": bool}`).
+  var pistonEnabled = true
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -66,6 +68,7 @@ struct DaemonConfiguration: Equatable {
     "cgroup_path", "slots", "queue_length", "queue_timeout_s", "retry_after_s", "limits", "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
     "grade_wall_ms", "expose_compile_cache", "submissions", "live_sessions", "live_idle_s",
+    "piston",
   ]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
   /// hour is far past any grade a learner waits for.
@@ -149,6 +152,9 @@ struct DaemonConfiguration: Equatable {
     if let object = file.object("submissions", keys: SubmissionsConfiguration.keys) { submissions.apply(object) }
     if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
     if let value = file.number("live_idle_s") { liveIdleSeconds = value }
+    if let piston = file.object("piston", keys: ["enabled"]), let enabled = piston.bool("enabled") {
+      pistonEnabled = enabled
+    }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -244,6 +250,7 @@ struct DaemonConfiguration: Equatable {
     api.logSink = logSink
     api.liveSessions = liveSessions
     api.liveIdleTimeout = Self.duration(liveIdleSeconds)
+    api.pistonEnabled = pistonEnabled
     return api
   }
 
