@@ -44,6 +44,8 @@ public struct APIConfiguration: Sendable {
   /// A live session with no message from its client and no output from its program for this long
   /// is told so and closed, its program killed; default 60 s.
   public var liveIdleTimeout: Duration = .seconds(60)
+  /// Whether Piston v2 is served under /api/v2 (docs/compat.md); default on.
+  public var pistonEnabled = true
 
   /// The playground page's files (`GET /`); nil serves none (404 there).
   public var page: PageSite?

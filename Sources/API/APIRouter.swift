@@ -144,6 +144,7 @@ public final class APIRouter: Sendable {
     if path != "/healthz" && path != "/v1/connect" { try authorize(request) }
     if let answer = try submissionAnswer(request, path: path, trace: &trace) { return answer }
     if let answer = try judge0Answer(request, path: path, trace: &trace) { return answer }
+    if let answer = pistonAnswer(request, path: path, trace: &trace) { return answer }
     guard let route = Self.route(of: path), let method = Self.routes[route] ?? Self.webSocketRoutes[route] else {
       throw .notFound(path)
     }
@@ -232,6 +233,7 @@ public final class APIRouter: Sendable {
   static func route(of path: String) -> String? {
     if routes[path] != nil || webSocketRoutes[path] != nil { return path }
     if let submissionRoute = submissionRouteName(of: path) { return submissionRoute }
+    if pistonRoutes[path] != nil { return path }
     if path.hasPrefix(challengePrefix), ChallengeLoader.isValidID(String(path.dropFirst(challengePrefix.count))) {
       return challengeRoute
     }

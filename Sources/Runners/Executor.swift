@@ -296,8 +296,7 @@ public final class Executor: Sendable {
         compileStarts?()
         let (compiled, artifacts) = try compileInBox(runner: runner, step: compile, policy: policy, files: files)
         var outcome = compiled
-        outcome.stdout = LearnerNames.rewrite(outcome.stdout, names: learnerNames)
-        outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: learnerNames)
+        outcome.rewriteText(stdout: true) { LearnerNames.rewrite($0, names: learnerNames) }
         program.runFiles = nil
         guard let artifacts else {
           program.compile = outcome
@@ -360,7 +359,7 @@ public final class Executor: Sendable {
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
     spec.terminal = live?.terminal ?? false
     var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
-    outcome.stderr = LearnerNames.rewrite(outcome.stderr, names: program.learnerNames)
+    outcome.rewriteText(stdout: false) { LearnerNames.rewrite($0, names: program.learnerNames) }
     return outcome
   }
 

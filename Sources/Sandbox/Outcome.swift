@@ -42,6 +42,24 @@ public struct Outcome: Sendable {
   public var timeLimitKind: TimeLimitKind?
   /// How the figures were measured ("cgroup-v2", "cgroup-v1", "rlimit").
   public var accounting: String
+  /// stdout and stderr as they arrived, interleaved (what a terminal would have shown); the same
+  /// bytes as `stdout` and `stderr`, within the same caps.
+  public var arrival: [OutputChunk] = []
+
+  /// The interleaved output as one text (Piston's `output`, Judge0's `redirect_stderr_to_stdout`).
+  public var interleavedOutput: Data { arrival.reduce(into: Data()) { $0.append($1.bytes) } }
+}
+
+/// A stretch of one stream's output, in the order the host read it; consecutive reads of the same
+/// stream are one chunk.
+public struct OutputChunk: Sendable, Equatable {
+  public var stream: BoxStream
+  public var bytes: Data
+
+  public init(stream: BoxStream, bytes: Data) {
+    self.stream = stream
+    self.bytes = bytes
+  }
 }
 
 /// The signal's conventional name, e.g. "SIGSEGV".
@@ -61,14 +79,36 @@ public struct CapturedOutput: Sendable {
   public var stderr = Data()
   public var stdoutTruncated = false
   public var stderrTruncated = false
+  /// Both streams in arrival order (`Outcome.arrival`).
+  public var arrival: [OutputChunk] = []
 
+  /// Output given whole; its arrival order is taken as stdout, then stderr, unless `arrival` says.
   public init(
-    stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false, stderrTruncated: Bool = false
+    stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false, stderrTruncated: Bool = false,
+    arrival: [OutputChunk]? = nil
   ) {
     self.stdout = stdout
     self.stderr = stderr
     self.stdoutTruncated = stdoutTruncated
     self.stderrTruncated = stderrTruncated
+    self.arrival =
+      arrival
+      ?? [OutputChunk(stream: .stdout, bytes: stdout), OutputChunk(stream: .stderr, bytes: stderr)].filter {
+        !$0.bytes.isEmpty
+      }
+  }
+
+  /// Keeps `bytes` (already within the stream's cap) as read from `stream`.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer, from stream: BoxStream) {
+    switch stream {
+    case .stdout: stdout.append(contentsOf: bytes)
+    case .stderr: stderr.append(contentsOf: bytes)
+    }
+    if let last = arrival.indices.last, arrival[last].stream == stream {
+      arrival[last].bytes.append(contentsOf: bytes)
+    } else {
+      arrival.append(OutputChunk(stream: stream, bytes: Data(bytes)))
+    }
   }
 }
 
@@ -105,7 +145,17 @@ extension Outcome {
       status: status, message: message, exitCode: exitCode, signal: signal, stdout: output.stdout,
       stderr: output.stderr, stdoutTruncated: output.stdoutTruncated, stderrTruncated: output.stderrTruncated,
       cpuMilliseconds: ending.cpuMilliseconds, wallMicroseconds: ending.wallMicroseconds,
-      memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind, accounting: accounting)
+      memoryKilobytes: ending.memoryKilobytes, timeLimitKind: timeKind, accounting: accounting,
+      arrival: output.arrival)
+  }
+
+  /// Renames files in the stream texts (`LearnerNames`) the same way in `arrival`, chunk by chunk.
+  public mutating func rewriteText(stdout rewritesStdout: Bool, _ rewrite: (Data) -> Data) {
+    if rewritesStdout { stdout = rewrite(stdout) }
+    stderr = rewrite(stderr)
+    for index in arrival.indices where rewritesStdout || arrival[index].stream == .stderr {
+      arrival[index].bytes = rewrite(arrival[index].bytes)
+    }
   }
 
   /// This outcome read as a compile step's: a compiler that failed rejected the code

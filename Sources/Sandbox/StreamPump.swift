@@ -333,7 +333,7 @@ struct StreamPump<Reports: InitReportChannel> {
         let room = outputLimit - kept
         if room > 0 {
           let bytes = UnsafeRawBufferPointer(start: buffer, count: min(room, count))
-          if isStdout { output.stdout.append(contentsOf: bytes) } else { output.stderr.append(contentsOf: bytes) }
+          output.append(bytes, from: isStdout ? .stdout : .stderr)
           if let live {
             lastOutput = monotonicMilliseconds()
             live.output(isStdout ? .stdout : .stderr, Array(bytes))

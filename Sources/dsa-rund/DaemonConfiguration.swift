@@ -69,6 +69,8 @@ struct DaemonConfiguration: Equatable {
   var liveIdleSeconds = 60.0
   /// The Judge0 CE routes (Judge0Configuration).
   var judge0 = Judge0Configuration()
+  /// Piston v2 under /api/v2 (`piston: {"enabled": bool}`).
+  var pistonEnabled = true
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -79,7 +81,7 @@ struct DaemonConfiguration: Equatable {
     "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
     "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s", "page",
-    "cors_origins", "judge0",
+    "cors_origins", "judge0", "piston",
   ]
   static let pageKeys = ["enabled", "javascript_dir"]
   static let rateLimitKeys = ["runs", "window_s", "tokens"]
@@ -184,6 +186,9 @@ struct DaemonConfiguration: Equatable {
     if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
     if let value = file.number("live_idle_s") { liveIdleSeconds = value }
     if let object = file.object("judge0", keys: Judge0Configuration.keys) { judge0.apply(object) }
+    if let piston = file.object("piston", keys: ["enabled"]), let enabled = piston.bool("enabled") {
+      pistonEnabled = enabled
+    }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -309,6 +314,7 @@ struct DaemonConfiguration: Equatable {
     if !corsOrigins.isEmpty { api.crossOrigin = CrossOriginPolicy(allowedOrigins: Set(corsOrigins)) }
     api.liveSessions = liveSessions
     api.liveIdleTimeout = Self.duration(liveIdleSeconds)
+    api.pistonEnabled = pistonEnabled
     return api
   }
 
