@@ -26,9 +26,11 @@ import Synchronization
 BenchSupport.programName = "dsa-run-bench"
 
 let usageText = """
-  Usage: dsa-run-bench [--runs N] [--seconds S] [--json] [--policies DIR]
+  Usage: dsa-run-bench [--runs N] [--seconds S] [--json] [--policies DIR] [--only-true]
 
     --runs N         interleaved latency rounds after 10 warm-up rounds (default 200, at least 20)
+    --only-true      latency of /bin/true only, not of python3 -c pass (for an emulated VM, where
+                     each Python start takes seconds)
     --seconds S      length of each throughput phase (default 5)
     --json           print one JSON object instead of the table
     --policies DIR   the seccomp policy folder (default: located like dsa-run does)
@@ -45,6 +47,8 @@ struct BenchOptions {
   var seconds = 5.0
   var json = false
   var policiesDirectory: String?
+  /// Indices into `Bench.commands` whose latency is measured.
+  var commands = Array(Bench.commands.indices)
 }
 
 func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
@@ -66,6 +70,7 @@ func parseBenchOptions(_ arguments: [String]) -> BenchOptions {
       options.seconds = seconds
     case "--json": options.json = true
     case "--policies": options.policiesDirectory = cursor.value(argument)
+    case "--only-true": options.commands = [Bench.throughputCommand]
     case "--help", "-h":
       print(usageText)
       exit(0)
@@ -383,11 +388,13 @@ func firstLine(of argv: [String]) -> String {
 
 /// Interleaved latency rounds: each round runs every command with every
 /// method, bare, box, warm, bwrap in that order.
-func measureLatency(runner: MethodRunner, rounds: Int, failures: FailureLog) -> [[Method: [UInt64]]] {
+func measureLatency(
+  runner: MethodRunner, rounds: Int, commands: [Int], failures: FailureLog
+) -> [[Method: [UInt64]]] {
   var samples = Bench.commands.map { _ in [Method: [UInt64]]() }
   for round in 0..<rounds {
     if round > 0 && round % 50 == 0 { progress("latency round \(round)/\(rounds)") }
-    for command in Bench.commands.indices {
+    for command in commands {
       for method in Method.allCases {
         switch runner.timed(method, command: command) {
         case .success(let nanoseconds): samples[command][method, default: []].append(nanoseconds)
@@ -596,7 +603,7 @@ func runBenchmark() -> Int32 {
   // Warm-up: page cache, dentry cache, lazily created kernel objects. A
   // method that fails here would fail every round: stop instead.
   progress("warming up (\(options.warmUpRounds) rounds)")
-  _ = measureLatency(runner: runner, rounds: options.warmUpRounds, failures: failures)
+  _ = measureLatency(runner: runner, rounds: options.warmUpRounds, commands: options.commands, failures: failures)
   if failures.count > 0 {
     progress("\(failures.count) runs failed during warm-up; not measuring:")
     for sample in failures.samples { progress("  \(sample)") }
@@ -605,10 +612,10 @@ func runBenchmark() -> Int32 {
   }
 
   progress("latency: \(options.rounds) interleaved rounds")
-  let samples = measureLatency(runner: runner, rounds: options.rounds, failures: failures)
+  let samples = measureLatency(runner: runner, rounds: options.rounds, commands: options.commands, failures: failures)
   var latency: [LatencyRow] = []
   var overhead: [OverheadRatio] = []
-  for (index, command) in Bench.commands.enumerated() {
+  for (index, command) in Bench.commands.enumerated() where options.commands.contains(index) {
     let bare = Summary(nanoseconds: samples[index][.bare] ?? [])
     var medians: [Method: Double] = [:]
     for method in Method.allCases {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Resource limits of one box. Units are in the names.
 public struct BoxLimits: Sendable, Equatable {
   /// CPU time of all the box's processes together.
@@ -31,13 +33,18 @@ public struct BoxLimits: Sendable, Equatable {
   /// JVM cannot start (a cgroup counts only the pages really used).
   public var reservedBytes: UInt64 = 0
 
-  public init() {}
+  /// The defaults, with CPU and wall time `timeScale` times 5 s and 10 s.
+  public init() {
+    cpuTimeMilliseconds *= Self.timeScale
+    wallTimeMilliseconds *= Self.timeScale
+  }
 
-  /// Hard ceilings no request may exceed; a value above these is refused.
+  /// Hard ceilings no request may exceed; a value above these is refused. The CPU and wall-time
+  /// ceilings are `timeScale` times 60 s and 120 s.
   public static let ceilings: BoxLimits = {
     var limits = BoxLimits()
-    limits.cpuTimeMilliseconds = 60_000
-    limits.wallTimeMilliseconds = 120_000
+    limits.cpuTimeMilliseconds = 60_000 * timeScale
+    limits.wallTimeMilliseconds = 120_000 * timeScale
     limits.memoryBytes = 4 << 30
     limits.processes = 1024
     limits.outputBytesPerStream = 64 << 20
@@ -49,6 +56,28 @@ public struct BoxLimits: Sendable, Equatable {
     limits.workDirectoryBytes = 1 << 30
     return limits
   }()
+
+  /// How many times slower this machine is than those the default and highest time limits were
+  /// set for:
+  /// `DSA_RUN_TIME_SCALE`, a whole number from 1 to 100 (default 1). Only scripts/test-kernels sets
+  /// it, in an emulated VM whose CPU is about ten times slower: there a Python start can take the
+  /// default 5 s of CPU, a compile more than the 60 s ceiling, and a limit scaled to mean what it
+  /// means on real hardware must not be refused (docs/security.md, "Kernels"). 1 when the value is
+  /// unusable.
+  public static let timeScale: UInt64 = parseTimeScale(environmentTimeScale).scale
+
+  /// Why `DSA_RUN_TIME_SCALE` is unusable, or nil: the CLI and the daemon refuse to start with it.
+  public static let timeScaleProblem: String? = parseTimeScale(environmentTimeScale).problem
+
+  private static var environmentTimeScale: String? { getenv("DSA_RUN_TIME_SCALE").map { String(cString: $0) } }
+
+  static func parseTimeScale(_ text: String?) -> (scale: UInt64, problem: String?) {
+    guard let text else { return (1, nil) }
+    guard let scale = UInt64(text), (1...100).contains(scale) else {
+      return (1, "DSA_RUN_TIME_SCALE must be a whole number from 1 to 100, not \"\(text)\"")
+    }
+    return (scale, nil)
+  }
 
   /// Names the first limit that is zero or above `ceilings`, or nil.
   public func violation(of ceilings: BoxLimits = .ceilings) -> String? {

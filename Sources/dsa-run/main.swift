@@ -290,6 +290,15 @@ func runDoctor(_ arguments: [String]) -> Never {
   do {
     let host = try SandboxHost()
     facts += host.report()
+    if BoxLimits.timeScale != 1 {
+      let ceilings = BoxLimits.ceilings
+      facts.append(
+        (
+          "time scale",
+          "DSA_RUN_TIME_SCALE \(BoxLimits.timeScale): ceilings \(ceilings.cpuTimeMilliseconds / 1000) s CPU, "
+            + "\(ceilings.wallTimeMilliseconds / 1000) s wall"
+        ))
+    }
     let policies = try loadPolicies()
     for (name, policy) in policies.sorted(by: { $0.key < $1.key }) {
       facts.append(
@@ -317,6 +326,8 @@ func runDoctor(_ arguments: [String]) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Before any flag is read against the ceilings it scales.
+if let problem = BoxLimits.timeScaleProblem { fail(problem, code: 2) }
 switch arguments.first {
 case "exec": runExec(Array(arguments.dropFirst()))
 case "languages": listLanguages(Array(arguments.dropFirst()))

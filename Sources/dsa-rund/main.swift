@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sandbox
 
 // dsa-rund: the dsa-run HTTP daemon (docs/api.md). Before anything starts a thread, SIGTERM and
 // SIGINT are blocked so that every thread inherits the mask and only the signal source sees them.
@@ -18,6 +19,10 @@ if options.help {
 }
 if options.checkOnly { checkConfiguration(options) }
 
+if let problem = BoxLimits.timeScaleProblem {
+  FileHandle.standardError.write(Data("dsa-rund: \(problem)\n".utf8))
+  exit(2)
+}
 let (configuration, problems) = options.loadConfiguration()
 if !problems.isEmpty {
   for problem in problems { logLine("error", ["message": "config: \(problem)"]) }

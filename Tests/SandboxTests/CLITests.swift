@@ -11,10 +11,13 @@ struct CLIResult {
   var stderr: String
 }
 
-func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
+func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> CLIResult {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: dsaRunBinary)
   process.arguments = arguments
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   let output = Pipe()
   let errors = Pipe()
   let input = Pipe()
@@ -97,6 +100,27 @@ func runCLI(_ arguments: [String], stdin: Data? = nil) throws -> CLIResult {
     #expect(
       facts.contains { $0["name"] == "accounting" && ["cgroup-v2", "cgroup-v1", "rlimit"].contains($0["value"] ?? "") })
     #expect(facts.contains { $0["name"] == "self-test" && ($0["value"] ?? "").contains(": ok in") })
+  }
+
+  @Test func timeScaleRaisesTheTimeCeilingsAndABadOneIsRefused() throws {
+    // scripts/test-kernels sets DSA_RUN_TIME_SCALE for an emulated CPU; unset, 60 s is the ceiling.
+    let unscaled = try runCLI(
+      ["exec", "--time-limit", "600", "--", "/bin/true"], environment: ["DSA_RUN_TIME_SCALE": "1"])
+    #expect(unscaled.status == 2)
+    #expect(unscaled.stderr.contains("at most 60 s"), "\(unscaled.stderr)")
+    let scaled = try runCLI(
+      ["exec", "--time-limit", "600", "--", "/bin/true"], environment: ["DSA_RUN_TIME_SCALE": "10"])
+    #expect(scaled.status == 0, "\(scaled.stderr)")
+    let tooLong = try runCLI(
+      ["exec", "--time-limit", "601", "--", "/bin/true"], environment: ["DSA_RUN_TIME_SCALE": "10"])
+    #expect(tooLong.stderr.contains("at most 600 s"), "\(tooLong.stderr)")
+    for bad in ["0", "101", "1.5", "ten", "", " 2"] {
+      let refused = try runCLI(["exec", "--", "/bin/true"], environment: ["DSA_RUN_TIME_SCALE": bad])
+      #expect(refused.status == 2, "\(bad)")
+      #expect(
+        refused.stderr == "dsa-run: DSA_RUN_TIME_SCALE must be a whole number from 1 to 100, not \"\(bad)\"\n",
+        "\(refused.stderr)")
+    }
   }
 
   @Test func helpListsExitCodes() throws {
