@@ -145,7 +145,24 @@ struct WebSocketConnection {
     }
     // RFC 6455 §7.1.1: the server closes the TCP connection first, once the close is exchanged.
     socket.shutdownOutput()
+    discardUnreadInput(into: &readBuffer)
     session.finish()
     session.onEvent(session, .closed(code: endCode, reason: endReason))
+  }
+
+  /// Reads and drops what the peer still sends after our close (a client in the middle of an
+  /// oversized message), for a bounded time and amount: a socket closed with unread bytes is reset,
+  /// and the reset can reach the client before our close frame does, so it would see no close code.
+  private func discardUnreadInput(into buffer: inout [UInt8]) {
+    let deadline = ContinuousClock.now + min(session.options.closeTimeout, .seconds(2))
+    var discarded = 0
+    while discarded < 64 << 20 {
+      var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, pollTimeoutMilliseconds(until: deadline))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return }
+      guard case .bytes(let count) = socket.receive(into: &buffer) else { return }
+      discarded += count
+    }
   }
 }
