@@ -31,14 +31,18 @@ extension APIRouter {
       authorization = .needsToken
     }
     let connection = LiveConnection(router: self, requestID: trace.id, authorization: authorization)
+    let session = WebSocketSession(options: liveSessionOptions) { session, event in connection.handle(session, event) }
+    return .webSocket(for: request, session: session)
+  }
+
+  /// The WebSocket bounds of a live session (`/v1/connect` and Piston's `/api/v2/connect`).
+  var liveSessionOptions: WebSocketSession.Options {
     // The message bound lets a whole execute body, or a paste of that size, through in one message.
     let maximumMessage = configuration.maximumBodyBytes + 64 * 1024
-    let options = WebSocketSession.Options(
+    return WebSocketSession.Options(
       limits: .init(maximumFrameBytes: maximumMessage, maximumMessageBytes: maximumMessage),
       // Our own idle rule (the monitor) sends a reason first; this is the backstop behind it.
       idleTimeout: configuration.liveIdleTimeout + .seconds(5))
-    let session = WebSocketSession(options: options) { session, event in connection.handle(session, event) }
-    return .webSocket(for: request, session: session)
   }
 
   /// Live sessions now and their bound, for `/metrics`.

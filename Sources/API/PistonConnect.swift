@@ -14,11 +14,7 @@ import Wire
 extension APIRouter {
   func pistonConnect(_ request: HTTPRequest, trace: Trace) -> HTTPResponse {
     let connection = PistonConnection(router: self, requestID: trace.id)
-    let maximumMessage = configuration.maximumBodyBytes + 64 * 1024
-    let options = WebSocketSession.Options(
-      limits: .init(maximumFrameBytes: maximumMessage, maximumMessageBytes: maximumMessage),
-      idleTimeout: configuration.liveIdleTimeout + .seconds(5))
-    let session = WebSocketSession(options: options) { session, event in connection.handle(session, event) }
+    let session = WebSocketSession(options: liveSessionOptions) { session, event in connection.handle(session, event) }
     return .webSocket(for: request, session: session)
   }
 }

@@ -26,12 +26,7 @@ func runRemoteLive(_ options: RunOptions, url: String) -> Int32 {
   do {
     endpoint = try RemoteEndpoint(url)
     try checkToken(options.token)
-    let asked = options.limits
-    let limits = ExecuteBody.Limits(
-      cpuMilliseconds: asked.cpuMilliseconds.map { Int64(clamping: $0) },
-      wallMilliseconds: asked.wallMilliseconds.map { Int64(clamping: $0) },
-      memoryMegabytes: asked.memoryMegabytes.map { Int64(clamping: $0) },
-      outputKilobytes: asked.outputKilobytes.map { Int64(clamping: $0) })
+    let limits = remoteLimits(options.limits)
     body = ExecuteBody(
       language: options.language, version: options.version, files: try remoteFiles(options),
       args: options.arguments.isEmpty ? nil : options.arguments, limits: limits == ExecuteBody.Limits() ? nil : limits)

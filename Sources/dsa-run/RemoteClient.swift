@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Runners
 import Sandbox
 import Wire
 
@@ -295,12 +296,7 @@ func remoteBody(_ options: RunOptions) throws -> Data {
   guard let stdinText = String(data: input, encoding: .utf8) else {
     throw UsageError(message: "standard input is not UTF-8 text (the HTTP API carries it as text)")
   }
-  let asked = options.limits
-  let limits = ExecuteBody.Limits(
-    cpuMilliseconds: asked.cpuMilliseconds.map { Int64(clamping: $0) },
-    wallMilliseconds: asked.wallMilliseconds.map { Int64(clamping: $0) },
-    memoryMegabytes: asked.memoryMegabytes.map { Int64(clamping: $0) },
-    outputKilobytes: asked.outputKilobytes.map { Int64(clamping: $0) })
+  let limits = remoteLimits(options.limits)
   let body = ExecuteBody(
     language: options.language, version: options.version, files: files, stdin: stdinText,
     args: options.arguments.isEmpty ? nil : options.arguments, limits: limits == ExecuteBody.Limits() ? nil : limits)
@@ -387,4 +383,13 @@ func printJSONBody(_ body: Data) {
   var output = body
   if output.last != UInt8(ascii: "\n") { output.append(UInt8(ascii: "\n")) }
   FileHandle.standardOutput.write(output)
+}
+
+/// The limits the user asked for, as the execute body carries them.
+func remoteLimits(_ asked: StepLimits) -> ExecuteBody.Limits {
+  ExecuteBody.Limits(
+    cpuMilliseconds: asked.cpuMilliseconds.map { Int64(clamping: $0) },
+    wallMilliseconds: asked.wallMilliseconds.map { Int64(clamping: $0) },
+    memoryMegabytes: asked.memoryMegabytes.map { Int64(clamping: $0) },
+    outputKilobytes: asked.outputKilobytes.map { Int64(clamping: $0) })
 }
