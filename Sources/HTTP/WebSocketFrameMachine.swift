@@ -345,25 +345,24 @@ public final class WebSocketFrameMachine {
     case WSLAY_CONNECTION_CLOSE.rawValue:
       // wslay would echo the reason unchecked; a reason that is not UTF-8 fails the connection
       // before its reply is queued (RFC 6455 §8.1).
-      // The code is checked first, as wslay does, so the outcome does not depend on whether
-      // wslay or this check sees the frame first (it differs with how the input is split).
+      // The reason is checked before the code: a whole close frame reaches wslay's own check of
+      // its reason before this callback's end, so a frame wrong in both ways is a 1007 fed whole,
+      // and the same order here makes it a 1007 fed byte by byte too (the fuzz target's oracle).
       if framePayload.count == 1 {
         fail(WebSocketCloseCode.protocolError, "a close frame's code is cut short")
         return
-      }
-      if framePayload.count >= 2 {
-        let code = UInt16(framePayload[0]) << 8 | UInt16(framePayload[1])
-        let valid = (1000...1011).contains(code) && ![1004, 1005, 1006].contains(code) || (3000...4999).contains(code)
-        if !valid {
-          fail(WebSocketCloseCode.protocolError, "close code \(code) may not be sent")
-          return
-        }
       }
       var validator = UTF8Validator()
       if framePayload.count > 2,
         !framePayload[2...].withContiguousStorageIfAvailable({ validator.feed($0) })! || !validator.isComplete
       {
         fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
+        return
+      }
+      if framePayload.count >= 2 {
+        let code = UInt16(framePayload[0]) << 8 | UInt16(framePayload[1])
+        let valid = (1000...1011).contains(code) && ![1004, 1005, 1006].contains(code) || (3000...4999).contains(code)
+        if !valid { fail(WebSocketCloseCode.protocolError, "close code \(code) may not be sent") }
       }
     default:
       break
