@@ -174,6 +174,13 @@ final class StdinFeeder: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Ends the run: feeding stops first, so nothing still queued reaches the program, then the
+  /// program is killed.
+  func stop(killing input: LiveInput) {
+    stop()
+    input.kill()
+  }
+
   /// The feeding thread's life.
   func feed(_ input: LiveInput) {
     while true {
@@ -265,8 +272,7 @@ final class LiveConnection: @unchecked Sendable {
         return nil
       }
       if let (input, feeder) = running {
-        feeder.stop()
-        input.kill()
+        feeder.stop(killing: input)
       }
     }
   }
@@ -306,8 +312,7 @@ final class LiveConnection: @unchecked Sendable {
       feeder.finish()
     case (.running(let input, let feeder), .kill):
       lock.withLock { killed = true }
-      feeder.stop()
-      input.kill()
+      feeder.stop(killing: input)
     }
   }
 
@@ -456,8 +461,7 @@ final class LiveConnection: @unchecked Sendable {
       return nil
     }
     if let (input, feeder) = running {
-      feeder.stop()
-      input.kill()
+      feeder.stop(killing: input)
     }
     // On the connection's thread the queue must not be waited on: trySend, and close regardless.
     let message = WebSocketMessage.text(
@@ -488,8 +492,7 @@ final class LiveConnection: @unchecked Sendable {
             "no message and no output for \(idleTimeout.components.seconds) s: the session is closed"),
         ]).json))
     if let (input, feeder) = running {
-      feeder.stop()
-      input.kill()
+      feeder.stop(killing: input)
     }
     session.close(code: WebSocketCloseCode.goingAway, reason: "idle")
   }

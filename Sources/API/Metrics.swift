@@ -125,19 +125,29 @@ public final class APIMetrics: Sendable {
   }
 
   private func histogram(_ name: String, help: String, _ histogram: Histogram) -> String {
+    Self.histogramText(
+      name, help: help, bounds: Self.durationBuckets, bucketCounts: histogram.bucketCounts, count: histogram.count,
+      sum: histogram.sum)
+  }
+
+  /// A histogram in the exposition format; `bucketCounts` holds each observation in its first
+  /// bucket only, and the rendering sums them.
+  static func histogramText(
+    _ name: String, help: String, bounds: [Double], bucketCounts: [UInt64], count: UInt64, sum: Double
+  ) -> String {
     var text = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
     var cumulative: UInt64 = 0
-    for (index, bound) in Self.durationBuckets.enumerated() {
-      cumulative += histogram.bucketCounts[index]
+    for (index, bound) in bounds.enumerated() {
+      cumulative += bucketCounts[index]
       text += "\(name)_bucket{le=\"\(format(bound))\"} \(cumulative)\n"
     }
-    text += "\(name)_bucket{le=\"+Inf\"} \(histogram.count)\n"
-    text += "\(name)_sum \(format(histogram.sum))\n"
-    text += "\(name)_count \(histogram.count)\n"
+    text += "\(name)_bucket{le=\"+Inf\"} \(count)\n"
+    text += "\(name)_sum \(format(sum))\n"
+    text += "\(name)_count \(count)\n"
     return text
   }
 
-  private func format(_ value: Double) -> String {
+  private static func format(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
   }
 

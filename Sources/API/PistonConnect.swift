@@ -85,8 +85,7 @@ final class PistonConnection: @unchecked Sendable {
         return nil
       }
       if let (input, feeder) = running {
-        feeder.stop()
-        input.kill()
+        feeder.stop(killing: input)
       }
     }
   }
@@ -140,8 +139,7 @@ final class PistonConnection: @unchecked Sendable {
       }
       // The box stops its program with SIGKILL, whichever signal was named: the run's exit then
       // reports SIGKILL (docs/compat.md, "Piston v2").
-      feeder.stop()
-      input.kill()
+      feeder.stop(killing: input)
     default:
       return  // v2.js ignores unknown types
     }
@@ -272,8 +270,7 @@ final class PistonConnection: @unchecked Sendable {
       return nil
     }
     if let (input, feeder) = running {
-      feeder.stop()
-      input.kill()
+      feeder.stop(killing: input)
     }
     _ = session.trySend(.text(JSONValue.object(["type": "error", "message": .string(message)]).json))
     close(session, PistonClose.notifiedError)

@@ -509,15 +509,10 @@ extension APIRouter {
     text += "# HELP dsa_run_submission_store_failures_total Submission store operations that failed.\n"
     text += "# TYPE dsa_run_submission_store_failures_total counter\n"
     text += "dsa_run_submission_store_failures_total \(snapshot.failures)\n"
-    let name = "dsa_run_submission_store_seconds"
-    text += "# HELP \(name) Time of one submission store operation, seconds.\n# TYPE \(name) histogram\n"
-    var cumulative: UInt64 = 0
-    for (index, bound) in MonitoredStore.latencyBuckets.enumerated() {
-      cumulative += snapshot.bucketCounts[index]
-      text += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
-    }
-    text += "\(name)_bucket{le=\"+Inf\"} \(snapshot.count)\n\(name)_sum \(snapshot.sumSeconds)\n"
-    text += "\(name)_count \(snapshot.count)\n"
+    text += APIMetrics.histogramText(
+      "dsa_run_submission_store_seconds", help: "Time of one submission store operation, seconds.",
+      bounds: MonitoredStore.latencyBuckets, bucketCounts: snapshot.bucketCounts, count: snapshot.count,
+      sum: snapshot.sumSeconds)
     text += "# HELP dsa_run_webhook_failures_total Webhook deliveries given up on after every try.\n"
     text += "# TYPE dsa_run_webhook_failures_total counter\n"
     text += "dsa_run_webhook_failures_total \(service.sender?.failures ?? 0)\n"
