@@ -49,6 +49,11 @@ public enum WebSocketCloseCode {
 /// fragments is fine and a bad byte fails at once), and the frame and message size limits, checked
 /// byte by byte so the outcome never depends on how the input was split.
 ///
+/// Data messages are reassembled here, not by wslay: buffering, wslay allocates a frame's whole
+/// declared length when its header arrives (up to 2^63 bytes), before any of it is sent and after
+/// our check of that length has refused it. Here a message grows only by the bytes that came, and
+/// never past `maximumMessageBytes`. Control frames, at most 125 bytes, wslay still buffers.
+///
 /// Not thread-safe: one connection's thread owns it.
 public final class WebSocketFrameMachine {
   /// Bounds on what a peer may send.
@@ -98,7 +103,7 @@ public final class WebSocketFrameMachine {
   private var framePayload: [UInt8] = []  // close frames only: their reason is checked at the end
   // The data message being received.
   private var messageIsText = false
-  private var messageBytes = 0
+  private var messagePayload: [UInt8] = []
   private var utf8 = UTF8Validator()
 
   /// A machine for one connection, right after the 101.
@@ -130,6 +135,8 @@ public final class WebSocketFrameMachine {
     // The size limits are checked here byte by byte; wslay's own check would fire at a point that
     // depends on how the input was split.
     wslay_event_config_set_max_recv_msg_length(context, UInt64.max)
+    // wslay would allocate each data frame's declared length at its header (see the type's note).
+    wslay_event_config_set_no_buffering(context, 1)
   }
 
   deinit { wslay_event_context_free(context) }
@@ -305,7 +312,7 @@ public final class WebSocketFrameMachine {
     switch UInt32(frame.opcode) {
     case WSLAY_TEXT_FRAME.rawValue, WSLAY_BINARY_FRAME.rawValue:
       messageIsText = UInt32(frame.opcode) == WSLAY_TEXT_FRAME.rawValue
-      messageBytes = 0
+      messagePayload = []
       utf8 = UTF8Validator()
     default:
       break
@@ -317,12 +324,12 @@ public final class WebSocketFrameMachine {
     switch UInt32(frameOpcode) {
     case WSLAY_TEXT_FRAME.rawValue, WSLAY_BINARY_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
       // Up to the limit first: a bad byte before it fails with 1007, as it would fed one at a time.
-      let allowed = min(chunk.count, limits.maximumMessageBytes - messageBytes)
+      let allowed = min(chunk.count, limits.maximumMessageBytes - messagePayload.count)
       if messageIsText && !utf8.feed(UnsafeBufferPointer(rebasing: chunk[..<allowed])) {
         fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
         return
       }
-      messageBytes += allowed
+      messagePayload.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<allowed]))
       if allowed < chunk.count {
         fail(
           WebSocketCloseCode.messageTooBig,
@@ -371,12 +378,15 @@ public final class WebSocketFrameMachine {
 
   fileprivate func messageReceived(_ message: wslay_event_on_msg_recv_arg) {
     guard failure == nil else { return }
+    // Data messages come without a payload (wslay does not buffer them): it is `messagePayload`.
     let payload = UnsafeBufferPointer(start: message.msg, count: message.msg_length)
     switch UInt32(message.opcode) {
     case WSLAY_TEXT_FRAME.rawValue:
-      events.append(.message(.text(String(decoding: payload, as: UTF8.self))))
+      events.append(.message(.text(String(decoding: messagePayload, as: UTF8.self))))
+      messagePayload = []
     case WSLAY_BINARY_FRAME.rawValue:
-      events.append(.message(.binary(Data(payload))))
+      events.append(.message(.binary(Data(messagePayload))))
+      messagePayload = []
     case WSLAY_PING.rawValue:
       events.append(.ping(Data(payload)))
     case WSLAY_PONG.rawValue:

@@ -29,4 +29,66 @@ import Testing
     #expect(wholeEvents.last == .failed(code: WebSocketCloseCode.invalidPayload, reason: WebSocketFrameMachine.notUTF8))
     #expect(drainOutput(bytewise) == drainOutput(whole))
   }
+
+  // Tests/fuzz/websocket/regressions/declared-length-0637fa213d5f3488: a text frame declaring
+  // 0x0637fa213d5f3488 bytes. Our header check failed it with 1009, and wslay (buffering) then
+  // malloc'ed the whole declared length; under AddressSanitizer that aborted the fuzzer.
+  @Test func aFrameDeclaringAHugeLengthIs1009WholeAndBytewise() {
+    let stream = Array(
+      Data(base64Encoded: "AIH/Bjf6IT1fNIhRW5WCgjf6Lj03xcXFxQWIhTf6IT00Ev//Q0RS//8i//////9d")!.dropFirst())
+    let whole = WebSocketFrameMachine()
+    let wholeEvents = whole.feed(stream)
+    let bytewise = WebSocketFrameMachine()
+    let events = stream.flatMap { bytewise.feed([$0]) }
+    #expect(events == wholeEvents)
+    #expect(wholeEvents.count == 1)
+    if case .failed(let code, _) = wholeEvents.last {
+      #expect(code == WebSocketCloseCode.messageTooBig)
+    } else {
+      Issue.record("no failure: \(wholeEvents)")
+    }
+    #expect(drainOutput(bytewise) == drainOutput(whole))
+  }
+
+  // The same without a sanitizer: a refused header of a 1 GiB frame (an allocation that succeeds,
+  // mapped and untouched) must not make the process map 1 GiB more while the connection lives.
+  @Test func aRefusedFrameHeaderAllocatesNothingOfItsDeclaredLength() {
+    let declared = 1 << 30
+    var header: [UInt8] = [0x82, 0x80 | 127]
+    header += (0..<8).reversed().map { UInt8((declared >> ($0 * 8)) & 0xff) }
+    header += [0x37, 0xfa, 0x21, 0x3d]
+    let before = virtualMemoryBytes()
+    let machine = WebSocketFrameMachine()
+    let events = machine.feed(header + Array(repeating: 0x41, count: 100))
+    let held = virtualMemoryBytes()
+    #expect(events.count == 1 && machine.closeCode == WebSocketCloseCode.messageTooBig, "\(events)")
+    // Other tests allocate meanwhile, but not half a gibibyte at once.
+    #expect(held < before + declared / 2, "\(held - before) bytes mapped after a refused header")
+    withExtendedLifetime(machine) {}
+  }
+
+  // Messages are reassembled here now that wslay does not buffer them: fragments with a ping
+  // between are one message, and the next message starts empty.
+  @Test func fragmentedMessagesAreReassembledAndTheNextStartsEmpty() {
+    let machine = WebSocketFrameMachine()
+    let stream =
+      clientFrame(opcode: 0x1, payload: Array("frag".utf8), final: false)
+      + clientFrame(opcode: 0x9, payload: Array("p".utf8))
+      + clientFrame(opcode: 0x0, payload: Array("ment".utf8), final: false)
+      + clientFrame(opcode: 0x0, payload: Array("éd".utf8))
+      + clientFrame(opcode: 0x2, payload: [0, 255])
+    #expect(
+      machine.feed(stream) == [
+        .ping(Data("p".utf8)), .message(.text("fragmentéd")), .message(.binary(Data([0, 255]))),
+      ])
+  }
+}
+
+/// This process's mapped address space (VmSize), bytes: malloc maps a large block at once.
+private func virtualMemoryBytes() -> Int {
+  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+  for line in status.split(separator: "\n") where line.hasPrefix("VmSize:") {
+    return (Int(line.split(separator: " ")[1]) ?? 0) * 1024
+  }
+  return 0
 }
