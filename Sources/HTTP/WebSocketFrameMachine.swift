@@ -47,12 +47,16 @@ public enum WebSocketCloseCode {
 /// read from and write to buffers here instead of a socket. What wslay does not do is done here:
 /// UTF-8 checks of text messages and close reasons (incrementally, so a code point split across
 /// fragments is fine and a bad byte fails at once), and the frame and message size limits, checked
-/// byte by byte so the outcome never depends on how the input was split.
+/// at each frame's header, so the outcome never depends on how the input was split.
 ///
 /// Data messages are reassembled here, not by wslay: buffering, wslay allocates a frame's whole
 /// declared length when its header arrives (up to 2^63 bytes), before any of it is sent and after
 /// our check of that length has refused it. Here a message grows only by the bytes that came, and
 /// never past `maximumMessageBytes`. Control frames, at most 125 bytes, wslay still buffers.
+///
+/// wslay is handed a control frame only once all of it is here (`release`): its UTF-8 check of a
+/// close reason skips the first two bytes of every piece of the frame it is given, not only of the
+/// first, so a close split across reads was judged other than the same close read whole.
 ///
 /// Not thread-safe: one connection's thread owns it.
 public final class WebSocketFrameMachine {
@@ -60,7 +64,8 @@ public final class WebSocketFrameMachine {
   public struct Limits: Sendable, Equatable {
     /// The largest frame payload accepted; a larger header is answered with close 1009 at once.
     public var maximumFrameBytes: Int
-    /// The largest message (all fragments together); past it, close 1009.
+    /// The largest message (all fragments together); a fragment's header that would take the
+    /// message past it is answered with close 1009 at once.
     public var maximumMessageBytes: Int
 
     /// 1 MiB frames, 16 MiB messages by default.
@@ -90,8 +95,15 @@ public final class WebSocketFrameMachine {
   static let outputHighWater = 64 * 1024
 
   private var context: wslay_event_context_ptr?
-  private var input: UnsafeBufferPointer<UInt8>?
-  private var inputOffset = 0
+  /// The peer's bytes not yet taken by wslay: it may take those before `releasedEnd`, which is
+  /// the end of a frame, or inside a data frame whose payload is still coming.
+  private var held: [UInt8] = []
+  private var handedOver = 0
+  private var releasedEnd = 0
+  /// Payload bytes of the data frame being released that have not arrived yet.
+  private var dataFrameBytesLeft: UInt64 = 0
+  /// A control header wslay refuses on its own (fragmented, or longer than 125): it gets the rest.
+  private var releasesEverything = false
   private var output: [UInt8] = []
   private var events: [Event] = []
   private var failure: UInt16?
@@ -169,10 +181,13 @@ public final class WebSocketFrameMachine {
   /// Reads `bytes` (the peer's, in order) and returns what they meant.
   public func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
     guard wantsInput, !bytes.isEmpty else { return [] }
-    input = bytes
-    inputOffset = 0
-    defer { input = nil }
+    held.append(contentsOf: bytes)
+    release()
     let result = wslay_event_recv(context)
+    held.removeFirst(handedOver)
+    releasedEnd -= handedOver
+    handedOver = 0
+    defer { if !wantsInput { held = [] } }  // what follows a close or a failure is never read
     if result == WSLAY_ERR_NOMEM.rawValue {
       fail(WebSocketCloseCode.internalError, "the server ran out of memory reading the frame")
     } else if result != 0 {
@@ -273,16 +288,60 @@ public final class WebSocketFrameMachine {
     return bytes
   }
 
+  /// Moves `releasedEnd` on over what wslay may read now: a data frame's bytes as they come, a
+  /// control frame (at most 2 + 4 + 125 bytes) only whole, a frame header only whole, so it is
+  /// read the same however the peer's bytes were split.
+  private func release() {
+    while true {
+      if releasesEverything {
+        releasedEnd = held.count
+        return
+      }
+      if dataFrameBytesLeft > 0 {
+        let taken = min(UInt64(held.count - releasedEnd), dataFrameBytesLeft)
+        releasedEnd += Int(taken)
+        dataFrameBytesLeft -= taken
+        if dataFrameBytesLeft > 0 { return }
+      }
+      let start = releasedEnd
+      let available = held.count - start
+      guard available >= 2 else { return }
+      let isFinal = held[start] & 0x80 != 0
+      let isControl = held[start] & 0x08 != 0
+      let maskBytes = held[start + 1] & 0x80 != 0 ? 4 : 0
+      let shortLength = Int(held[start + 1] & 0x7f)
+      if isControl {
+        guard shortLength <= 125, isFinal else {
+          releasesEverything = true
+          continue
+        }
+        guard available >= 2 + maskBytes + shortLength else { return }
+        releasedEnd += 2 + maskBytes + shortLength
+        continue
+      }
+      let extendedBytes = shortLength == 126 ? 2 : (shortLength == 127 ? 8 : 0)
+      let headerBytes = 2 + extendedBytes + maskBytes
+      guard available >= headerBytes else { return }
+      var payloadBytes = UInt64(shortLength)
+      if extendedBytes > 0 {
+        payloadBytes = held[(start + 2)..<(start + 2 + extendedBytes)].reduce(0) { $0 << 8 | UInt64($1) }
+      }
+      releasedEnd += headerBytes
+      dataFrameBytesLeft = payloadBytes
+      if payloadBytes == 0 { continue }
+    }
+  }
+
   // MARK: wslay callbacks
 
   fileprivate func receive(into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> Int {
-    guard failure == nil, let input, inputOffset < input.count else {
+    guard failure == nil, handedOver < releasedEnd else {
       wslay_event_set_error(context, Int32(WSLAY_ERR_WOULDBLOCK.rawValue))
       return -1
     }
-    let count = min(length, input.count - inputOffset)
-    buffer.update(from: input.baseAddress! + inputOffset, count: count)
-    inputOffset += count
+    let count = min(length, releasedEnd - handedOver)
+    held.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + handedOver, count: count) }
+    handedOver += count
     return count
   }
 
@@ -314,8 +373,18 @@ public final class WebSocketFrameMachine {
       messageIsText = UInt32(frame.opcode) == WSLAY_TEXT_FRAME.rawValue
       messagePayload = []
       utf8 = UTF8Validator()
-    default:
+    case WSLAY_CONTINUATION_FRAME.rawValue:
       break
+    default:
+      return
+    }
+    // At the header, as the frame bound: wslay checks a text frame's UTF-8 over each piece it reads
+    // before we see the piece, so a bad byte past the bound would be 1007 read whole and 1009 read
+    // byte by byte if the bound were checked byte by byte.
+    if frame.payload_length > UInt64(limits.maximumMessageBytes - messagePayload.count) {
+      fail(
+        WebSocketCloseCode.messageTooBig,
+        "a message is over the limit of \(limits.maximumMessageBytes) bytes")
     }
   }
 
@@ -323,18 +392,12 @@ public final class WebSocketFrameMachine {
     guard failure == nil else { return }
     switch UInt32(frameOpcode) {
     case WSLAY_TEXT_FRAME.rawValue, WSLAY_BINARY_FRAME.rawValue, WSLAY_CONTINUATION_FRAME.rawValue:
-      // Up to the limit first: a bad byte before it fails with 1007, as it would fed one at a time.
-      let allowed = min(chunk.count, limits.maximumMessageBytes - messagePayload.count)
-      if messageIsText && !utf8.feed(UnsafeBufferPointer(rebasing: chunk[..<allowed])) {
+      // Within the message bound: `frameStarted` refused a frame that would cross it.
+      if messageIsText && !utf8.feed(chunk) {
         fail(WebSocketCloseCode.invalidPayload, Self.notUTF8)
         return
       }
-      messagePayload.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<allowed]))
-      if allowed < chunk.count {
-        fail(
-          WebSocketCloseCode.messageTooBig,
-          "a message is over the limit of \(limits.maximumMessageBytes) bytes")
-      }
+      messagePayload.append(contentsOf: chunk)
     case WSLAY_CONNECTION_CLOSE.rawValue:
       framePayload.append(contentsOf: chunk)
     default:

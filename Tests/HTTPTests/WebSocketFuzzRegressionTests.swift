@@ -82,6 +82,56 @@ import Testing
         .ping(Data("p".utf8)), .message(.text("fragmentéd")), .message(.binary(Data([0, 255]))),
       ])
   }
+
+  // Tests/fuzz/websocket/regressions/crash-7b5c7483…: a binary frame, then the start of a close
+  // frame (71 bytes declared, 11 sent) whose code is 47107 and whose reason breaks UTF-8 at its
+  // second byte. wslay checks a close reason in every piece it reads from the third byte of that
+  // piece on: read whole it found the bad byte (1007), read byte by byte it never looked.
+  @Test func aCloseCutShortIsTheSameWholeAndBytewise() {
+    let stream = Array(Data(base64Encoded: "PQCBhjf6IT1fOYhRW5WCgjf6IYGBBYjHhTf6IT00EgAAAABD9URS")!.dropFirst(14))
+    let whole = WebSocketFrameMachine()
+    let wholeEvents = whole.feed(stream)
+    let bytewise = WebSocketFrameMachine()
+    let events = stream.flatMap { bytewise.feed([$0]) }
+    #expect(events == wholeEvents)
+    // The close frame is not all here, so it is not judged yet.
+    #expect(wholeEvents == [.message(.binary(Data([0xb6, 0xff])))])
+    #expect(drainOutput(bytewise) == drainOutput(whole))
+  }
+
+  // The same flaw, on a valid close: a reason "é" split after its first byte was a spurious 1007
+  // (wslay skipped the second piece's first two bytes and ended the frame mid-character).
+  @Test(arguments: 1..<12)
+  func aValidCloseSplitAnywhereIsTheSameAsWhole(split: Int) {
+    let frame = clientFrame(opcode: 0x8, payload: closePayload(1000, Array("é!".utf8)))
+    let whole = WebSocketFrameMachine()
+    let wholeEvents = whole.feed(frame)
+    #expect(wholeEvents == [.peerClosed(code: 1000, reason: "é!")])
+    let pieces = WebSocketFrameMachine()
+    let events = pieces.feed(frame[..<split]) + pieces.feed(frame[split...])
+    #expect(events == wholeEvents, "split after \(split) bytes")
+    #expect(drainOutput(pieces) == drainOutput(whole))
+  }
+
+  // A fragment that takes a message past its bound is refused at its header: read whole, wslay's
+  // UTF-8 check of the piece would otherwise find a bad byte past the bound (1007) before ours
+  // counted the bytes (1009, byte by byte).
+  @Test func aFragmentCrossingTheMessageBoundIs1009WholeAndBytewise() {
+    let limits = WebSocketFrameMachine.Limits(maximumFrameBytes: 64, maximumMessageBytes: 100)
+    let stream =
+      clientFrame(opcode: 0x1, payload: [UInt8](repeating: 0x61, count: 60), final: false)
+      + clientFrame(opcode: 0x0, payload: [UInt8](repeating: 0x61, count: 50) + [0xff])
+    let whole = WebSocketFrameMachine(limits: limits)
+    let wholeEvents = whole.feed(stream)
+    let bytewise = WebSocketFrameMachine(limits: limits)
+    let events = stream.flatMap { bytewise.feed([$0]) }
+    #expect(events == wholeEvents)
+    guard case .failed(let code, _) = wholeEvents.last else {
+      Issue.record("no failure: \(wholeEvents)")
+      return
+    }
+    #expect(code == WebSocketCloseCode.messageTooBig)
+  }
 }
 
 /// This process's mapped address space (VmSize), bytes: malloc maps a large block at once.
