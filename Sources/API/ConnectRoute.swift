@@ -1,11 +1,12 @@
 import Foundation
 import HTTP
 import Runners
+import Sandbox
 import Synchronization
 import Wire
 
 // `GET /v1/connect` (docs/api.md, "Live runs"): a WebSocket whose client sends the execute body,
-// then stdin, end of input and kill, and gets the run's stages, output and steps as they happen,
+// then stdin, end of input, signals and kill, and gets the run's stages, output and steps as they happen,
 // then the result `/v1/execute` would have answered.
 //
 // Three threads serve one running session: the connection's (the client's messages, which must
@@ -313,6 +314,17 @@ final class LiveConnection: @unchecked Sendable {
     case (.running(let input, let feeder), .kill):
       lock.withLock { killed = true }
       feeder.stop(killing: input)
+    case (.running(let input, _), .signal(let name)):
+      guard let number = LiveClientMessage.signalNumber(name) else {
+        refuse(
+          session,
+          .badRequest(
+            "signal: \(name) is not a signal's name; send one such as SIGINT, SIGTERM or SIGKILL (as `kill -l` names them)"
+          ))
+        return
+      }
+      // Dropped when the program has just ended or too many are pending: nothing to tell.
+      input.signal(number)
     }
   }
 
@@ -506,10 +518,16 @@ enum LiveClientMessage {
   case stdin(String)
   case eof
   case kill
+  /// A signal for the program, by name ("SIGINT").
+  case signal(String)
 
   static let keysByType: [String: [String]] = [
     "start": ["type", "body", "tty", "token"], "stdin": ["type", "data"], "eof": ["type"], "kill": ["type"],
+    "signal": ["type", "signal"],
   ]
+
+  /// The number of a signal named as `kill -l` names it (SIGINT, SIGRTMIN+1); nil for anything else.
+  static func signalNumber(_ name: String) -> Int32? { Sandbox.signalNumber(named: name) }
 
   static func read(_ data: Data) -> Result<LiveClientMessage, JSONProblems> {
     let reader = StrictReader()
@@ -533,6 +551,7 @@ enum LiveClientMessage {
       case "stdin":
         return object.string("data", required: true).map(LiveClientMessage.stdin)
       case "eof": return .eof
+      case "signal": return object.string("signal", required: true).map(LiveClientMessage.signal)
       default: return .kill
       }
     }

@@ -9,7 +9,8 @@ import Wire
 // (`Executor.executeLive`) as /v1/connect. Its messages and close codes are Piston's (v2.js):
 // `init` within 1 s, then `data` on stdin and `signal`; the server sends `runtime`, `stage`,
 // `data`, `exit` and closes 4999 "Job Completed". Unlike Piston's own code, a valid `signal`
-// reaches the program (v2.js emits 'signal' where job.js listens for 'kill').
+// reaches the program (v2.js emits 'signal' where job.js listens for 'kill'): the box's init
+// sends it to the program's process group while the program runs.
 
 extension APIRouter {
   func pistonConnect(_ request: HTTPRequest, trace: Trace) -> HTTPResponse {
@@ -129,17 +130,18 @@ final class PistonConnection: @unchecked Sendable {
           session: session)
       }
     case "signal":
-      guard case .running(let input, let feeder) = current else {
+      guard case .running(let input, _) = current else {
         if case .waitingForInit = current { close(session, PistonClose.notYetInitialized) }
         return
       }
-      guard case .string(let name)? = fields["signal"], PistonClose.signalNames.contains(name) else {
+      guard case .string(let name)? = fields["signal"], PistonClose.signalNames.contains(name),
+        let number = signalNumber(named: name)
+      else {
         close(session, PistonClose.invalidSignal)
         return
       }
-      // The box stops its program with SIGKILL, whichever signal was named: the run's exit then
-      // reports SIGKILL (docs/compat.md, "Piston v2").
-      feeder.stop(killing: input)
+      // The run's exit then reports what the program made of it (docs/compat.md, "Piston v2").
+      input.signal(number)
     default:
       return  // v2.js ignores unknown types
     }

@@ -398,9 +398,9 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   forget_parent_strings();
   reset_signals();
-  int32_t keep[9] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, plan->terminal_fd, -1, -1, -1};
-  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[6 + i] = plan->cgroup_join_fds[i];
-  if (close_all_except(keep, 9) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
+  int32_t keep[10] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, plan->terminal_fd, plan->command_fd, -1, -1, -1};
+  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[7 + i] = plan->cgroup_join_fds[i];
+  if (close_all_except(keep, 10) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
   for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) {
     ssize_t written;
@@ -486,6 +486,12 @@ static void reap_box(long program, int control_fd, int signal_fd, struct dsa_rep
         _exit(0);
       }
       if (length > 0 && command[0] == 'K') kill(-1, SIGKILL);
+      // Only while the program is unreaped: its pid (and so its group's id) is still its own.
+      // The group, as a terminal's ^C reaches it; a program that left its group gets it alone.
+      int signal_number = length == 2 ? (unsigned char)command[1] : 0;
+      if (signal_number >= 1 && signal_number <= 64 && command[0] == 'S' && !program_seen) {
+        if (kill(-(pid_t)program, signal_number) != 0) kill((pid_t)program, signal_number);
+      }
     }
     if (waiting[1].revents) {
       struct signalfd_siginfo info[8];
@@ -550,6 +556,17 @@ __attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan
     program.stdin_fd = program.stdout_fd = program.stderr_fd = slave;
     program.terminal = 1;
   }
+  // A live run takes commands while its program runs (reap_box), woken by SIGCHLD through a
+  // signalfd; blocked before the program starts, so no SIGCHLD is lost (the program unblocks).
+  int signal_fd = -1;
+  if (plan->command_fd >= 0) {
+    sigset_t child_signal;
+    sigemptyset(&child_signal);
+    sigaddset(&child_signal, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &child_signal, NULL);
+    signal_fd = signalfd(-1, &child_signal, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (signal_fd < 0) fail(plan->program.report_fd, DSA_STEP_SERVE, -1);
+  }
   long pid = start_program(&program);
   if (pid < 0) fail(plan->program.report_fd, DSA_STEP_FORK_PROGRAM, -1);
 
@@ -564,7 +581,7 @@ __attribute__((noreturn)) static void run_once(const struct dsa_spawn_plan *plan
   memset(&record, 0, sizeof record);
   record.kind = DSA_REPORT_PROGRAM_ENDED;
   record.index = -1;
-  reap_box(pid, -1, -1, &record);
+  reap_box(pid, plan->command_fd, signal_fd, &record);
   send_report(plan->program.report_fd, &record);
   _exit(0);
 }
@@ -719,7 +736,8 @@ __attribute__((noreturn)) static void serve(const struct dsa_spawn_plan *plan) {
     ssize_t length = receive_command(control_fd, fds, &fd_count);
     if (length == 0) _exit(0);  // The parent destroyed the box.
     if (length == -1) _exit(1);
-    if (length == 1 && fd_count == 0) continue;  // A kill that arrived after its run ended.
+    // A kill or a signal that arrived after its run ended.
+    if (fd_count == 0 && (length == 1 || (length == 2 && command_buffer[0] == 'S'))) continue;
 
     struct dsa_program program;
     struct dsa_run_command header;
@@ -934,6 +952,16 @@ int dsa_send_run_command(int control_fd, const void *buffer, size_t length, int 
 int dsa_send_kill(int control_fd) {
   ssize_t sent = send(control_fd, "K", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
   return sent == 1 ? 0 : -1;
+}
+
+int dsa_send_signal(int control_fd, int signal) {
+  if (signal < 1 || signal > 64) {
+    errno = EINVAL;
+    return -1;
+  }
+  char command[2] = {'S', (char)signal};
+  ssize_t sent = send(control_fd, command, sizeof command, MSG_NOSIGNAL | MSG_DONTWAIT);
+  return sent == (ssize_t)sizeof command ? 0 : -1;
 }
 
 int dsa_control_socketpair(int fds[2]) {

@@ -48,6 +48,13 @@ public final class LiveInput: Sendable {
   /// Stop the program now; the result's run outcome says it was stopped on request. Before the run
   /// starts (during the compile), the run is stopped as soon as it starts.
   public func kill() { box?.kill() }
+
+  /// Sends signal `number` to the program's process group (SIGINT: a Python program raises
+  /// KeyboardInterrupt); the outcome is then what the program made of it, e.g. ended by that
+  /// signal or its own exit code. Only a program still running is signalled: after its end this
+  /// does nothing. Before the run starts (during the compile), it is sent as the run starts. False
+  /// when the run is over, `number` is not 1-64, or 64 requests are still pending.
+  @discardableResult public func signal(_ number: Int32) -> Bool { box?.signal(number) ?? false }
 }
 
 public struct LiveOptions: Sendable {

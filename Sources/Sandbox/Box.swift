@@ -137,6 +137,12 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       // The live input's own pipe is the program's stdin; the box's copy closes as the init starts.
       pipes.stdin = OwnedPair(read: try live.input.programStdin(), write: OwnedDescriptor(-1))
     }
+    if command.live != nil {
+      // Signals for the program go through its init, which knows whether it is still unreaped.
+      var sockets: [Int32] = [-1, -1]
+      try SandboxError.systemCall("socketpair for the box's commands") { dsa_control_socketpair(&sockets) }
+      pipes.commands = OwnedPair(sockets)
+    }
     let (process, planned) = try lease.spawnInit(layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes)
     defer { process.close() }
     let interruption = lease.registerInterruption(process)
@@ -152,6 +158,7 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       stderr: pipes.stderr.read, reports: InitReportPipe(pipe: pipes.report.read),
       outputLimit: Int(limits.outputBytesPerStream), live: command.live, terminal: terminal != nil)
     let cgroup = lease.cgroup
+    let commands = pipes.commands.read.rawValue
     BoxCancellation.attached(process) {
       pump.run(
         process: process, started: started, limits: limits,
@@ -159,7 +166,8 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
         kill: {
           process.kill()
           cgroup?.killAll()
-        })
+        },
+        signal: { _ = dsa_send_signal(commands, $0) })
     }
     command.live?.input.endRun()
     let usage = process.reap()

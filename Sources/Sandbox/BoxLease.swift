@@ -171,6 +171,7 @@ final class BoxLease {
           plan.program.report_fd = pipes.report.write.rawValue
           plan.go_fd = pipes.go.read.rawValue
           plan.terminal_fd = pipes.terminal.write.rawValue
+          plan.command_fd = pipes.commands.write.rawValue
           plan.cgroup_fd = cgroup?.directory.rawValue ?? -1
           let joinFDs = cgroup?.joinFDs ?? []
           plan.cgroup_join_count = Int32(joinFDs.count)

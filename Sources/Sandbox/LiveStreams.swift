@@ -58,6 +58,10 @@ public final class BoxLiveInput: @unchecked Sendable {
   /// One sender at a time, so one `send`'s bytes are never interleaved with another's.
   private let sendLock = NSLock()
   private let killRequestedFlag = Atomic<Bool>(false)
+  /// Signals asked for and not yet handed to the box's init, oldest first.
+  private let requestedSignals = Mutex<[Int32]>([])
+  /// More pending than this and a request is refused: a client cannot queue without bound.
+  static let maximumPendingSignals = 64
   private let lastSendMilliseconds = Atomic<UInt64>(0)
   /// Written when a kill is requested, so the pump's poll wakes at once.
   private let wake: OwnedPair
@@ -144,6 +148,32 @@ public final class BoxLiveInput: @unchecked Sendable {
 
   /// Whether `kill` was called.
   public var killRequested: Bool { killRequestedFlag.load(ordering: .sequentiallyConsistent) }
+
+  /// Asks the pump to have the box's init send signal `number` (1-64) to the program's process
+  /// group. The init sends it only while the program is unreaped, so a program that has ended (or
+  /// whose pid was reused) is never signalled; a request made before the run starts is sent as it
+  /// starts. False when the run is over, `number` is out of range, or too many are pending.
+  @discardableResult
+  public func signal(_ number: Int32) -> Bool {
+    guard (1...64).contains(number), !killRequested, !state.withLock({ $0.ended }) else { return false }
+    let queued = requestedSignals.withLock { pending in
+      guard pending.count < Self.maximumPendingSignals else { return false }
+      pending.append(number)
+      return true
+    }
+    guard queued else { return false }
+    var byte: UInt8 = 0x73
+    _ = Glibc.write(wake.write.rawValue, &byte, 1)
+    return true
+  }
+
+  /// The signals asked for since the last call, for the pump to send.
+  func takeSignals() -> [Int32] {
+    requestedSignals.withLock { pending in
+      defer { pending = [] }
+      return pending
+    }
+  }
 
   /// The run is over (or will not happen): nobody reads the input any more, so sends return false.
   public func endRun() {

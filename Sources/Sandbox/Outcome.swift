@@ -62,16 +62,31 @@ public struct OutputChunk: Sendable, Equatable {
   }
 }
 
-/// The signal's conventional name, e.g. "SIGSEGV".
-public func signalName(_ number: Int32) -> String {
-  let names: [Int32: String] = [
+/// Linux's signals by number, named as `kill -l` names them; the real-time ones as glibc numbers
+/// them (SIGRTMIN is 34: glibc keeps 32 and 33 for its threads), which is how programs see them.
+private let signalNames: [Int32: String] = {
+  var names: [Int32: String] = [
     SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
     SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
     SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
-    SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+    SIGSTKFLT: "SIGSTKFLT", SIGCHLD: "SIGCHLD", SIGCONT: "SIGCONT", SIGSTOP: "SIGSTOP", SIGTSTP: "SIGTSTP",
+    SIGTTIN: "SIGTTIN", SIGTTOU: "SIGTTOU", SIGURG: "SIGURG", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
+    SIGVTALRM: "SIGVTALRM", SIGPROF: "SIGPROF", SIGWINCH: "SIGWINCH", SIGIO: "SIGIO", SIGPWR: "SIGPWR",
+    SIGSYS: "SIGSYS", 34: "SIGRTMIN", 64: "SIGRTMAX",
   ]
-  return names[number] ?? "signal \(number)"
+  for offset in Int32(1)...15 { names[34 + offset] = "SIGRTMIN+\(offset)" }
+  for offset in Int32(1)...14 { names[64 - offset] = "SIGRTMAX-\(offset)" }
+  return names
+}()
+private let signalNumbers = Dictionary(uniqueKeysWithValues: signalNames.map { ($0.value, $0.key) })
+
+/// The signal's conventional name, e.g. "SIGSEGV".
+public func signalName(_ number: Int32) -> String {
+  signalNames[number] ?? "signal \(number)"
 }
+
+/// The number of the signal named `name` ("SIGINT", "SIGRTMIN+3"), as `signalName` names them.
+public func signalNumber(named name: String) -> Int32? { signalNumbers[name] }
 
 /// What a run printed, as the host kept it (each stream capped at the box's output limit).
 public struct CapturedOutput: Sendable {

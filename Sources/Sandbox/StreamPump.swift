@@ -30,6 +30,9 @@ struct PipeSet {
   var go: PipePair
   /// A one-shot box's terminal socket pair (`dsa_spawn_plan.terminal_fd`); closed ends when none.
   var terminal = PipePair(read: OwnedDescriptor(-1), write: OwnedDescriptor(-1))
+  /// A one-shot live run's command socket pair (`dsa_spawn_plan.command_fd`): `read` is ours,
+  /// `write` the init's. Closed ends when none.
+  var commands = PipePair(read: OwnedDescriptor(-1), write: OwnedDescriptor(-1))
 
   init() throws(SandboxError) {
     // Pipes made before a failing one close themselves as this init gives up.
@@ -50,10 +53,11 @@ struct PipeSet {
     report.write.close()
     go.read.close()
     terminal.write.close()
+    commands.write.close()
   }
 
   func closeAll() {
-    for pair in [stdin, stdout, stderr, report, go, terminal] {
+    for pair in [stdin, stdout, stderr, report, go, terminal, commands] {
       pair.read.close()
       pair.write.close()
     }
@@ -148,9 +152,11 @@ struct StreamPump<Reports: InitReportChannel> {
   }
 
   /// Runs until the channel says the run is over: every pipe reached EOF and the init exited
-  /// (one-shot boxes), or the init reported the program's end (warm boxes).
+  /// (one-shot boxes), or the init reported the program's end (warm boxes). `signal` hands a live
+  /// run's signal requests to the init, which alone knows whether the program is still there.
   mutating func run(
-    process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, kill: () -> Void
+    process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, kill: () -> Void,
+    signal: (Int32) -> Void = { _ in }
   ) {
     watch = Watch()
     let wallDeadline = started + limits.wallTimeMilliseconds
@@ -224,6 +230,9 @@ struct StreamPump<Reports: InitReportChannel> {
       if let live, live.input.killRequested, !watch.killedByUs {
         watch.killedOnRequest = true
         killBox(&watch)
+      }
+      if let live, !watch.killedByUs, !initExited {
+        for number in live.input.takeSignals() { signal(number) }
       }
       if initExited { closeStdin() }
       if channel.runIsOver(initExited: initExited, outputClosed: stdoutFD < 0 && stderrFD < 0, reports: reports) {

@@ -325,7 +325,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       pump.run(
         process: process, started: started, limits: spec.limits,
         cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
-        kill: { _ = dsa_send_kill(control) })
+        kill: { _ = dsa_send_kill(control) },
+        signal: { _ = dsa_send_signal(control, $0) })
     }
     live?.input.endRun()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds

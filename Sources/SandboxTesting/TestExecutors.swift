@@ -29,6 +29,22 @@ public enum TestExecutors {
     }
   }
 
+  /// An executor on one-shot boxes (as the CLI runs them) under its own work root, with a compile
+  /// cache in the temporary directory, removed at exit.
+  public static func oneShot(workRoot: String, name: String) -> Executor {
+    do {
+      let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: workRoot))
+      let cacheDirectory = NSTemporaryDirectory() + "dsa-run-\(name)-tests-cache-\(getpid())"
+      let executor = Executor(
+        environments: OneShotBoxes(host: host), catalog: try catalog(), policies: try policies(),
+        cache: try CompileCache(directory: cacheDirectory))
+      cleanUpAtExit(executor, cacheDirectory: cacheDirectory)
+      return executor
+    } catch {
+      fatalError("cannot set up the \(name) tests: \(error)")
+    }
+  }
+
   /// An executor whose boxes are `pool`'s fakes: no compile cache, and the runners' declared
   /// versions (probing would start the toolchains).
   public static func fake(_ pool: FakeEnvironmentPool) -> Executor {

@@ -90,6 +90,26 @@ let liveClientScript = #"""
       out['started'] = 'started' in stdout_of(events(ws, lambda m: 'started' in stdout_of([m])))
       ws.socket.shutdown(socket.SHUT_RDWR)  # no close frame: the client just goes away
       ws.socket.close()
+  elif mode == 'signal':
+      # SIGINT reaches the program, which catches KeyboardInterrupt, prints and exits 3.
+      with connect(url) as ws:
+          start(ws, {'language': 'python', 'source': arg['source'], 'limits': {'wall_ms': 20000}})
+          before = events(ws, lambda m: 'ready' in stdout_of([m]))
+          ws.send(json.dumps({'type': 'signal', 'signal': 'SIGINT'}))
+          seen = before + events(ws, lambda m: m['type'] == 'result')
+          out['stdout'] = stdout_of(seen)
+          run = seen[-1]['result']['run'] if seen and seen[-1]['type'] == 'result' else {}
+          out['exit_code'], out['status'], out['signal'] = run.get('exit_code'), run.get('status'), run.get('signal')
+          out['close'] = close_code(ws)
+      # A name that is not a signal's is refused, and its program killed.
+      with connect(url) as ws:
+          start(ws, {'language': 'python', 'source': "print('ready', flush=True)\ninput()\n",
+                     'limits': {'wall_ms': 20000}})
+          events(ws, lambda m: 'ready' in stdout_of([m]))
+          ws.send(json.dumps({'type': 'signal', 'signal': 'SIGNOPE'}))
+          seen = events(ws, lambda m: m['type'] == 'error', 10)
+          out['bad'] = {'error': seen[-1].get('error') if seen else None,
+                        'message': seen[-1].get('message') if seen else None, 'close': close_code(ws)}
   elif mode == 'paste':
       with connect(url, max_size=None) as ws:
           start(ws, {'language': 'python', 'source': "import sys\nprint(len(sys.stdin.read()))\n"})
@@ -434,6 +454,29 @@ struct LiveConnectTests {
     // And the next session runs.
     let next = try liveClient(daemon, "paste")
     #expect(next["stdout"] as? String == "1048576\n", "\(next)")
+  }
+
+  @Test func aSignalReachesTheProgramAndABadNameIsRefused() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let source = """
+      import sys, time
+      try:
+          print('ready', flush=True)
+          time.sleep(30)
+      except KeyboardInterrupt:
+          print('caught', flush=True)
+          sys.exit(3)
+
+      """
+    let seen = try liveClient(daemon, "signal", ["source": source])
+    #expect(seen["stdout"] as? String == "ready\ncaught\n", "\(seen)")
+    #expect(seen["exit_code"] as? Int == 3 && seen["status"] as? String == "runtime_error", "\(seen)")
+    #expect(seen["close"] as? Int == 1000, "\(seen)")
+    let bad = seen["bad"] as? [String: Any] ?? [:]
+    #expect(bad["error"] as? String == "bad_request", "\(seen)")
+    #expect((bad["message"] as? String)?.contains("SIGNOPE") == true, "\(seen)")
+    #expect(bad["close"] as? Int == 1008, "\(seen)")
   }
 
   @Test func aMebibytePastedIntoStdinArrivesWhole() throws {

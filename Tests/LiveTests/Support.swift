@@ -9,6 +9,8 @@ import Testing
 /// One executor on warm boxes for the suite, as the daemon runs them.
 enum LiveFixture {
   static let executor = TestExecutors.warm(workRoot: "/run/dsa-run-live-tests", name: "live")
+  /// One-shot boxes, as the CLI runs live: their init takes commands on a pair of its own.
+  static let oneShotExecutor = TestExecutors.oneShot(workRoot: "/run/dsa-run-live-tests-once", name: "live-once")
 
   static func isInstalled(_ language: String) -> Bool {
     executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true
@@ -68,7 +70,7 @@ final class LiveRunThread: @unchecked Sendable {
 
   init(
     _ language: String, _ source: String, options: LiveOptions = LiveOptions(),
-    recorder: EventRecorder = EventRecorder(),
+    recorder: EventRecorder = EventRecorder(), executor: Executor = LiveFixture.executor,
     configure: (inout ExecuteRequest) -> Void = { _ in }
   ) {
     self.recorder = recorder
@@ -80,7 +82,7 @@ final class LiveRunThread: @unchecked Sendable {
       let result: Result<ExecuteResult, ExecuteError>
       do throws(ExecuteError) {
         result = .success(
-          try LiveFixture.executor.executeLive(request, options: options, input: input) { recorder.record($0) })
+          try executor.executeLive(request, options: options, input: input) { recorder.record($0) })
       } catch {
         result = .failure(error)
       }

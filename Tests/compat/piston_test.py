@@ -348,12 +348,25 @@ class Connect(unittest.TestCase):
 
     def test_a_signal_reaches_the_process(self):
         # The run may last 20 s; the exit comes once the signal has stopped the program, well before.
+        # The program does not handle SIGTERM, so SIGTERM is what ended it.
         init = {"type": "init", "language": "python", "version": "*", "files": [{"content": ECHO}], "run_timeout": 20000}
         started = time.monotonic()
         received, code, _ = connect_session(init, ["recv-until-data", {"type": "signal", "signal": "SIGTERM"}])
         self.assertLess(time.monotonic() - started, 15)
         exits = [message for message in received if message["type"] == "exit"]
-        self.assertEqual(exits, [{"type": "exit", "stage": "run", "code": None, "signal": "SIGKILL"}])
+        self.assertEqual(exits, [{"type": "exit", "stage": "run", "code": None, "signal": "SIGTERM"}])
+        self.assertEqual(code, 4999)
+
+    def test_sigint_is_a_keyboard_interrupt_the_program_can_catch(self):
+        source = ("import sys, time\ntry:\n    print('ready', flush=True)\n    time.sleep(30)\n"
+                  "except KeyboardInterrupt:\n    print('caught', flush=True)\n    sys.exit(3)\n")
+        init = {"type": "init", "language": "python", "version": "*", "files": [{"content": source}],
+                "run_timeout": 20000}
+        received, code, _ = connect_session(init, ["recv-until-data", {"type": "signal", "signal": "SIGINT"}])
+        output = "".join(m["data"] for m in received if m["type"] == "data" and m["stream"] == "stdout")
+        self.assertEqual(output, "ready\ncaught\n")
+        exits = [message for message in received if message["type"] == "exit"]
+        self.assertEqual(exits, [{"type": "exit", "stage": "run", "code": 3, "signal": None}])
         self.assertEqual(code, 4999)
 
     def test_compiled_session_has_both_stages(self):

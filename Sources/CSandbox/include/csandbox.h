@@ -219,6 +219,10 @@ struct dsa_spawn_plan {
   /// master over this socket (one "T" message with SCM_RIGHTS) and gives the
   /// program the slave as stdin, stdout and stderr. -1 for none.
   int32_t terminal_fd;
+  /// One-shot live runs: the init's end of a SOCK_SEQPACKET pair on which it
+  /// takes the commands a warm box's control socket takes while its program
+  /// runs ("K", and "S" with a signal, `dsa_send_signal`). -1 for none.
+  int32_t command_fd;
 };
 
 /// A warm box's run command flag (`dsa_run_command.reserved`): run the program
@@ -242,7 +246,8 @@ int dsa_receive_terminal(int socket_fd, int timeout_ms, void *record, size_t rec
 /// (filter_length * 8 bytes), then NUL-terminated strings: working
 /// directory, arguments, environment. Sent with SCM_RIGHTS stdin, stdout,
 /// stderr. A one-byte "K" message kills the running program and all its
-/// descendants; closing the socket ends the box.
+/// descendants, a two-byte "S" message (the second byte a signal number)
+/// signals the program's process group; closing the socket ends the box.
 struct dsa_run_command {
   uint32_t magic;
   uint32_t uid;
@@ -265,6 +270,13 @@ int dsa_send_run_command(int control_fd, const void *buffer, size_t length, int 
 
 /// Asks a warm box's init to kill the running program and its descendants.
 int dsa_send_kill(int control_fd);
+
+/// Asks a box's init (a warm box's control socket, a one-shot box's
+/// `command_fd` pair) to send `signal` (1-64) to the running program's process
+/// group. The init alone knows, race-free, whether the program is still
+/// unreaped (its pid cannot have been reused); once it was reaped, or between
+/// runs, the request is dropped. 0, or -1 with errno.
+int dsa_send_signal(int control_fd, int signal);
 
 /// A SOCK_SEQPACKET | SOCK_CLOEXEC pair sized for the largest command.
 int dsa_control_socketpair(int fds[2]);
