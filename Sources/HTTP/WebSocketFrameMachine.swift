@@ -247,13 +247,7 @@ public final class WebSocketFrameMachine {
   @discardableResult
   public func close(code: UInt16 = WebSocketCloseCode.normal, reason: String = "") -> Bool {
     guard !isClosing else { return false }
-    var reasonBytes = Array(reason.utf8)
-    // A control frame's payload is at most 125 bytes, 2 of them the code.
-    while reasonBytes.count > 123 {
-      reasonBytes.removeLast()
-      while let last = reasonBytes.last, last & 0xC0 == 0x80 { reasonBytes.removeLast() }
-      if let last = reasonBytes.last, last >= 0xC0 { reasonBytes.removeLast() }
-    }
+    let reasonBytes = Self.closeReason(reason)
     hasQueuedClose = true
     // wslay sends control frames before queued data, and nothing after a close: so the close
     // waits until the messages queued before it are out.
@@ -266,6 +260,18 @@ public final class WebSocketFrameMachine {
   }
 
   private var pendingClose: (code: UInt16, reason: [UInt8])?
+
+  /// `reason`'s bytes, cut to fit a close frame (125 bytes, 2 of them the code) on a character
+  /// boundary.
+  private static func closeReason(_ reason: String) -> [UInt8] {
+    var bytes = Array(reason.utf8)
+    while bytes.count > 123 {
+      bytes.removeLast()
+      while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
+      if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+    }
+    return bytes
+  }
 
   private func queueClose(_ code: UInt16, _ reason: [UInt8]) {
     _ = reason.withUnsafeBufferPointer { wslay_event_queue_close(context, code, $0.baseAddress, $0.count) }
@@ -469,7 +475,14 @@ public final class WebSocketFrameMachine {
     // wslay sends its own 1002 and 1007 without a reason; ours match, so the bytes on the wire do
     // not depend on which check fired first. The event keeps the reason.
     let sameAsWslay = code == WebSocketCloseCode.protocolError || code == WebSocketCloseCode.invalidPayload
-    if !isClosing { close(code: code, reason: sameAsWslay ? "" : reason) }
+    // Queued at once, ahead of queued messages (a pong, say) and of a close still waiting for
+    // them: otherwise wslay's own check of the rest of the piece it is reading could queue its
+    // close first, and whether it does depends on how the input was split.
+    if !isClosing || pendingClose != nil {
+      pendingClose = nil
+      hasQueuedClose = true
+      queueClose(code, Self.closeReason(sameAsWslay ? "" : reason))
+    }
     failure = code
     events.append(.failed(code: code, reason: reason))
   }

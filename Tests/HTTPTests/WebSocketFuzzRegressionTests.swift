@@ -132,6 +132,23 @@ import Testing
     }
     #expect(code == WebSocketCloseCode.messageTooBig)
   }
+
+  // Tests/fuzz/websocket/regressions/crash-1d319c10…, with the small limits (64-byte frames): a text
+  // frame, a ping, then a 73-byte text frame whose fourth byte breaks UTF-8. Our 1009 at its header
+  // waited behind the queued pong, so read whole wslay's UTF-8 check of the same piece queued its
+  // 1007 first; read byte by byte the pong and our 1009 went out. Now a failure's close is queued
+  // at once (and, a close being queued, wslay drops the pong).
+  @Test func regressionSmallLimitsOutputIsTheSameWholeAndBytewise() {
+    let input = Array(Data(base64Encoded: "hAANgIGBgYGFgYGBiYGBgYGAgYHJf3p+fn52foKBgeR7RgAAAFNldAAAAAAAAAAAAAAAAA==")!)
+    let stream = Array(input.dropFirst(5))
+    let limits = WebSocketFrameMachine.Limits(maximumFrameBytes: 64, maximumMessageBytes: 128)
+    let whole = WebSocketFrameMachine(limits: limits)
+    let wholeEvents = whole.feed(stream)
+    let bytewise = WebSocketFrameMachine(limits: limits)
+    let events = stream.flatMap { bytewise.feed([$0]) }
+    #expect(events == wholeEvents)
+    #expect(drainOutput(bytewise) == drainOutput(whole), "\(wholeEvents)")
+  }
 }
 
 /// This process's mapped address space (VmSize), bytes: malloc maps a large block at once.
