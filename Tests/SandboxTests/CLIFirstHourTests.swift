@@ -219,7 +219,9 @@ func temporaryFile(_ text: String, name: String) throws -> String {
   }
 
   @Test(arguments: [
-    (["--help"], "--remote URL"), (["-h"], "DSA_RUN_TOKEN"), (["exec", "--help"], "--mount HOST[:BOX]"),
+    // The options themselves, not only the environment table's "the default --remote URL".
+    (["--help"], "--remote URL           run (or grade) on a dsa-rund"), (["-h"], "--mount HOST[:BOX]"),
+    (["-h"], "DSA_RUN_TOKEN"), (["exec", "--help"], "--mount HOST[:BOX]"),
     (["languages", "--help"], "dsa-run languages [--json]"), (["doctor", "--help"], "dsa-run doctor [--json]"),
     (["challenges", "--help"], "challenges starter ID|DIR --lang LANG"),
     (["--lang", "python", "x.py", "--help"], "--token TOKEN"),
