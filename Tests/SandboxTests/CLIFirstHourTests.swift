@@ -102,8 +102,9 @@ func leftovers(of pid: Int32, workRoot: String = "/run/dsa-run") -> [String] {
 }
 
 /// Whether this dsa-run process has a box right now.
+/// Whether the CLI `pid` has a box, seen from its own mount namespace (where it makes them).
 func hasBox(_ pid: Int32, workRoot: String = "/run/dsa-run") -> Bool {
-  ((try? FileManager.default.contentsOfDirectory(atPath: workRoot + "/boxes")) ?? []).contains {
+  ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/root" + workRoot + "/boxes")) ?? []).contains {
     $0.hasPrefix("\(pid)-")
   }
 }
