@@ -24,20 +24,20 @@ import Testing
       cli.waitUntilExit()
     }
     // The CLI's own command line holds the marker too: wait for the box's shell, not just the CLI.
+    func cliMounts() -> String { (try? String(contentsOfFile: "/proc/\(pid)/mountinfo", encoding: .utf8)) ?? "" }
     var seen = false
-    for _ in 0..<250 where !seen {
-      seen = processesWithArgument(marker).contains { $0 != pid } && hasBox(pid)
+    for _ in 0..<500 where !seen {
+      seen = processesWithArgument(marker).contains { $0 != pid } && cliMounts().contains("/run/dsa-run/boxes/\(pid)-")
       if !seen { usleep(20_000) }
     }
-    try #require(seen, "the box never started")
+    try #require(seen, "the box never started, or its tmpfs is not in the CLI's namespace")
     let hostNamespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/mnt")
     let cliNamespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/mnt")
     #expect(hostNamespace != cliNamespace, "the CLI makes its boxes in the host's mount namespace")
     // The host's view while the box runs: its cgroups, and neither its directory nor its mount.
     let visible = leftovers(of: pid).filter { !$0.hasPrefix("/sys/fs/cgroup/") }
     #expect(visible.isEmpty, "the host sees the box's work directory: \(visible)")
-    let cliMounts = try String(contentsOfFile: "/proc/\(pid)/mountinfo", encoding: .utf8)
-    #expect(cliMounts.contains("/run/dsa-run/boxes/\(pid)-"), "the box's tmpfs is not in the CLI's namespace")
+    #expect(hasBox(pid), "the CLI does not see its box's directory")
     kill(pid, SIGTERM)
     cli.waitUntilExit()
     #expect(cli.terminationStatus == 143)
