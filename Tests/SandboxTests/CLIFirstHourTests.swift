@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Sandbox
+
 // What a new user meets in the first hour at a shell (issue 15): signals, bad input, help, limits in
 // the user's units, --remote with a token over a Unix socket, and the seccomp cache. Every test runs
 // the built dsa-run as a real process.
@@ -82,7 +84,8 @@ func leftovers(of pid: Int32, workRoot: String = "/run/dsa-run") -> [String] {
   where entry.hasPrefix(prefix) {
     found.append(workRoot + "/boxes/" + entry)
   }
-  let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+  // Read to its end: Foundation's String(contentsOfFile:) stops at the first 4 KB of a /proc file.
+  let mounts = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
   for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
   func walk(_ directory: String, depth: Int) {
     guard depth > 0 else { return }

@@ -14,23 +14,34 @@ import Testing
     let marker = "dsa-run-private-namespace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let cli = Process()
     cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
-    cli.arguments = ["exec", "--wall-limit", "30", "--", "/bin/sh", "-c", "sleep 30; echo \(marker)"]
+    cli.arguments = ["exec", "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60; echo \(marker)"]
     cli.standardOutput = FileHandle.nullDevice
-    cli.standardError = FileHandle.nullDevice
+    let errors = Pipe()
+    cli.standardError = errors
     try cli.run()
     let pid = cli.processIdentifier
     defer {
       if cli.isRunning { kill(pid, SIGKILL) }
       cli.waitUntilExit()
     }
-    // The CLI's own command line holds the marker too: wait for the box's shell, not just the CLI.
-    func cliMounts() -> String { (try? String(contentsOfFile: "/proc/\(pid)/mountinfo", encoding: .utf8)) ?? "" }
+    // The CLI's own command line holds the marker too: wait for the box's shell and its tmpfs, by
+    // the clock (a loaded host makes each look at /proc slow), and say why if the CLI ended first.
+    // Read to its end: Foundation's String(contentsOfFile:) stops at the first page of a /proc file.
+    func cliMounts() -> String { KernelFile.read("/proc/\(pid)/mountinfo", limit: 1 << 22) ?? "" }
+    let deadline = Date().addingTimeInterval(45)
     var seen = false
-    for _ in 0..<500 where !seen {
-      seen = processesWithArgument(marker).contains { $0 != pid } && cliMounts().contains("/run/dsa-run/boxes/\(pid)-")
+    while !seen && cli.isRunning && Date() < deadline {
+      seen =
+        cliMounts().contains("/run/dsa-run/boxes/\(pid)-") && processesWithArgument(marker).contains { $0 != pid }
       if !seen { usleep(20_000) }
     }
-    try #require(seen, "the box never started, or its tmpfs is not in the CLI's namespace")
+    if !cli.isRunning {
+      let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      Issue.record("the CLI ended (\(cli.terminationStatus)) before its box was seen: \(stderr)")
+      return
+    }
+    let state = "box directory \(hasBox(pid)), processes \(processesWithArgument(marker)), CLI \(pid)"
+    try #require(seen, "the box never started, or its tmpfs is not in the CLI's namespace: \(state)")
     let hostNamespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/mnt")
     let cliNamespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/mnt")
     #expect(hostNamespace != cliNamespace, "the CLI makes its boxes in the host's mount namespace")
