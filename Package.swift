@@ -50,7 +50,11 @@ let package = Package(
     .executableTarget(
       name: "dsa-run",
       dependencies: ["Sandbox", "Runners", "Challenges", "Grading", "SystemCore", "Wire"],
-      swiftSettings: strictSwift
+      swiftSettings: strictSwift,
+      // Released as one static, non-PIE executable: the dynamic loader (binding symbols in seven
+      // libraries, 73,000 relative relocations dirtying the Swift metadata pages) was two thirds of
+      // a `dsa-run --help`. Debug builds stay dynamic: the test bundles link this target's objects.
+      linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
     ),
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
     .executableTarget(

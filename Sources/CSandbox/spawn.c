@@ -850,6 +850,21 @@ int dsa_pidfd_send_signal(int pidfd, int signal) {
 
 int dsa_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
+int dsa_enter_private_mount_namespace(void) {
+  int original = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+  if (original < 0) return errno;
+  int error = 0;
+  if (unshare(CLONE_NEWNS) != 0) {
+    error = errno;
+  } else if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0) {
+    error = errno;
+    // Still sharing propagation with the host: a mount made here would show there.
+    if (setns(original, CLONE_NEWNS) != 0) abort();
+  }
+  close(original);
+  return error;
+}
+
 int dsa_open_beneath(int directory_fd, const char *path, int flags, uint32_t mode) {
   struct open_how how;
   memset(&how, 0, sizeof how);

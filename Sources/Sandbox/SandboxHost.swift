@@ -1,3 +1,4 @@
+internal import CSandbox
 import Foundation
 import Glibc
 import Synchronization
@@ -83,6 +84,36 @@ public final class SandboxHost: Sendable {
     cgroups = CgroupSetup.detect(configuredV2Path: configuration.cgroupV2Path, forceMode: configuration.cgroupMode)
     sweepStaleBoxes()
     cgroups.sweepStaleGroups()
+    if Self.inPrivateMountNamespace.load(ordering: .acquiring) { Self.coverWithPrivateTmpfs(boxesDirectory) }
+  }
+
+  /// Whether `enterPrivateMountNamespace` moved this process into a mount namespace of its own.
+  private static let inPrivateMountNamespace = Atomic<Bool>(false)
+  /// The boxes/ directories this process has covered with its own tmpfs.
+  private static let coveredBoxesDirectories = Mutex<Set<String>>([])
+
+  /// Moves this process into a mount namespace of its own, a slave of the host's (host mounts still
+  /// appear in it; none of its mounts reach the host). Every host made afterwards covers its boxes/
+  /// with a tmpfs of this namespace: a box's directory is then never made or removed on the host's
+  /// disk (on an ext4 `/run` with `discard`, each rmdir waited 1.8 to 3 ms for the device), no other
+  /// process sees it, and whatever a killed process leaves there (box directories, their tmpfs
+  /// mounts) goes with the namespace. For the one-shot CLI: it must be called before any thread
+  /// exists, since `unshare` moves only the calling thread. Does nothing when that cannot be done.
+  public static func enterPrivateMountNamespace() {
+    guard listDirectory("/proc/self/task").count == 1, dsa_enter_private_mount_namespace() == 0 else { return }
+    inPrivateMountNamespace.store(true, ordering: .releasing)
+  }
+
+  /// Mounts a tmpfs on `directory` in this process's own mount namespace, once. Without it boxes
+  /// still work, on the host's directory.
+  private static func coverWithPrivateTmpfs(_ directory: String) {
+    coveredBoxesDirectories.withLock { covered in
+      guard !covered.contains(directory) else { return }
+      // Mount points only: each box mounts its own sized tmpfs on its directory.
+      if mount("tmpfs", directory, "tmpfs", UInt(MS_NOSUID | MS_NODEV), "mode=0711,size=1m,nr_inodes=65536") == 0 {
+        covered.insert(directory)
+      }
+    }
   }
 
   /// The empty, read-only sources of the covers over hidden data.

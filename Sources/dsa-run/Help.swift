@@ -28,6 +28,10 @@ let runHelp = """
     dsa-run --lang LANG FILE --challenge ID|DIR [--json] [--stop-at-first-failure] [--watch]
                                                   grade a program on a challenge's tests
 
+  """ + runOptionsHelp
+
+/// The options of a run, in `dsa-run --help` as in `dsa-run --lang --help`.
+let runOptionsHelp = """
   --lang options:
     --version V            a language version (default: the newest installed)
     --stdin PATH           feed this file whole (default: dsa-run's own stdin, passed to the program
@@ -57,6 +61,10 @@ let execHelp = """
   Usage:
     dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box (COMMAND is an absolute path)
 
+  """ + execOptionsHelp
+
+/// The options of `exec`, in `dsa-run --help` as in `dsa-run exec --help`.
+let execOptionsHelp = """
   exec options:
     --time-limit SEC       CPU time of the whole box (default 5, at most 60)
     --wall-limit SEC       wall-clock time (default 10, at most 120)
@@ -122,11 +130,7 @@ let usage =
     dsa-run --version                             this tool's version
 
   """
-  + runHelp.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("  --lang options") }
-  .joined(separator: "\n")
-  + execHelp.split(separator: "\n", omittingEmptySubsequences: false).drop {
-    !$0.hasPrefix("  exec options")
-  }.joined(separator: "\n") + environmentHelp + exitCodesHelp
+  + runOptionsHelp + execOptionsHelp + environmentHelp + exitCodesHelp
 
 /// `--help` (or `-h`) anywhere in a command's arguments, before "--".
 func asksForHelp(_ arguments: [String]) -> Bool {

@@ -30,19 +30,25 @@ private func interruptSignals() -> sigset_t {
 func installInterruptHandling() {
   var signals = interruptSignals()
   pthread_sigmask(SIG_BLOCK, &signals, nil)
-  let thread = Thread {
-    var waited = interruptSignals()
-    var number: Int32 = 0
-    while sigwait(&waited, &number) != 0 {}
-    interruptingSignal.store(number, ordering: .releasing)
-    BoxInterruption.stopAll()
-    _ = BoxInterruption.waitUntilBoxesAreGone(timeoutMilliseconds: interruptCleanupMilliseconds)
-    restoreUserTerminal()
-    fflush(nil)
-    _exit(128 + number)
-  }
-  thread.name = "dsa-run-signals"
-  thread.start()
+  // A plain pthread: Foundation's Thread (its NSThread object, name and dictionary) was a twentieth
+  // of a `dsa-run --help`.
+  var thread = pthread_t()
+  let created = pthread_create(
+    &thread, nil,
+    { _ in
+      var waited = interruptSignals()
+      var number: Int32 = 0
+      while sigwait(&waited, &number) != 0 {}
+      interruptingSignal.store(number, ordering: .releasing)
+      BoxInterruption.stopAll()
+      _ = BoxInterruption.waitUntilBoxesAreGone(timeoutMilliseconds: interruptCleanupMilliseconds)
+      restoreUserTerminal()
+      fflush(nil)
+      _exit(128 + number)
+    }, nil)
+  // Without it Ctrl-C would be ignored, and a box could outlive the CLI.
+  guard created == 0 else { fail("internal_error: cannot start the signal thread: error \(created)", code: 3) }
+  pthread_detach(thread)
 }
 
 /// Every exit of dsa-run: after an interrupt, the interrupt thread gives the exit code (128+N) once

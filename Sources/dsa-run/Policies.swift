@@ -2,16 +2,20 @@ import Foundation
 import Glibc
 import Runners
 import Sandbox
-import SystemCore
 
 // Seccomp policies for the CLI: only the ones a command needs are loaded, and each compiled BPF
-// program is kept on disk under the SHA-256 of what it was compiled from (the policy file, the
-// libseccomp version and this dsa-run binary), so a start reads a few hundred bytes instead of
-// running libseccomp's compiler on every policy.
+// program is kept on disk, so a start reads a few kilobytes instead of running libseccomp's compiler
+// on every policy.
+//
+// An entry records what it was compiled from (the policy file, the libseccomp version and this
+// dsa-run binary) in full, and is used only when that is byte for byte what this start would compile.
+// Its file name is a 64-bit FNV-1a hash of those inputs and its payload carries an FNV-1a checksum:
+// neither needs to resist an attacker (no one but root can write the cache, see below), and a
+// cryptographic digest here meant initialising libcrypto on every start, about 1.5 ms.
 //
 // The cache is root's alone: the directory is created 0700, entries are written to a temporary name
 // and renamed into place, and an entry is used only when it is a regular file (no symlink), owned by
-// this user, writable by nobody else, in a directory of the same kind, and its recorded key and digest
+// this user, writable by nobody else, in a directory of the same kind, and its inputs and checksum
 // match. Anything else is recompiled and replaced.
 
 /// `DSA_RUN_SECCOMP_CACHE`, or beside the compile cache.
@@ -67,7 +71,7 @@ func loadPolicies(named names: Set<String>) throws -> [String: SeccompPolicy] {
 }
 
 enum PolicyCache {
-  static let magic = "dsa-run seccomp cache 2\n"
+  static let magic = "dsa-run seccomp cache 3\n"
 
   /// A policy file compiled, or its cached compilation.
   static func load(file: String, cacheDirectory: String = seccompCacheDirectory) throws -> SeccompPolicy {
@@ -75,20 +79,17 @@ enum PolicyCache {
     guard fd >= 0 else { throw UsageError(message: "\(file): cannot be read: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
     let source = try readAll(fd, limit: 1 << 20, what: file)
-    let key = cacheKey(source)
-    if let cached = read(key: key, directory: cacheDirectory) { return cached }
+    let inputs = compileInputs(source)
+    let key = FNV1a64.hex(inputs)
+    if let cached = read(key: key, inputs: inputs, directory: cacheDirectory) { return cached }
     let policy = try SeccompCompiler.compile(json: source, source: file)
-    write(policy, key: key, directory: cacheDirectory)
+    write(policy, key: key, inputs: inputs, directory: cacheDirectory)
     return policy
   }
 
-  static func cacheKey(_ source: Data) -> String {
-    var hash = SHA256()
-    hash.update(magic)
-    hash.update(SeccompCompiler.compilerIdentity + "\n")
-    hash.update(executableIdentity + "\n")
-    hash.updateField(source)
-    return hash.finalize()
+  /// Everything the compiled program depends on: the compiler, this binary, the policy file.
+  static func compileInputs(_ source: Data) -> [UInt8] {
+    Array((SeccompCompiler.compilerIdentity + "\n" + executableIdentity + "\n").utf8) + [UInt8](source)
   }
 
   /// This binary's inode, size and mtime: a rebuilt dsa-run may compile policies differently.
@@ -98,30 +99,40 @@ enum PolicyCache {
     return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
   }()
 
-  /// An entry: magic | key | SHA-256 of the payload, one line each, then the payload: the name, the
-  /// rule count and the description's length in bytes, one line each, then the description and the
-  /// BPF program as they are. Not JSON: Foundation's JSON reader (and the Swift runtime's lookups its
-  /// `as?` casts make) was most of the 1 ms a cached policy cost a start.
-  static func encode(_ policy: SeccompPolicy, key: String) -> Data {
+  /// An entry: magic | key | checksum of the payload, one line each, then the payload: the inputs'
+  /// length in bytes, a line, and the inputs as they are; the name, the rule count and the
+  /// description's length in bytes, one line each, then the description and the BPF program as they
+  /// are. Not JSON: Foundation's JSON reader (and the Swift runtime's lookups its `as?` casts make) was
+  /// most of the 1 ms a cached policy cost a start.
+  static func encode(_ policy: SeccompPolicy, key: String, inputs: [UInt8]) -> Data {
     let description = Data(policy.description.utf8)
-    let payload = Data("\(policy.name)\n\(policy.ruleCount)\n\(description.count)\n".utf8) + description + policy.bpf
-    return Data((magic + key + "\n" + SHA256.hex(payload) + "\n").utf8) + payload
+    let payload =
+      Data("\(inputs.count)\n".utf8) + Data(inputs)
+      + Data("\(policy.name)\n\(policy.ruleCount)\n\(description.count)\n".utf8) + description + policy.bpf
+    return Data((magic + key + "\n" + FNV1a64.hex([UInt8](payload)) + "\n").utf8) + payload
   }
 
-  static func decode(_ data: Data, key: String) -> SeccompPolicy? {
+  static func decode(_ data: Data, key: String, inputs: [UInt8]) -> SeccompPolicy? {
     let bytes = [UInt8](data)
     let header = Array((magic + key + "\n").utf8)
-    guard bytes.count > header.count + 65, bytes.starts(with: header), bytes[header.count + 64] == UInt8(ascii: "\n")
+    let checksumLength = 16
+    guard bytes.count > header.count + checksumLength + 1, bytes.starts(with: header),
+      bytes[header.count + checksumLength] == UInt8(ascii: "\n")
     else { return nil }
-    let digest = String(decoding: bytes[header.count..<header.count + 64], as: UTF8.self)
-    let payload = bytes[(header.count + 65)...]
-    guard SHA256.hex(Data(payload)) == digest else { return nil }
+    let checksum = String(decoding: bytes[header.count..<header.count + checksumLength], as: UTF8.self)
+    let payload = bytes[(header.count + checksumLength + 1)...]
+    guard FNV1a64.hex(payload) == checksum else { return nil }
     var cursor = payload.startIndex
     func line() -> String? {
       guard let end = payload[cursor...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
       defer { cursor = end + 1 }
       return String(decoding: payload[cursor..<end], as: UTF8.self)
     }
+    // Another policy file, libseccomp or binary with the same hash is a miss, not a hit.
+    guard let inputsLength = line().flatMap({ Int($0) }), inputsLength == inputs.count,
+      payload[cursor...].starts(with: inputs)
+    else { return nil }
+    cursor += inputsLength
     guard let name = line(), !name.isEmpty, let ruleCount = line().flatMap({ Int($0) }),
       ruleCount >= 0, let descriptionLength = line().flatMap({ Int($0) }), descriptionLength >= 0,
       descriptionLength <= payload.endIndex - cursor
@@ -138,7 +149,7 @@ enum PolicyCache {
     info.st_uid == geteuid() && info.st_mode & 0o022 == 0
   }
 
-  static func read(key: String, directory: String) -> SeccompPolicy? {
+  static func read(key: String, inputs: [UInt8], directory: String) -> SeccompPolicy? {
     var directoryInfo = stat()
     guard lstat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR, isPrivate(directoryInfo)
     else { return nil }
@@ -149,11 +160,11 @@ enum PolicyCache {
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, isPrivate(info), info.st_size < 1 << 20,
       let data = try? readAll(fd, limit: 1 << 20, what: "a cached policy")
     else { return nil }
-    return decode(data, key: key)
+    return decode(data, key: key, inputs: inputs)
   }
 
   /// Best effort: a cache that cannot be written only costs the next start a compile.
-  static func write(_ policy: SeccompPolicy, key: String, directory: String) {
+  static func write(_ policy: SeccompPolicy, key: String, inputs: [UInt8], directory: String) {
     if mkdir(directory, 0o700) != 0 && errno != EEXIST { return }
     var directoryInfo = stat()
     guard lstat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR, isPrivate(directoryInfo)
@@ -161,9 +172,28 @@ enum PolicyCache {
     let temporary = directory + "/.\(key).\(getpid()).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return }
-    let bytes = encode(policy, key: key)
+    let bytes = encode(policy, key: key, inputs: inputs)
     let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     close(fd)
     if written != bytes.count || rename(temporary, directory + "/" + key) != 0 { unlink(temporary) }
+  }
+}
+
+/// 64-bit FNV-1a (Fowler, Noll, Vo): a fast hash with no secret and no resistance to a chosen
+/// collision, for names and accidental-damage checks only.
+enum FNV1a64 {
+  static func hash<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      value ^= UInt64(byte)
+      value &*= 0x0000_0100_0000_01b3
+    }
+    return value
+  }
+
+  /// Sixteen lowercase hex digits.
+  static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    let text = String(hash(bytes), radix: 16)
+    return String(repeating: "0", count: 16 - text.count) + text
   }
 }

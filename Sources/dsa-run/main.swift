@@ -6,6 +6,17 @@ import Sandbox
 // dsa-run: the command-line face. `exec` runs any argv in a box (operators
 // and tests); `doctor` reports what this host supports.
 
+/// Whether these arguments may make a box here (not help, a listing, or a run sent to a daemon).
+func makesBoxes(_ arguments: [String]) -> Bool {
+  switch arguments.first {
+  case nil, "--help", "-h", "help", "--version", "languages": return false
+  case "challenges": return arguments.contains("--solutions")
+  default: return !arguments.contains("--remote") && !arguments.contains("--daemon")
+  }
+}
+
+// First, before any thread: every thread and every box's init must share the namespace.
+if makesBoxes(Array(CommandLine.arguments.dropFirst())) { SandboxHost.enterPrivateMountNamespace() }
 installInterruptHandling()
 
 struct UsageError: Error { let message: String }

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Sandbox
+
 // What a new user meets in the first hour at a shell (issue 15): signals, bad input, help, limits in
 // the user's units, --remote with a token over a Unix socket, and the seccomp cache. Every test runs
 // the built dsa-run as a real process.
@@ -82,7 +84,8 @@ func leftovers(of pid: Int32, workRoot: String = "/run/dsa-run") -> [String] {
   where entry.hasPrefix(prefix) {
     found.append(workRoot + "/boxes/" + entry)
   }
-  let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+  // Read to its end: Foundation's String(contentsOfFile:) stops at the first 4 KB of a /proc file.
+  let mounts = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
   for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
   func walk(_ directory: String, depth: Int) {
     guard depth > 0 else { return }
@@ -102,8 +105,9 @@ func leftovers(of pid: Int32, workRoot: String = "/run/dsa-run") -> [String] {
 }
 
 /// Whether this dsa-run process has a box right now.
+/// Whether the CLI `pid` has a box, seen from its own mount namespace (where it makes them).
 func hasBox(_ pid: Int32, workRoot: String = "/run/dsa-run") -> Bool {
-  ((try? FileManager.default.contentsOfDirectory(atPath: workRoot + "/boxes")) ?? []).contains {
+  ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/root" + workRoot + "/boxes")) ?? []).contains {
     $0.hasPrefix("\(pid)-")
   }
 }
@@ -219,7 +223,9 @@ func temporaryFile(_ text: String, name: String) throws -> String {
   }
 
   @Test(arguments: [
-    (["--help"], "--remote URL"), (["-h"], "DSA_RUN_TOKEN"), (["exec", "--help"], "--mount HOST[:BOX]"),
+    // The options themselves, not only the environment table's "the default --remote URL".
+    (["--help"], "--remote URL           run (or grade) on a dsa-rund"), (["-h"], "--mount HOST[:BOX]"),
+    (["-h"], "DSA_RUN_TOKEN"), (["exec", "--help"], "--mount HOST[:BOX]"),
     (["languages", "--help"], "dsa-run languages [--json]"), (["doctor", "--help"], "dsa-run doctor [--json]"),
     (["challenges", "--help"], "challenges starter ID|DIR --lang LANG"),
     (["--lang", "python", "x.py", "--help"], "--token TOKEN"),
@@ -271,42 +277,58 @@ func temporaryFile(_ text: String, name: String) throws -> String {
 
     // A program that allows every system call (BPF_RET|BPF_K, SECCOMP_RET_ALLOW) in place of the
     // compiled one. Written whole and private, it is used (so the cache is read, not recompiled);
-    // written in three ways a cache must refuse, it is not: a payload that does not match its
-    // digest, a matching digest in a file others may write, and a symbolic link.
+    // written in the ways a cache must refuse, it is not: a payload that does not match its
+    // checksum, inputs that are not this start's (another policy file under the same name), a
+    // negative length, a matching checksum in a file others may write, and a symbolic link.
     let original = try Data(contentsOf: URL(fileURLWithPath: entry))
     let lines = original.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
     try #require(lines.count == 4)
-    // The payload: name, rule count and description length, one line each, the description, the BPF.
-    let fields = Data(lines[3]).split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
+    #expect(String(decoding: lines[1], as: UTF8.self) == entries.first, "the file is named by its key")
+    // The reference vector of FNV-1a 64 ("a"), so this test's hash is the published one.
+    #expect(fnv1a64Hex(Data("a".utf8)) == "af63dc4c8601ec8c")
+    #expect(fnv1a64Hex(Data(lines[3])) == String(decoding: lines[2], as: UTF8.self), "the checksum is FNV-1a 64")
+    // The payload: the inputs' length and the inputs (libseccomp's version, this binary, the policy
+    // file), then name, rule count and description length, one line each, the description, the BPF.
+    let payload = Data(lines[3])
+    let inputsLine = try #require(payload.firstIndex(of: UInt8(ascii: "\n")))
+    let inputsLength = try #require(Int(String(decoding: payload[..<inputsLine], as: UTF8.self)))
+    let inputsEnd = inputsLine + 1 + inputsLength
+    let inputs = Data(payload[..<inputsEnd])
+    let policyText = try String(contentsOfFile: repositoryRoot + "/policies/default.json", encoding: .utf8)
+    #expect(payload[(inputsLine + 1)..<inputsEnd].suffix(Data(policyText.utf8).count) == Data(policyText.utf8))
+    let fields = Data(payload[inputsEnd...]).split(
+      separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
     try #require(fields.count == 4)
     let descriptionLength = try #require(Int(String(decoding: fields[2], as: UTF8.self)))
-    let allowAll =
+    let allowAllPolicy =
       Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n".utf8) + Data(fields[2]) + Data("\n".utf8)
       + Data(fields[3].prefix(descriptionLength)) + Data([0x06, 0, 0, 0, 0, 0, 0xff, 0x7f])
-    func write(_ digest: Data, mode: mode_t) throws {
+    let allowAll = inputs + allowAllPolicy
+    func write(_ checksum: String, _ body: Data, mode: mode_t) throws {
       unlink(entry)
       let data =
-        Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + digest + Data("\n".utf8)
-        + allowAll
+        Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + Data(checksum.utf8) + Data("\n".utf8)
+        + body
       try data.write(to: URL(fileURLWithPath: entry))
       chmod(entry, mode)
     }
-    try write(Data(sha256Hex(allowAll).utf8), mode: 0o600)
+    try write(fnv1a64Hex(allowAll), allowAll, mode: 0o600)
     #expect(try run(forbidden) != 122, "a whole, private entry was not used: the cache is not read")
-    try write(Data(lines[2]), mode: 0o600)
-    #expect(try run(forbidden) == 122, "a payload that does not match its digest was used")
+    try write(String(decoding: lines[2], as: UTF8.self), allowAll, mode: 0o600)
+    #expect(try run(forbidden) == 122, "a payload that does not match its checksum was used")
+    // The same entry, checksum right, compiled from one byte of policy file more than there is.
+    var otherInputs = Data("\(inputsLength + 1)\n".utf8) + payload[(inputsLine + 1)..<inputsEnd] + Data(" ".utf8)
+    otherInputs += allowAllPolicy
+    try write(fnv1a64Hex(otherInputs), otherInputs, mode: 0o600)
+    #expect(try run(forbidden) == 122, "an entry compiled from other inputs was used")
     // A whole entry whose description length is negative: refused and compiled again, not a crash.
-    let negative = Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n-5\n".utf8) + Data(fields[3])
-    unlink(entry)
-    try
-      (Data(lines[0]) + Data("\n".utf8) + Data(lines[1]) + Data("\n".utf8) + Data(sha256Hex(negative).utf8)
-      + Data("\n".utf8) + negative).write(to: URL(fileURLWithPath: entry))
-    chmod(entry, 0o600)
+    let negative = inputs + Data(fields[0]) + Data("\n".utf8) + Data(fields[1]) + Data("\n-5\n".utf8) + Data(fields[3])
+    try write(fnv1a64Hex(negative), negative, mode: 0o600)
     #expect(try run(forbidden) == 122, "an entry with a negative length was not refused")
-    try write(Data(sha256Hex(allowAll).utf8), mode: 0o666)
+    try write(fnv1a64Hex(allowAll), allowAll, mode: 0o666)
     #expect(try run(forbidden) == 122, "an entry others may write was used")
     let elsewhere = cache + ".elsewhere"
-    try write(Data(sha256Hex(allowAll).utf8), mode: 0o600)
+    try write(fnv1a64Hex(allowAll), allowAll, mode: 0o600)
     #expect(rename(entry, elsewhere) == 0)
     defer { unlink(elsewhere) }
     #expect(symlink(elsewhere, entry) == 0)
@@ -424,19 +446,16 @@ func temporaryFile(_ text: String, name: String) throws -> String {
   }
 }
 
-func sha256Hex(_ data: Data) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-  let input = Pipe()
-  let output = Pipe()
-  process.standardInput = input
-  process.standardOutput = output
-  try process.run()
-  input.fileHandleForWriting.write(data)
-  try input.fileHandleForWriting.close()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return String(text.prefix(64))
+/// 64-bit FNV-1a as its authors specify it (offset basis 0xcbf29ce484222325, prime 0x100000001b3),
+/// sixteen hex digits: the seccomp cache's names and checksums.
+func fnv1a64Hex(_ data: Data) -> String {
+  var value: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in data {
+    value ^= UInt64(byte)
+    value &*= 0x0000_0100_0000_01b3
+  }
+  let text = String(value, radix: 16)
+  return String(repeating: "0", count: 16 - text.count) + text
 }
 
 /// Accepts one connection on a Unix socket, keeps the request, and answers with a fixed execute result.

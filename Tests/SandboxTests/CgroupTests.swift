@@ -34,12 +34,17 @@ import Testing
       32 23 0:28 / /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:11 - cgroup cgroup rw,cpu,cpuacct
       33 23 0:29 / /sys/fs/cgroup/unified rw,relatime shared:12 - cgroup2 cgroup2 rw
       34 23 0:30 /sub /mnt/bind rw,relatime - cgroup cgroup rw,memory
+      35 23 0:31 / /mnt/cgroup\0402 rw - cgroup2 cgroup2 rw
+      36 23 0:32 / /run rw,relatime - tmpfs tmpfs rw,memory
+      37 23 0:33 / /short - cgroup
       """
     let mounts = CgroupSetup.parseCgroupMounts(mountInfo)
     #expect(mounts.v2 == "/sys/fs/cgroup/unified")
     #expect(mounts.v1["memory"] == "/sys/fs/cgroup/memory")
     #expect(mounts.v1["cpuacct"] == "/sys/fs/cgroup/cpu,cpuacct")
     #expect(mounts.v1["pids"] == "/sys/fs/cgroup/pids")
+    // Only the first cgroup2 mount counts; a line cut short, or another type, is skipped.
+    #expect(mounts.v1.count == 3)
   }
 
   @Test func configuredV2PathIsUsedAndControllersEnabled() throws {

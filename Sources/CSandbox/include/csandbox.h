@@ -291,6 +291,11 @@ int dsa_pidfd_send_signal(int pidfd, int signal);
 /// pidfd_open(2) for processes this process did not clone itself.
 int dsa_pidfd_open(pid_t pid);
 
+/// Moves the calling thread into a new mount namespace whose mounts are recursive slaves of the
+/// current one (mounts made there never propagate back). Returns 0, or an errno value with the
+/// thread back in its original namespace.
+int dsa_enter_private_mount_namespace(void);
+
 /// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
 /// | RESOLVE_NO_XDEV: host-side opens of paths inside a box directory never
 /// follow anything the box planted. Returns an fd or -errno.

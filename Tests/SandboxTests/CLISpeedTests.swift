@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Sandbox
+
+// What the one-shot CLI does differently to start and end faster, and that it keeps its promises.
+
+@Suite struct CLISpeedTests {
+  /// The CLI makes its boxes in a mount namespace of its own: while a box runs, the host has no
+  /// directory of it in boxes/ and no mount of it; the CLI's namespace has the box's tmpfs. After the
+  /// CLI ends nothing of the box is left anywhere the host can see.
+  @Test func boxDirectoriesLiveInTheCLIsOwnMountNamespace() throws {
+    let marker = "dsa-run-private-namespace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let cli = Process()
+    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    cli.arguments = ["exec", "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60; echo \(marker)"]
+    cli.standardOutput = FileHandle.nullDevice
+    let errors = Pipe()
+    cli.standardError = errors
+    try cli.run()
+    let pid = cli.processIdentifier
+    defer {
+      if cli.isRunning { kill(pid, SIGKILL) }
+      cli.waitUntilExit()
+    }
+    // The CLI's own command line holds the marker too: wait for the box's shell and its tmpfs, by
+    // the clock (a loaded host makes each look at /proc slow), and say why if the CLI ended first.
+    // Read to its end: Foundation's String(contentsOfFile:) stops at the first page of a /proc file.
+    func cliMounts() -> String { KernelFile.read("/proc/\(pid)/mountinfo", limit: 1 << 22) ?? "" }
+    let deadline = Date().addingTimeInterval(45)
+    var seen = false
+    while !seen && cli.isRunning && Date() < deadline {
+      seen =
+        cliMounts().contains("/run/dsa-run/boxes/\(pid)-") && processesWithArgument(marker).contains { $0 != pid }
+      if !seen { usleep(20_000) }
+    }
+    if !cli.isRunning {
+      let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      Issue.record("the CLI ended (\(cli.terminationStatus)) before its box was seen: \(stderr)")
+      return
+    }
+    let state = "box directory \(hasBox(pid)), processes \(processesWithArgument(marker)), CLI \(pid)"
+    try #require(seen, "the box never started, or its tmpfs is not in the CLI's namespace: \(state)")
+    let hostNamespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/mnt")
+    let cliNamespace = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/mnt")
+    #expect(hostNamespace != cliNamespace, "the CLI makes its boxes in the host's mount namespace")
+    // The host's view while the box runs: its cgroups, and neither its directory nor its mount.
+    let visible = leftovers(of: pid).filter { !$0.hasPrefix("/sys/fs/cgroup/") }
+    #expect(visible.isEmpty, "the host sees the box's work directory: \(visible)")
+    #expect(hasBox(pid), "the CLI does not see its box's directory")
+    kill(pid, SIGTERM)
+    cli.waitUntilExit()
+    #expect(cli.terminationStatus == 143)
+    #expect(leftovers(of: pid).isEmpty)
+  }
+}
