@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -89,18 +90,33 @@ extension Outcome {
 
 /// Compiles a C probe with the host's gcc into a temporary file and returns
 /// its bytes (statically linked, so it needs nothing from the box).
+///
+/// With DSA_RUN_TEST_PROBE_CACHE set, compiled probes are kept there under the digest of their
+/// flags and source: scripts/test-kernels runs the same tests on this host first and then in an
+/// emulated VM, where one static link costs a minute or more; the probes test the box, not gcc.
 func compileC(_ source: String, name: String) throws -> Data {
+  let flags = ["-O1", "-static"]
+  let cache = ProcessInfo.processInfo.environment["DSA_RUN_TEST_PROBE_CACHE"].flatMap { $0.isEmpty ? nil : $0 }
+  let cached = cache.map { "\($0)/\(SHA256.hex(Data((flags + [source]).joined(separator: "\0").utf8))).probe" }
+  if let cached, let binary = FileManager.default.contents(atPath: cached) { return binary }
   let directory = NSTemporaryDirectory() + "dsa-run-probe-\(getpid())-\(name)"
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: directory) }
   try source.write(toFile: directory + "/probe.c", atomically: true, encoding: .utf8)
   let compiler = Process()
   compiler.executableURL = URL(fileURLWithPath: "/usr/bin/gcc")
-  compiler.arguments = ["-O1", "-static", "-o", directory + "/probe", directory + "/probe.c"]
+  compiler.arguments = flags + ["-o", directory + "/probe", directory + "/probe.c"]
   try compiler.run()
   compiler.waitUntilExit()
   guard compiler.terminationStatus == 0, let binary = FileManager.default.contents(atPath: directory + "/probe") else {
     throw SandboxError(step: "gcc failed for probe \(name)")
+  }
+  if let cache, let cached {
+    // Renamed into place whole, so a reader never sees half a probe.
+    try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+    let partial = cached + ".\(getpid())"
+    try binary.write(to: URL(fileURLWithPath: partial))
+    guard rename(partial, cached) == 0 else { throw SandboxError(step: "rename into \(cache)", errorNumber: errno) }
   }
   return binary
 }
