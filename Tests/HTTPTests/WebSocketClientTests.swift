@@ -170,10 +170,14 @@ struct WebSocketClientTests {
     let server = try webSocketServer {
       WebSocketSession(options: .init(maximumQueuedBytes: maximumQueued)) { session, event in
         guard event == .opened else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+        // Threads of their own, not the global queue: the sender blocks in send(until:), and
+        // libdispatch's few pool threads, blocked so, ran a sampler queued there 0.6 s late (after
+        // the client had woken and read everything), which made this test fail now and then.
+        Thread {
+          Thread.sleep(forTimeInterval: 1)
           counts.update { $0.held = $0.sent }
-        }
-        DispatchQueue.global().async {
+        }.start()
+        Thread {
           let message = WebSocketMessage.text(String(repeating: "x", count: messageBytes))
           for _ in 0..<messageCount {
             guard session.send(message, until: .now + .seconds(10)) == .queued else { return }
@@ -184,7 +188,7 @@ struct WebSocketClientTests {
             }
           }
           _ = session.send(.text("end"), until: .now + .seconds(10))
-        }
+        }.start()
       }
     }
     defer { server.shutDown() }
