@@ -38,7 +38,12 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     CREATE INDEX submissions_by_state ON submissions (state, created_ms);
     CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
     CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    """,
+    // Claims look among the unfinished jobs, oldest first, whatever their state (a claimed job stays
+    // queued until it starts; a running one is taken over when its lease lapses).
     """
+    CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
+    """,
   ]
 
   private let connectionString: String
@@ -150,7 +155,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     return try locked { (session) throws(StoreError) in
       try session.query(
         "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
-          + "WHERE id = ANY($1::text[]) AND owner = $2", ["{" + ids.joined(separator: ",") + "}", owner]
+          + "WHERE id = ANY($1::text[]) AND owner = $2", [Self.textArray(ids), owner]
       ).map { (row) throws(StoreError) in
         guard let kind = SubmissionKind(rawValue: row[1] ?? ""), let state = SubmissionState(rawValue: row[2] ?? "")
         else { throw StoreError("fetch", "a row has an unknown kind or state") }
@@ -174,25 +179,45 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
+  public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
     try locked { (session) throws(StoreError) in
+      _ = try session.query(
+        "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms, finished_ms, attempts, "
+          + "result, result_is_error, webhook_pending) VALUES ($1, $2, $3, $4, $5, 'done', $6, $6, 1, $7, $8, $9)",
+        [
+          submission.id, submission.owner, submission.kind.rawValue, String(decoding: submission.body, as: UTF8.self),
+          submission.callbackURL, String(now), String(decoding: result, as: UTF8.self), isError ? "true" : "false",
+          submission.callbackURL == nil ? "0" : "1",
+        ])
+    }
+  }
+
+  public func claim(worker: String, now: Int64, leaseUntil: Int64, limit: Int) throws(StoreError)
+    -> [ClaimedSubmission]
+  {
+    guard limit > 0 else { return [] }
+    return try locked { (session) throws(StoreError) in
+      // The CTE is run once, its rows locked (and others' locked rows skipped) before the update.
       let rows = try session.withoutWaitingForDisk { () throws(StoreError) in
         try session.query(
           """
-          UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
-          WHERE id = (
+          WITH picked AS (
             SELECT id FROM submissions
-            WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
-            ORDER BY created_ms LIMIT 1
+            WHERE state IN ('queued', 'running') AND coalesce(lease_until_ms, 0) < $3
+            ORDER BY created_ms LIMIT $4
             FOR UPDATE SKIP LOCKED)
-          RETURNING id, kind, body, callback_url, attempts
-          """, [worker, String(leaseUntil), String(now)])
+          UPDATE submissions AS s
+          SET state = 'queued', lease_owner = $1, lease_until_ms = $2, attempts = s.attempts + 1
+          FROM picked WHERE s.id = picked.id
+          RETURNING s.id, s.kind, s.body, s.callback_url, s.attempts, s.created_ms
+          """, [worker, String(leaseUntil), String(now), String(limit)])
       }
-      guard let row = rows.first else { return nil }
-      guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
-      return ClaimedSubmission(
-        id: row[0] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
-        attempt: Int(row[4] ?? "1") ?? 1)
+      return try rows.map { (row) throws(StoreError) in
+        guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
+        return ClaimedSubmission(
+          id: row[0] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
+          attempt: Int(row[4] ?? "1") ?? 1, createdMilliseconds: Int64(row[5] ?? "") ?? 0)
+      }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
     }
   }
 
@@ -203,31 +228,68 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       Set(
         try session.query(
           "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
-            + "AND state = 'running' RETURNING id",
-          [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker]
+            + "AND state IN ('queued', 'running') RETURNING id",
+          [String(leaseUntil), Self.textArray(ids), worker]
         ).compactMap { $0[0] })
     }
   }
 
-  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
-    try locked { (session) throws(StoreError) in
-      !(try session.query(
-        "UPDATE submissions SET state = 'done', result = $1, result_is_error = $2, finished_ms = $3, "
-          + "lease_owner = NULL, webhook_pending = CASE WHEN callback_url IS NULL THEN 0 ELSE 1 END "
-          + "WHERE id = $4 AND state = 'running' RETURNING id",
-        [String(decoding: result, as: UTF8.self), isError ? "true" : "false", String(now), id]
-      )
-      .isEmpty)
+  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
+    -> Set<String>
+  {
+    if finished.isEmpty {
+      guard !started.isEmpty else { return [] }
+      // Only the starts: a start lost in a database crash shows the job queued a little longer.
+      try locked { (session) throws(StoreError) in
+        _ = try session.withoutWaitingForDisk { () throws(StoreError) in
+          try session.query(Self.startStatement, [Self.textArray(started), worker])
+        }
+      }
+      return []
+    }
+    // One statement, one round trip, one commit waiting for the disk, for every result gathered
+    // while the last commit waited (the ids of the two updates are disjoint, as they must be).
+    return try locked { (session) throws(StoreError) in
+      Set(
+        try session.query(
+          "WITH started AS (" + Self.startStatement + " RETURNING id) "
+            + "UPDATE submissions AS s SET state = 'done', result = v.result, result_is_error = v.is_error, "
+            + "finished_ms = $3, lease_owner = NULL, "
+            + "webhook_pending = CASE WHEN s.callback_url IS NULL THEN 0 ELSE 1 END "
+            + "FROM unnest($4::text[], $5::text[], $6::boolean[]) AS v(id, result, is_error) "
+            + "WHERE s.id = v.id AND s.state IN ('queued', 'running') RETURNING s.id",
+          [
+            Self.textArray(started), worker, String(now), Self.textArray(finished.map(\.id)),
+            Self.textArray(finished.map { String(decoding: $0.result, as: UTF8.self) }),
+            "{" + finished.map { $0.isError ? "t" : "f" }.joined(separator: ",") + "}",
+          ]
+        ).compactMap { $0[0] })
     }
   }
 
-  public func release(id: String, worker: String) throws(StoreError) {
+  /// The jobs of $1 that $2 holds become running.
+  private static let startStatement =
+    "UPDATE submissions SET state = 'running' WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'queued'"
+
+  public func release(ids: [String], worker: String) throws(StoreError) {
+    guard !ids.isEmpty else { return }
     try locked { (session) throws(StoreError) in
+      // The claims never ran: they do not count as attempts. Other daemons hear of the jobs at once.
       _ = try session.query(
-        "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL "
-          + "WHERE id = $1 AND lease_owner = $2 AND state = 'running'", [id, worker])
-      _ = try session.query("NOTIFY \(Self.channel)", [])
+        "WITH released AS (UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL, "
+          + "attempts = greatest(0, attempts - 1) WHERE id = ANY($1::text[]) AND lease_owner = $2 "
+          + "AND state IN ('queued', 'running') RETURNING id) "
+          + "SELECT pg_notify('\(Self.channel)', '') WHERE EXISTS (SELECT 1 FROM released)",
+        [Self.textArray(ids), worker])
     }
+  }
+
+  /// A text[] literal of `items`: each quoted, its backslashes and quotes escaped.
+  static func textArray(_ items: [String]) -> String {
+    "{"
+      + items.map {
+        "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      }.joined(separator: ",") + "}"
   }
 
   public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {

@@ -257,7 +257,8 @@ struct SubmissionStoreFailureTests {
     let kept = try curl(daemon.baseURL + "/v1/submissions/\(keptID)")
     #expect(kept.status == 200 && kept.body.contains("kept\\n"))
     let again = try postFile(daemon, "/v1/submissions?wait=20", big)
-    #expect(again.status == 200 && again.json["status"] as? String == "done")
+    #expect(
+      again.status == 200 && again.json["status"] as? String == "done", "\(again.status) \(again.body.prefix(300))")
     #expect(try curl(daemon.baseURL + "/healthz").status == 200)
     #expect(try daemon.stop() == 0)
   }
