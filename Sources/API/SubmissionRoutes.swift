@@ -441,22 +441,29 @@ extension APIRouter {
   }
 
   /// `{"id", "kind", "status", "created_ms", "finished_ms", "result"|"error"}`, the stored result
-  /// bytes placed as they are.
+  /// bytes placed as they are. Built as a `JSONValue` (not a Foundation tree to be cast): every
+  /// poll answers with it.
   static func recordData(_ record: SubmissionRecord) -> Data {
-    let fields: [String: Any] = [
-      "id": record.id, "kind": record.kind.rawValue, "status": record.state.rawValue,
-      "created_ms": record.createdMilliseconds,
-      "finished_ms": record.finishedMilliseconds.map { $0 as Any } ?? NSNull(),
+    let fields: [String: JSONValue] = [
+      "id": .string(record.id), "kind": .string(record.kind.rawValue), "status": .string(record.state.rawValue),
+      "created_ms": .number(Double(record.createdMilliseconds)),
+      "finished_ms": record.finishedMilliseconds.map { .number(Double($0)) } ?? .null,
     ]
     return recordData(fields, result: record.state == .done ? record.result : nil, isError: record.resultIsError)
   }
 
   /// `fields` with `result` (or `error`) added as the very bytes given.
   static func recordData(_ given: [String: Any], result: Data?, isError: Bool) -> Data {
+    guard case .object(let fields)? = ResultEncoder.value(given) else { return ResultEncoder.data(given) }
+    return recordData(fields, result: result, isError: isError)
+  }
+
+  /// `fields` with `result` (or `error`) added as the very bytes given.
+  static func recordData(_ given: [String: JSONValue], result: Data?, isError: Bool) -> Data {
     var fields = given
-    guard let result else { return ResultEncoder.data(fields) }
-    fields[isError ? "error" : "result"] = NSNull()
-    let envelope = ResultEncoder.data(fields)
+    guard let result else { return ResultEncoder.data(.object(fields)) }
+    fields[isError ? "error" : "result"] = .null
+    let envelope = ResultEncoder.data(.object(fields))
     // Splice the bytes in for the placeholder: the result is exactly what the sync route sent.
     let placeholder = Data("\"\(isError ? "error" : "result")\":null".utf8)
     guard let range = envelope.range(of: placeholder) else { return envelope }
@@ -536,6 +543,12 @@ extension APIRouter {
       gauge(
         "dsa_run_submission_oldest_queued_seconds", "Age of the oldest queued submission, seconds.",
         String(statistics.oldestQueuedSeconds))
+    }
+    if let workers = service.runningWorkers {
+      gauge(
+        "dsa_run_submissions_claimed_ahead",
+        "Stored submissions this daemon claimed for its next free worker (still queued to clients).",
+        String(workers.claimedAheadCount))
     }
     text += "# HELP dsa_run_submission_store_failures_total Submission store operations that failed.\n"
     text += "# TYPE dsa_run_submission_store_failures_total counter\n"

@@ -155,10 +155,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
     guard !ids.isEmpty else { return [] }
     // One statement for the lot, the ids bound as one JSON array.
-    guard let encoded = try? JSONSerialization.data(withJSONObject: ids) else {
-      throw StoreError("fetch", "the ids cannot be written as JSON")
-    }
-    let list = String(decoding: encoded, as: UTF8.self)
+    let list = Self.jsonArray(ids)
     return try locked { () throws(StoreError) in
       try query(
         "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
@@ -233,13 +230,10 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
         RETURNING id, kind, callback_url, attempts, created_ms
         """, [.text(worker), .integer(leaseUntil), .integer(now), .integer(Int64(limit))], operation: "claim")
       guard !rows.isEmpty else { return [] }
-      guard let ids = try? JSONSerialization.data(withJSONObject: rows.map { $0[0].text ?? "" }) else {
-        throw StoreError("claim", "the ids cannot be written as JSON")
-      }
       var bodies: [String: Data] = [:]
       for row in try query(
         "SELECT id, body FROM submission_bodies WHERE id IN (SELECT value FROM json_each(?))",
-        [.text(String(decoding: ids, as: UTF8.self))], operation: "claim")
+        [.text(Self.jsonArray(rows.map { $0[0].text ?? "" }))], operation: "claim")
       {
         bodies[row[0].text ?? ""] = row[1].blob
       }
@@ -380,6 +374,25 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError) {
     // One daemon per file: nobody else queues work here, so there is nothing to hear.
     usleep(UInt32(max(0, min(timeoutMilliseconds, 60_000))) * 1000)
+  }
+
+  /// `items` as a JSON array of strings, for `json_each` (written here: it runs at every poll).
+  static func jsonArray(_ items: [String]) -> String {
+    var text = "["
+    for (index, item) in items.enumerated() {
+      if index > 0 { text += "," }
+      text += "\""
+      for scalar in item.unicodeScalars {
+        switch scalar {
+        case "\"": text += "\\\""
+        case "\\": text += "\\\\"
+        case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+        default: text.unicodeScalars.append(scalar)
+        }
+      }
+      text += "\""
+    }
+    return text + "]"
   }
 
   // MARK: SQLite plumbing (callers hold `lock`)

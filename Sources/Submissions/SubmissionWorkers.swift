@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// The threads that take stored jobs and run them, arranged so that a box slot never waits for the
@@ -100,7 +101,7 @@ public final class SubmissionWorkers: Sendable {
       return shared.held[id]
     }
     cancellation?.cancel()
-    shared.changed()
+    shared.wake(.claimer)
   }
 
   /// Starts the threads.
@@ -119,7 +120,7 @@ public final class SubmissionWorkers: Sendable {
   /// Tells the claimer that work was queued (here, or by another daemon).
   public func wake() {
     shared.locked { shared.queuedGeneration += 1 }
-    shared.changed()
+    shared.wake(.claimer)
   }
 
   /// Stops claiming, gives back the jobs claimed ahead, lets running jobs finish and their results
@@ -132,7 +133,7 @@ public final class SubmissionWorkers: Sendable {
       for job in shared.ready { shared.held.removeValue(forKey: job.id) }
       return shared.ready
     }
-    shared.changed()
+    shared.wakeAll()
     // Given back now, another daemon (or the next start) takes them at once; if the store is down
     // their leases lapse instead.
     try? store.release(ids: unstarted.map(\.id), worker: instance)
@@ -166,7 +167,7 @@ public final class SubmissionWorkers: Sendable {
           while !shared.stopping {
             let wanted = settings.workers + settings.claimAhead - shared.busyWorkers - shared.ready.count
             if wanted > 0 { return (wanted, shared.queuedGeneration) }
-            shared.condition.wait()
+            shared.sleep(.claimer)
           }
           return nil
         } ?? (0, 0)
@@ -190,7 +191,7 @@ public final class SubmissionWorkers: Sendable {
         try? store.release(ids: claimed.map(\.id), worker: instance)
         return
       }
-      shared.changed()
+      if !claimed.isEmpty { shared.wake(.workers) }
       // Fewer than wanted: the queue is empty now; wait for news of more (or the next look).
       if claimed.count < wanted {
         shared.waitForQueued(after: generation, milliseconds: settings.idlePollMilliseconds)
@@ -208,17 +209,18 @@ public final class SubmissionWorkers: Sendable {
             shared.busyWorkers += 1
             return (job, cancellation)
           }
-          shared.condition.wait()
+          shared.sleep(.workers)
         }
         return nil
       }
       guard let (job, cancellation) = taken else { return }
       // The claimer tops up what this worker took.
-      shared.changed()
+      shared.wake(.claimer)
       let start: Start = { [shared] in
         shared.locked { () -> Bool in
           guard !shared.stopping && !cancellation.isCancelled else { return false }
           shared.started.append(job.id)
+          shared.wake(.recorder)
           return true
         }
       }
@@ -235,15 +237,21 @@ public final class SubmissionWorkers: Sendable {
           shared.held.removeValue(forKey: job.id)
           shared.busyWorkers -= 1
         }
+        shared.wake(.claimer)
+        shared.wake(.recorder)
       case .finished(let data, let isError):
         shared.locked {
           shared.finished.append(FinishedRun(id: job.id, result: data, isError: isError))
           shared.busyWorkers -= 1
         }
+        shared.wake(.recorder)
+        shared.wake(.claimer)
       }
-      shared.changed()
     }
   }
+
+  /// How long a start waits for a result to be written with.
+  static let startLingerSeconds = 0.01
 
   /// Writes the starts and results the workers gathered, all in one store call, retrying while the
   /// store is down: the leases are renewed meanwhile, so the jobs are not taken over, and if this
@@ -252,10 +260,20 @@ public final class SubmissionWorkers: Sendable {
     var pause: UInt32 = 100_000
     while true {
       let batch = shared.locked { () -> (started: [String], finished: [FinishedRun])? in
-        while shared.started.isEmpty && shared.finished.isEmpty {
+        var lingerUntil: Date?
+        while shared.finished.isEmpty {
+          if !shared.started.isEmpty {
+            // Starts alone wait a moment for a result to share their write: the status shows
+            // `running` up to that much later, and a job that ends as the next starts costs one.
+            let deadline = lingerUntil ?? Date(timeIntervalSinceNow: Self.startLingerSeconds)
+            lingerUntil = deadline
+            if shared.stopping || Date() >= deadline { break }
+            shared.sleep(.recorder, until: deadline)
+            continue
+          }
           // Done once nothing can add more: stopping, and no worker holds a job.
           if shared.stopping && shared.busyWorkers == 0 { return nil }
-          shared.condition.wait()
+          shared.sleep(.recorder)
         }
         defer {
           shared.started = []
@@ -282,7 +300,6 @@ public final class SubmissionWorkers: Sendable {
       shared.locked {
         for run in batch.finished { shared.held.removeValue(forKey: run.id) }
       }
-      shared.changed()
       for run in batch.finished where recorded.contains(run.id) { onRecorded?(run.id) }
     }
   }
@@ -308,7 +325,7 @@ public final class SubmissionWorkers: Sendable {
           }
           cancellation.cancel()
         }
-        shared.changed()
+        shared.wake(.claimer)
       }
       if time - lastPurge >= settings.purgeIntervalMilliseconds {
         if (try? store.purge(finishedBefore: time - settings.retentionMilliseconds)) != nil { lastPurge = time }
@@ -329,10 +346,20 @@ public final class SubmissionWorkers: Sendable {
   }
 }
 
-/// State the threads share, all guarded by `condition`, which is broadcast on every change (the
-/// threads are few).
+/// State the threads share, guarded by one mutex; each kind of thread sleeps on a condition of its
+/// own, so a change wakes only the threads it concerns.
 private final class Shared: @unchecked Sendable {
-  let condition = NSCondition()
+  enum Sleeper: Int, CaseIterable {
+    case claimer
+    case workers
+    case recorder
+  }
+
+  // pthread primitives, heap-allocated so their addresses never move: NSCondition cannot share one
+  // lock between several conditions.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: Sleeper.allCases.count)
+
   /// Bumped when work may have been queued; the claimer sleeps on it when the store had nothing.
   var queuedGeneration: UInt64 = 0
   var stopping = false
@@ -348,26 +375,60 @@ private final class Shared: @unchecked Sendable {
   /// The claimer, workers and recorder still running.
   var threadsHoldingJobs = 0
 
+  init() {
+    pthread_mutex_init(mutex, nil)
+    for sleeper in Sleeper.allCases {
+      var attributes = pthread_condattr_t()
+      pthread_condattr_init(&attributes)
+      // Deadlines on the monotonic clock: a step of the wall clock neither stalls nor spins a sleeper.
+      pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+      pthread_cond_init(conditions + sleeper.rawValue, &attributes)
+      pthread_condattr_destroy(&attributes)
+    }
+  }
+
+  deinit {
+    for sleeper in Sleeper.allCases { pthread_cond_destroy(conditions + sleeper.rawValue) }
+    pthread_mutex_destroy(mutex)
+    conditions.deallocate()
+    mutex.deallocate()
+  }
+
   func locked<T>(_ body: () -> T) -> T {
-    condition.lock()
-    defer { condition.unlock() }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
     return body()
   }
 
   var isStopping: Bool { locked { stopping } }
 
-  func changed() {
-    condition.lock()
-    condition.broadcast()
-    condition.unlock()
+  /// Sleeps until woken, or until `deadline`; only inside `locked`.
+  func sleep(_ sleeper: Sleeper, until deadline: Date? = nil) {
+    guard let deadline else {
+      pthread_cond_wait(conditions + sleeper.rawValue, mutex)
+      return
+    }
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let nanoseconds = Int(max(0, deadline.timeIntervalSinceNow) * 1e9) + now.tv_nsec
+    var until = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    pthread_cond_timedwait(conditions + sleeper.rawValue, mutex, &until)
+  }
+
+  func wake(_ sleeper: Sleeper) {
+    pthread_cond_broadcast(conditions + sleeper.rawValue)
+  }
+
+  func wakeAll() {
+    for sleeper in Sleeper.allCases { wake(sleeper) }
   }
 
   func waitForQueued(after generation: UInt64, milliseconds: Int) {
-    condition.lock()
-    defer { condition.unlock() }
     let deadline = Date(timeIntervalSinceNow: Double(milliseconds) / 1000)
-    while queuedGeneration == generation && !stopping {
-      if !condition.wait(until: deadline) { return }
+    locked {
+      while queuedGeneration == generation && !stopping && Date() < deadline {
+        sleep(.claimer, until: deadline)
+      }
     }
   }
 }

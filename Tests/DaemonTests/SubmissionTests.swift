@@ -156,6 +156,10 @@ struct SubmissionTests {
     let queuedID = try #require(
       try post(first, "/v1/submissions", ["language": "python", "source": "print('after')"]).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    // The queued one is claimed ahead (for the one slot, once free) when the daemon dies: its lease
+    // lapses like the running one's.
+    #expect(waitUntil(timeout: .seconds(10)) { claimedAhead(first) == 1 })
+    #expect(try curl(first.baseURL + "/v1/submissions/\(queuedID)").json["status"] as? String == "queued")
     #expect(try first.stop(signal: SIGKILL) == SIGKILL || !first.process.isRunning)
     first.cleanUp(removeDirectory: false)
     #expect(waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty })
@@ -174,18 +178,22 @@ struct SubmissionTests {
   @Test func sigtermDrainsTheRunningJobAndLeavesTheQueuedOne() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let first = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    // A lease far longer than the waits below: the queued job, claimed ahead when the daemon
+    // stops, must be given back, not left to lapse.
+    let config = try writeConfig(directory, ["submissions": ["lease_s": 120]])
+    let first = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
     let marker = uniqueMarker()
     let runningID = try #require(
       try post(first, "/v1/submissions", sleeper(seconds: 2, marker: marker)).json["id"] as? String)
     let queuedID = try #require(
       try post(first, "/v1/submissions", sleeper(seconds: 2, marker: uniqueMarker())).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    #expect(waitUntil(timeout: .seconds(10)) { claimedAhead(first) == 1 })
     #expect(try first.stop() == 0)
     let stoppedAt = Int64(Date().timeIntervalSince1970 * 1000)
     first.cleanUp(removeDirectory: false)
 
-    let second = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    let second = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
     defer { second.cleanUp(removeDirectory: false) }
     let drained = try curl(second.baseURL + "/v1/submissions/\(runningID)")
     #expect(drained.json["status"] as? String == "done")
@@ -197,6 +205,13 @@ struct SubmissionTests {
       try curl(second.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 40).json["status"] as? String == "done")
     #expect(try second.stop() == 0)
   }
+}
+
+/// The daemon's `dsa_run_submissions_claimed_ahead` gauge; nil when it shows none.
+func claimedAhead(_ daemon: DaemonProcess) -> Int? {
+  guard let metrics = try? curl(daemon.baseURL + "/metrics").body else { return nil }
+  let line = metrics.split(separator: "\n").first { $0.hasPrefix("dsa_run_submissions_claimed_ahead ") }
+  return line.flatMap { Int($0.split(separator: " ").last ?? "") }
 }
 
 /// `POST path` with a JSON body too large for a command line, through a file.

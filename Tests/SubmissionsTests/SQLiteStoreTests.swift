@@ -73,6 +73,15 @@ import Testing
     #expect(try store.fetch(ids: [theirs.id], owner: "bob").first?.state == .queued)
   }
 
+  @Test func idsOfAnyShapeAreLookedUpSafely() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let job = try submission()
+    try store.insert([job], now: 1)
+    #expect(SQLiteStore.jsonArray(["a\"b", "c\\d", "\u{1}"]) == #"["a\"b","c\\d","\u0001"]"#)
+    #expect(try store.fetch(ids: ["x\"]", "\\", "\u{0}", job.id], owner: "").map(\.id) == [job.id])
+  }
+
   @Test func aBatchWithADuplicateIdStoresNothing() throws {
     defer { cleanUp() }
     let store = try SQLiteStore(path: path)
