@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 // Stored submissions end to end: a real daemon, a real SQLite file in the test's directory, curl.
@@ -204,6 +205,46 @@ struct SubmissionTests {
     #expect(
       try curl(second.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 40).json["status"] as? String == "done")
     #expect(try second.stop() == 0)
+  }
+}
+
+// Judge0's wait=true runs in its own request like /v1/execute and is stored done; only when the
+// sync lane refuses it (over the wait budget) is it queued as a stored job, and still answered.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct Judge0WaitTests {
+  @Test func waitTrueRunsInItsRequestAndIsQueuedOnlyPastTheBudget() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = try writeConfig(directory, ["queue_wait_budget_s": 0])
+    let daemon = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    let hello: [String: Any] = ["source_code": "print('judged')", "language_id": 71]
+    let direct = try post(daemon, "/submissions?wait=true", hello)
+    #expect(direct.status == 201 && direct.json["stdout"] as? String == "judged\n", "\(direct.body)")
+    let token = try #require(direct.json["token"] as? String)
+    // Stored done: any later GET of the token answers it.
+    let again = try curl(daemon.baseURL + "/submissions/\(token)?fields=stdout,status_id")
+    #expect(again.json["stdout"] as? String == "judged\n" && again.json["status_id"] as? Int == 3, "\(again.body)")
+
+    // The one slot busy and no wait budget: a sync request is refused, a wait=true is queued.
+    let marker = uniqueMarker()
+    let sleeperStatus = Mutex<Int?>(nil)
+    let sleeperBody = String(
+      decoding: try JSONSerialization.data(withJSONObject: sleeper(seconds: 2, marker: marker)), as: UTF8.self)
+    let executeURL = daemon.baseURL + "/v1/execute"
+    let sleeperThread = Thread {
+      let answer = try? curl(
+        executeURL, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", sleeperBody])
+      sleeperStatus.withLock { $0 = answer?.status }
+    }
+    sleeperThread.start()
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let refused = try execute(daemon, ["language": "python", "source": "print(1)"])
+    #expect(refused.status == 503, "\(refused.body)")
+    let queued = try post(daemon, "/submissions?wait=true", hello)
+    #expect(queued.status == 201 && queued.json["stdout"] as? String == "judged\n", "\(queued.body)")
+    #expect(waitUntil(timeout: .seconds(20)) { sleeperStatus.withLock { $0 } != nil })
+    #expect(sleeperStatus.withLock { $0 } == 200)
+    #expect(try daemon.stop() == 0)
   }
 }
 
