@@ -47,6 +47,12 @@ public final class SubmissionWorkers: Sendable {
     /// worker never waits for a claim, few enough that another daemon of a shared store is not
     /// kept from jobs it could start now (a job claimed ahead waits at most for one run to end).
     public var claimAhead: Int
+    /// Whether the jobs claimed ahead wait in the box slots' line, each on a worker thread of its
+    /// own, rather than in memory for a worker to free up: a slot that frees then takes the next
+    /// job at once, with no thread to wake in between (on a busy host each wake-up is a wait for a
+    /// CPU). Only when `workers` is at least the number of slots, as the slots then bound the jobs
+    /// that run at once; with fewer workers, `workers` must.
+    public var waitsInSlotLine = false
     /// How long a lease lasts without renewal, milliseconds.
     public var leaseMilliseconds: Int64 = 15_000
     /// How long finished submissions are kept, milliseconds.
@@ -86,8 +92,8 @@ public final class SubmissionWorkers: Sendable {
 
   /// Jobs this daemon holds a lease on now: claimed ahead, running, or with a result to write.
   public var heldCount: Int { shared.locked { shared.held.count } }
-  /// Jobs claimed ahead, waiting for a worker.
-  public var claimedAheadCount: Int { shared.locked { shared.ready.count } }
+  /// Jobs this daemon claimed that have not started yet (waiting for a worker, or in the slots' line).
+  public var claimedAheadCount: Int { shared.locked { shared.unstarted.count } }
 
   /// Stops the run of `id` if this daemon holds it (it was just cancelled here): its boxes are
   /// killed now, so its slot is free at once; claimed ahead, it is dropped. A job cancelled through
@@ -96,6 +102,7 @@ public final class SubmissionWorkers: Sendable {
     let cancellation = shared.locked { () -> RunCancellation? in
       if let index = shared.ready.firstIndex(where: { $0.id == id }) {
         shared.ready.remove(at: index)
+        shared.unstarted.remove(id)
         return shared.held.removeValue(forKey: id)
       }
       return shared.held[id]
@@ -106,7 +113,7 @@ public final class SubmissionWorkers: Sendable {
 
   /// Starts the threads.
   public func start() {
-    for index in 0..<settings.workers {
+    for index in 0..<(settings.workers + (settings.waitsInSlotLine ? settings.claimAhead : 0)) {
       startThread(name: "dsa-run-submission-\(index)", holdsJobs: true) { [self] in work() }
     }
     startThread(name: "dsa-run-submission-claimer", holdsJobs: true) { [self] in claimAhead() }
@@ -130,7 +137,10 @@ public final class SubmissionWorkers: Sendable {
     let unstarted = shared.locked { () -> [ClaimedSubmission] in
       shared.stopping = true
       defer { shared.ready = [] }
-      for job in shared.ready { shared.held.removeValue(forKey: job.id) }
+      for job in shared.ready {
+        shared.held.removeValue(forKey: job.id)
+        shared.unstarted.remove(job.id)
+      }
       return shared.ready
     }
     shared.wakeAll()
@@ -158,8 +168,8 @@ public final class SubmissionWorkers: Sendable {
 
   private func now() -> Int64 { wallClockMilliseconds() }
 
-  /// Keeps `workers + claimAhead` jobs held that have not been handed to a worker's run yet, less
-  /// those the busy workers run: so each idle worker has one, and `claimAhead` more wait.
+  /// Keeps `workers + claimAhead` jobs held that have no result yet: so each idle worker has one,
+  /// and `claimAhead` more wait (in memory, or in the slots' line on threads of their own).
   private func claimAhead() {
     while true {
       let (wanted, generation) =
@@ -185,6 +195,7 @@ public final class SubmissionWorkers: Sendable {
         guard !shared.stopping else { return true }
         for job in claimed { shared.held[job.id] = RunCancellation() }
         shared.ready += claimed
+        shared.unstarted.formUnion(claimed.map(\.id))
         return false
       }
       if stoppedMeanwhile {
@@ -220,6 +231,7 @@ public final class SubmissionWorkers: Sendable {
         shared.locked { () -> Bool in
           guard !shared.stopping && !cancellation.isCancelled else { return false }
           shared.started.append(job.id)
+          shared.unstarted.remove(job.id)
           shared.wake(.recorder)
           return true
         }
@@ -235,6 +247,7 @@ public final class SubmissionWorkers: Sendable {
         if !cancellation.isCancelled { try? store.release(ids: [job.id], worker: instance) }
         shared.locked {
           shared.held.removeValue(forKey: job.id)
+          shared.unstarted.remove(job.id)
           shared.busyWorkers -= 1
         }
         shared.wake(.claimer)
@@ -321,6 +334,7 @@ public final class SubmissionWorkers: Sendable {
             if let index = shared.ready.firstIndex(where: { $0.id == id }) {
               shared.ready.remove(at: index)
               shared.held.removeValue(forKey: id)
+              shared.unstarted.remove(id)
             }
           }
           cancellation.cancel()
@@ -367,6 +381,8 @@ private final class Shared: @unchecked Sendable {
   var held: [String: RunCancellation] = [:]
   /// Jobs claimed ahead, oldest first, not yet taken by a worker.
   var ready: [ClaimedSubmission] = []
+  /// Jobs held that have not started in a slot (in `ready`, or taken by a worker and waiting).
+  var unstarted = Set<String>()
   /// Workers that hold a job (from taking it until its result is handed to the recorder).
   var busyWorkers = 0
   /// Jobs that got a slot, and results, not yet written.

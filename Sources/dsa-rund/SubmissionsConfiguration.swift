@@ -113,6 +113,7 @@ struct SubmissionsConfiguration: Equatable {
       store = try SQLiteStore(path: path)
     }
     var workerSettings = SubmissionWorkers.Settings(workers: workers ?? slots, claimAhead: claimAhead)
+    workerSettings.waitsInSlotLine = workerSettings.workers >= slots
     workerSettings.leaseMilliseconds = Int64(leaseSeconds * 1000)
     workerSettings.retentionMilliseconds = Int64(retentionSeconds * 1000)
     // Often enough that a short retention (tests, small disks) is honoured within a fraction of it.
