@@ -87,6 +87,9 @@ public final class APIRouter: Sendable {
     var checksWaitBudget = true
     /// The boxes of a stored job die with it when it is cancelled.
     var boxCancellation: BoxCancellation?
+    /// A stored job's last word, on the slot's thread, on whether it still runs (false: it was
+    /// cancelled, or its daemon stops, while it waited; it is answered busy without running).
+    var startsInSlot: (@Sendable () -> Bool)?
     /// The quota check this request was charged with, for the RateLimit fields.
     var rateLimit: RateLimiter.Decision?
   }
@@ -351,8 +354,10 @@ public final class APIRouter: Sendable {
   ) throws(APIError) -> (Result<Value, ExecuteError>, Duration) {
     let waitStart = ContinuousClock.now
     let boxes = trace.boxCancellation
+    let startsInSlot = trace.startsInSlot
     let (admission, ran) = queue.withSlot(timeout: configuration.queueTimeout, checksBudget: trace.checksWaitBudget) {
-      () -> (ContinuousClock.Instant, ContinuousClock.Instant, Result<Value, ExecuteError>) in
+      () -> (ContinuousClock.Instant, ContinuousClock.Instant, Result<Value, ExecuteError>)? in
+      if let startsInSlot, !startsInSlot() { return nil }
       let started = ContinuousClock.now
       do throws(ExecuteError) {
         let value: Value
@@ -388,7 +393,10 @@ public final class APIRouter: Sendable {
         "no box slot became free within \(configuration.queueTimeout); try again shortly",
         retryAfterSeconds: configuration.retryAfterSeconds)
     }
-    guard let (runStart, runEnd, outcome) = ran else { throw .internalError("the work queue lost a run") }
+    guard let ran else { throw .internalError("the work queue lost a run") }
+    guard let (runStart, runEnd, outcome) = ran else {
+      throw .busy("the stored job is not to start after all", retryAfterSeconds: configuration.retryAfterSeconds)
+    }
     trace.queueMilliseconds = Self.milliseconds(runStart - waitStart)
     trace.runMilliseconds = Self.milliseconds(runEnd - runStart)
     if case .failure(.sandbox(let failure)) = outcome {

@@ -108,12 +108,23 @@ extension APIRouter {
         let fields = try Self.judge0Fields(query["fields"])
         try Judge0Refusal.lifting { () throws(APIError) in try chargeRuns(1, request, trace: &trace) }
         let job = try judge0Job(object, base64: base64, service: service, settings: settings, trace: &trace)
+        let waits = Self.flag("wait", query, object)
+        // wait=true runs in this request, as /v1/execute does, and stores the submission done: one
+        // write, no worker between. Only when the sync lane is over its wait budget is it queued
+        // as any other and waited for.
+        if waits,
+          let (token, record) = try Judge0Refusal.lifting({ () throws(APIError) in
+            try judge0RunNow(job, owner: owner, service: service, trace: &trace)
+          })
+        {
+          return Self.judge0JSON(
+            HTTPStatus(code: 201),
+            Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+        }
         let token = try Judge0Refusal.lifting { () throws(APIError) in
           try judge0Insert([job], owner: owner, service: service, trace: &trace)[0]
         }
-        guard Self.flag("wait", query, object) else {
-          return Self.judge0JSON(HTTPStatus(code: 201), ["token": .string(token)])
-        }
+        guard waits else { return Self.judge0JSON(HTTPStatus(code: 201), ["token": .string(token)]) }
         let record = try Judge0Refusal.lifting { () throws(APIError) in
           try judge0Wait(token, owner: owner, service: service, trace: &trace)
         }
@@ -444,6 +455,46 @@ extension APIRouter {
     return Judge0Job(execute: execute, echo: echo, callbackURL: callbackURL)
   }
 
+  /// The body a Judge0 job is stored with: its `/v1/execute` body and what Judge0 echoes back.
+  private static func judge0StoredBody(_ job: Judge0Job) -> Data {
+    ResultEncoder.data(["execute": job.execute.json, "judge0": .object(job.echo)] as JSONValue)
+  }
+
+  /// A fresh stored id, its bits a UUID v4's.
+  private func judge0NewID(trace: inout Trace) throws(APIError) -> String {
+    do throws(StoreError) {
+      return Self.uuid4ID(try SubmissionID.make())
+    } catch {
+      throw storeUnavailable(error, trace: &trace)
+    }
+  }
+
+  /// `wait=true` run in the request's own slot, admitted by the wait budget like `/v1/execute`,
+  /// and stored done in one write; nil when the budget refuses it (the caller queues it instead).
+  /// The store failing after the run is 503 with nothing stored, as a submit that fails is.
+  private func judge0RunNow(_ job: Judge0Job, owner: String, service: SubmissionService, trace: inout Trace)
+    throws(APIError) -> (token: String, record: SubmissionRecord)?
+  {
+    let id = try judge0NewID(trace: &trace)
+    let created = wallClockMilliseconds()
+    let outcome = runBody(.execute, ResultEncoder.data(job.execute.json), trace: &trace)
+    guard case .finished(let data, let isError) = outcome else { return nil }
+    let result = Self.judge0StoredResult(data, isError: isError, echo: job.echo)
+    let finished = wallClockMilliseconds()
+    let submission = NewSubmission(
+      id: id, owner: owner, kind: .execute, body: Self.judge0StoredBody(job), callbackURL: job.callbackURL)
+    do throws(StoreError) {
+      try service.store.insertDone(submission, result: result, isError: false, now: finished)
+    } catch {
+      throw storeUnavailable(error, trace: &trace)
+    }
+    if job.callbackURL != nil { service.sender?.wake() }
+    let record = SubmissionRecord(
+      id: id, kind: .execute, state: .done, createdMilliseconds: created, finishedMilliseconds: finished,
+      result: result, resultIsError: false)
+    return (Self.judge0Token(id), record)
+  }
+
   /// Stores the jobs; their tokens (UUID v4 spellings of the stored ids) in order.
   private func judge0Insert(_ jobs: [Judge0Job], owner: String, service: SubmissionService, trace: inout Trace)
     throws(APIError) -> [String]
@@ -451,16 +502,10 @@ extension APIRouter {
     var made: [NewSubmission] = []
     var tokens: [String] = []
     for job in jobs {
-      let id: String
-      do throws(StoreError) {
-        id = Self.uuid4ID(try SubmissionID.make())
-      } catch {
-        throw storeUnavailable(error, trace: &trace)
-      }
-      let body: JSONValue = ["execute": job.execute.json, "judge0": .object(job.echo)]
+      let id = try judge0NewID(trace: &trace)
       made.append(
         NewSubmission(
-          id: id, owner: owner, kind: .execute, body: ResultEncoder.data(body), callbackURL: job.callbackURL))
+          id: id, owner: owner, kind: .execute, body: Self.judge0StoredBody(job), callbackURL: job.callbackURL))
       tokens.append(Self.judge0Token(id))
     }
     do throws(StoreError) {
@@ -489,34 +534,40 @@ extension APIRouter {
   {
     let id = Self.judge0ID(token)!
     let deadline = Date(timeIntervalSinceNow: service.settings.maximumWaitSeconds)
+    let watch = service.recorded.watch(id)
+    defer { service.recorded.end(watch) }
     while true {
-      let seen = service.recorded.current
       guard let record = try judge0Fetch([id], owner: owner, service: service, trace: &trace).first else {
         throw .internalError("a stored Judge0 submission vanished")
       }
       if record.state == .done || record.state == .cancelled || Date() >= deadline { return record }
-      service.recorded.wait(after: seen, until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
+      watch.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
     }
   }
 
   // MARK: Running and results
 
-  /// The worker's hook: a stored Judge0 body runs as its `/v1/execute` body and its result is kept in
-  /// Judge0's terms; nil for any other body.
-  func judge0RunStored(_ body: Data, boxes: BoxCancellation?) -> SubmissionWorkers.RunOutcome? {
+  /// The worker's hook: a stored Judge0 body runs as its `/v1/execute` body (admitted as `trace`
+  /// says) and its result is kept in Judge0's terms; nil for any other body.
+  func judge0RunStored(_ body: Data, trace: inout Trace) -> SubmissionWorkers.RunOutcome? {
     guard body.starts(with: Data("{\"execute\":".utf8)),
       let value = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let object) = value,
       let execute = object["execute"], case .object(let echo)? = object["judge0"]
     else { return nil }
-    let outcome = runStored(.execute, ResultEncoder.data(execute), boxes: boxes)
+    let outcome = runBody(.execute, ResultEncoder.data(execute), trace: &trace)
     guard case .finished(let data, let isError) = outcome else { return outcome }
+    return .finished(Self.judge0StoredResult(data, isError: isError, echo: echo), isError: false)
+  }
+
+  /// What a Judge0 submission's result is stored as: its echoed attributes with the outcome's.
+  static func judge0StoredResult(_ data: Data, isError: Bool, echo: [String: JSONValue]) -> Data {
     var attributes = echo
     let expected: String?
     if case .string(let text)? = echo["expected_output"] { expected = text } else { expected = nil }
-    for (key, value) in Self.judge0Outcome(data, isError: isError, expectedOutput: expected) {
+    for (key, value) in judge0Outcome(data, isError: isError, expectedOutput: expected) {
       attributes[key] = value
     }
-    return .finished(ResultEncoder.data(["judge0": .object(attributes)] as JSONValue), isError: false)
+    return ResultEncoder.data(["judge0": .object(attributes)] as JSONValue)
   }
 
   /// Judge0's result attributes from a `/v1/execute` answer (or its error).

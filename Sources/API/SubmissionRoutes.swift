@@ -50,27 +50,45 @@ public final class SubmissionService: Sendable {
   }
 }
 
-/// A counter bumped on every recorded result, that waiters sleep on.
-final class CompletionSignal: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var generation: UInt64 = 0
+/// Wakes the requests waiting for a submission when this daemon records its result. Each waiter
+/// watches its own id, so a result wakes only the requests that wait for it (woken all at once, each
+/// would read the store again to find its own still running).
+final class CompletionSignal: Sendable {
+  private let watchers = Mutex<[String: [Watch]]>([:])
 
-  var current: UInt64 { condition.withLock { generation } }
+  /// One request's watch on one id.
+  final class Watch: Sendable {
+    let id: String
+    fileprivate let semaphore = DispatchSemaphore(value: 0)
 
-  func bump() {
-    condition.withLock {
-      generation += 1
-      condition.broadcast()
+    fileprivate init(id: String) {
+      self.id = id
+    }
+
+    /// Sleeps until the id's result is recorded here (at any time since the watch began) or until
+    /// `deadline`.
+    func wait(until deadline: Date) {
+      _ = semaphore.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow))
     }
   }
 
-  /// Sleeps until the counter moves past `seen` or `until`.
-  func wait(after seen: UInt64, until deadline: Date) {
-    condition.withLock {
-      while generation == seen {
-        if !condition.wait(until: deadline) { return }
-      }
+  /// Starts watching `id`; begin before reading its state, so a result recorded in between is seen.
+  func watch(_ id: String) -> Watch {
+    let watch = Watch(id: id)
+    watchers.withLock { $0[id, default: []].append(watch) }
+    return watch
+  }
+
+  func end(_ watch: Watch) {
+    watchers.withLock { all in
+      all[watch.id]?.removeAll { $0 === watch }
+      if all[watch.id]?.isEmpty == true { all.removeValue(forKey: watch.id) }
     }
+  }
+
+  /// `id`'s result is recorded.
+  func recorded(_ id: String) {
+    for watch in watchers.withLock({ $0[id] ?? [] }) { watch.semaphore.signal() }
   }
 }
 
@@ -108,17 +126,17 @@ extension APIRouter {
       }
     }
     let signal = service.recorded
-    let onRecorded: @Sendable (String) -> Void = { _ in
-      signal.bump()
+    let onRecorded: @Sendable (String) -> Void = { id in
+      signal.recorded(id)
       sender?.wake()
     }
     let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
-      [unowned self] kind, body, cancellation in
+      [unowned self] kind, body, cancellation, start in
       // The job's boxes die when it is cancelled; what they leave is not recorded (the store keeps
       // a cancelled submission cancelled).
       let boxes = BoxCancellation()
       cancellation.onCancel { boxes.cancel() }
-      return runStored(kind, body, boxes: boxes)
+      return runStored(kind, body, boxes: boxes, startsInSlot: start)
     }
     service.install(workers, sender: sender)
     workers.start()
@@ -280,25 +298,36 @@ extension APIRouter {
     }
   }
 
-  /// Runs a stored body through its route, for a worker; its boxes attach to `boxes`.
-  func runStored(_ kind: SubmissionKind, _ body: Data, boxes: BoxCancellation? = nil) -> SubmissionWorkers.RunOutcome {
-    if kind == .execute, let outcome = judge0RunStored(body, boxes: boxes) { return outcome }
+  /// Runs a stored body through its route, for a worker: past the wait budget (no client waits on
+  /// it), its boxes attached to `boxes`, and only if `startsInSlot` still agrees once it has a slot.
+  func runStored(
+    _ kind: SubmissionKind, _ body: Data, boxes: BoxCancellation? = nil,
+    startsInSlot: (@Sendable () -> Bool)? = nil
+  ) -> SubmissionWorkers.RunOutcome {
+    var trace = Trace(id: "submission")
+    trace.checksWaitBudget = false
+    trace.boxCancellation = boxes
+    trace.startsInSlot = startsInSlot
+    if kind == .execute, let outcome = judge0RunStored(body, trace: &trace) { return outcome }
+    return runBody(kind, body, trace: &trace)
+  }
+
+  /// Runs an execute or grade body as `/v1/execute` or `/v1/grade` would (admitted as `trace`
+  /// says): the answer's bytes, its error object's, or `.retryLater` when no slot could be had.
+  func runBody(_ kind: SubmissionKind, _ body: Data, trace: inout Trace) -> SubmissionWorkers.RunOutcome {
     let target = kind == .execute ? "/v1/execute" : "/v1/grade"
     let request = HTTPRequest(
       head: HTTPRequestHead(
         method: "POST", target: target, version: .http11, headers: ["Content-Type": "application/json"],
         keepAlive: false),
       body: body)
-    var trace = Trace(id: "submission")
-    trace.checksWaitBudget = false
-    trace.boxCancellation = boxes
     do throws(APIError) {
       let response = kind == .execute ? try execute(request, trace: &trace) : try grade(request, trace: &trace)
       return .finished(response.body, isError: false)
     } catch {
       if error.code == "busy" { return .retryLater }
       // A cancelled job's killed box is no failure of the server's.
-      if error.status == .internalServerError, boxes?.isCancelled != true {
+      if error.status == .internalServerError, trace.boxCancellation?.isCancelled != true {
         // As for a sync request: the detail is the operator's, the caller gets a plain sentence.
         if let sink = configuration.logSink {
           sink(
@@ -341,15 +370,17 @@ extension APIRouter {
     throws(APIError) -> HTTPResponse
   {
     let deadline = Date(timeIntervalSinceNow: wait)
+    let watch = service.recorded.watch(id)
+    defer { service.recorded.end(watch) }
     while true {
-      let seen = service.recorded.current
       guard let record = try fetch([id], owner: owner, service).first else { throw Self.unknownSubmission(id) }
       let final = record.state == .done || record.state == .cancelled
       if final || Date() >= deadline {
         return Self.jsonResponse(created && !final ? HTTPStatus(code: 202) : .ok, Self.recordData(record))
       }
-      // Woken by a result recorded here; the short bound also catches one recorded by another daemon.
-      service.recorded.wait(after: seen, until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
+      // Woken by its result recorded here; the short bound also catches one recorded by another
+      // daemon, or a cancel.
+      watch.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
     }
   }
 
@@ -410,22 +441,29 @@ extension APIRouter {
   }
 
   /// `{"id", "kind", "status", "created_ms", "finished_ms", "result"|"error"}`, the stored result
-  /// bytes placed as they are.
+  /// bytes placed as they are. Built as a `JSONValue` (not a Foundation tree to be cast): every
+  /// poll answers with it.
   static func recordData(_ record: SubmissionRecord) -> Data {
-    let fields: [String: Any] = [
-      "id": record.id, "kind": record.kind.rawValue, "status": record.state.rawValue,
-      "created_ms": record.createdMilliseconds,
-      "finished_ms": record.finishedMilliseconds.map { $0 as Any } ?? NSNull(),
+    let fields: [String: JSONValue] = [
+      "id": .string(record.id), "kind": .string(record.kind.rawValue), "status": .string(record.state.rawValue),
+      "created_ms": .number(Double(record.createdMilliseconds)),
+      "finished_ms": record.finishedMilliseconds.map { .number(Double($0)) } ?? .null,
     ]
     return recordData(fields, result: record.state == .done ? record.result : nil, isError: record.resultIsError)
   }
 
   /// `fields` with `result` (or `error`) added as the very bytes given.
   static func recordData(_ given: [String: Any], result: Data?, isError: Bool) -> Data {
+    guard case .object(let fields)? = ResultEncoder.value(given) else { return ResultEncoder.data(given) }
+    return recordData(fields, result: result, isError: isError)
+  }
+
+  /// `fields` with `result` (or `error`) added as the very bytes given.
+  static func recordData(_ given: [String: JSONValue], result: Data?, isError: Bool) -> Data {
     var fields = given
-    guard let result else { return ResultEncoder.data(fields) }
-    fields[isError ? "error" : "result"] = NSNull()
-    let envelope = ResultEncoder.data(fields)
+    guard let result else { return ResultEncoder.data(.object(fields)) }
+    fields[isError ? "error" : "result"] = .null
+    let envelope = ResultEncoder.data(.object(fields))
     // Splice the bytes in for the placeholder: the result is exactly what the sync route sent.
     let placeholder = Data("\"\(isError ? "error" : "result")\":null".utf8)
     guard let range = envelope.range(of: placeholder) else { return envelope }
@@ -505,6 +543,12 @@ extension APIRouter {
       gauge(
         "dsa_run_submission_oldest_queued_seconds", "Age of the oldest queued submission, seconds.",
         String(statistics.oldestQueuedSeconds))
+    }
+    if let workers = service.runningWorkers {
+      gauge(
+        "dsa_run_submissions_claimed_ahead",
+        "Stored submissions this daemon claimed for its next free worker (still queued to clients).",
+        String(workers.claimedAheadCount))
     }
     text += "# HELP dsa_run_submission_store_failures_total Submission store operations that failed.\n"
     text += "# TYPE dsa_run_submission_store_failures_total counter\n"

@@ -63,8 +63,16 @@ public final class MonitoredStore: SubmissionStore, Sendable {
   public func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome {
     try timed(write: true) { () throws(StoreError) in try inner.cancel(id: id, owner: owner, now: now) }
   }
-  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
-    try timed(write: false) { () throws(StoreError) in try inner.claim(worker: worker, now: now, leaseUntil: leaseUntil)
+  public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
+    try timed(write: true) { () throws(StoreError) in
+      try inner.insertDone(submission, result: result, isError: isError, now: now)
+    }
+  }
+  public func claim(worker: String, now: Int64, leaseUntil: Int64, limit: Int) throws(StoreError)
+    -> [ClaimedSubmission]
+  {
+    try timed(write: false) { () throws(StoreError) in
+      try inner.claim(worker: worker, now: now, leaseUntil: leaseUntil, limit: limit)
     }
   }
   @discardableResult
@@ -72,13 +80,15 @@ public final class MonitoredStore: SubmissionStore, Sendable {
     try timed(write: true) { () throws(StoreError) in try inner.renew(ids: ids, worker: worker, leaseUntil: leaseUntil)
     }
   }
-  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
+  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
+    -> Set<String>
+  {
     try timed(write: true) { () throws(StoreError) in
-      try inner.complete(id: id, result: result, isError: isError, now: now)
+      try inner.record(started: started, finished: finished, worker: worker, now: now)
     }
   }
-  public func release(id: String, worker: String) throws(StoreError) {
-    try timed(write: true) { () throws(StoreError) in try inner.release(id: id, worker: worker) }
+  public func release(ids: [String], worker: String) throws(StoreError) {
+    try timed(write: true) { () throws(StoreError) in try inner.release(ids: ids, worker: worker) }
   }
   public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
     try timed(write: false) { () throws(StoreError) in try inner.pendingWebhooks(limit: limit) }

@@ -38,7 +38,12 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     CREATE INDEX submissions_by_state ON submissions (state, created_ms);
     CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
     CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    """,
+    // Claims look among the unfinished jobs, oldest first, whatever their state (a claimed job stays
+    // queued until it starts; a running one is taken over when its lease lapses).
     """
+    CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
+    """,
   ]
 
   private let connectionString: String
@@ -150,7 +155,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     return try locked { (session) throws(StoreError) in
       try session.query(
         "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
-          + "WHERE id = ANY($1::text[]) AND owner = $2", ["{" + ids.joined(separator: ",") + "}", owner]
+          + "WHERE id = ANY($1::text[]) AND owner = $2", [Self.textArray(ids), owner]
       ).map { (row) throws(StoreError) in
         guard let kind = SubmissionKind(rawValue: row[1] ?? ""), let state = SubmissionState(rawValue: row[2] ?? "")
         else { throw StoreError("fetch", "a row has an unknown kind or state") }
@@ -174,25 +179,43 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
+  public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
     try locked { (session) throws(StoreError) in
-      let rows = try session.withoutWaitingForDisk { () throws(StoreError) in
-        try session.query(
-          """
-          UPDATE submissions SET state = 'running', lease_owner = $1, lease_until_ms = $2, attempts = attempts + 1
-          WHERE id = (
-            SELECT id FROM submissions
-            WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < $3)
-            ORDER BY created_ms LIMIT 1
-            FOR UPDATE SKIP LOCKED)
-          RETURNING id, kind, body, callback_url, attempts
-          """, [worker, String(leaseUntil), String(now)])
-      }
-      guard let row = rows.first else { return nil }
-      guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
-      return ClaimedSubmission(
-        id: row[0] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
-        attempt: Int(row[4] ?? "1") ?? 1)
+      _ = try session.query(
+        "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms, finished_ms, attempts, "
+          + "result, result_is_error, webhook_pending) VALUES ($1, $2, $3, $4, $5, 'done', $6, $6, 1, $7, $8, $9)",
+        [
+          submission.id, submission.owner, submission.kind.rawValue, String(decoding: submission.body, as: UTF8.self),
+          submission.callbackURL, String(now), String(decoding: result, as: UTF8.self), isError ? "true" : "false",
+          submission.callbackURL == nil ? "0" : "1",
+        ])
+    }
+  }
+
+  public func claim(worker: String, now: Int64, leaseUntil: Int64, limit: Int) throws(StoreError)
+    -> [ClaimedSubmission]
+  {
+    guard limit > 0 else { return [] }
+    return try locked { (session) throws(StoreError) in
+      // The CTE is run once, its rows locked (and others' locked rows skipped) before the update.
+      let rows = try session.query(
+        """
+        WITH \(Self.unsynced), picked AS (
+          SELECT id FROM submissions
+          WHERE state IN ('queued', 'running') AND coalesce(lease_until_ms, 0) < $3
+          ORDER BY created_ms LIMIT $4
+          FOR UPDATE SKIP LOCKED)
+        UPDATE submissions AS s
+        SET state = 'queued', lease_owner = $1, lease_until_ms = $2, attempts = s.attempts + 1
+        FROM picked, unsynced WHERE s.id = picked.id
+        RETURNING s.id, s.kind, s.body, s.callback_url, s.attempts, s.created_ms
+        """, [worker, String(leaseUntil), String(now), String(limit)])
+      return try rows.map { (row) throws(StoreError) in
+        guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
+        return ClaimedSubmission(
+          id: row[0] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
+          attempt: Int(row[4] ?? "1") ?? 1, createdMilliseconds: Int64(row[5] ?? "") ?? 0)
+      }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
     }
   }
 
@@ -203,31 +226,77 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       Set(
         try session.query(
           "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
-            + "AND state = 'running' RETURNING id",
-          [String(leaseUntil), "{" + ids.joined(separator: ",") + "}", worker]
+            + "AND state IN ('queued', 'running') RETURNING id",
+          [String(leaseUntil), Self.textArray(ids), worker]
         ).compactMap { $0[0] })
     }
   }
 
-  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
-    try locked { (session) throws(StoreError) in
-      !(try session.query(
-        "UPDATE submissions SET state = 'done', result = $1, result_is_error = $2, finished_ms = $3, "
-          + "lease_owner = NULL, webhook_pending = CASE WHEN callback_url IS NULL THEN 0 ELSE 1 END "
-          + "WHERE id = $4 AND state = 'running' RETURNING id",
-        [String(decoding: result, as: UTF8.self), isError ? "true" : "false", String(now), id]
-      )
-      .isEmpty)
+  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
+    -> Set<String>
+  {
+    if finished.isEmpty {
+      guard !started.isEmpty else { return [] }
+      // Only the starts: a start lost in a database crash shows the job queued a little longer.
+      try locked { (session) throws(StoreError) in
+        _ = try session.query(
+          "WITH \(Self.unsynced) UPDATE submissions SET state = 'running' FROM unsynced "
+            + "WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'queued'",
+          [Self.textArray(started), worker])
+      }
+      return []
+    }
+    // One statement, one round trip, one commit waiting for the disk, for every result gathered
+    // while the last commit waited (the ids of the two updates are disjoint, as they must be).
+    return try locked { (session) throws(StoreError) in
+      Set(
+        try session.query(
+          "WITH started AS (" + Self.startStatement + " RETURNING id) "
+            + "UPDATE submissions AS s SET state = 'done', result = v.result, result_is_error = v.is_error, "
+            + "finished_ms = $3, lease_owner = NULL, "
+            + "webhook_pending = CASE WHEN s.callback_url IS NULL THEN 0 ELSE 1 END "
+            + "FROM unnest($4::text[], $5::text[], $6::boolean[]) AS v(id, result, is_error) "
+            + "WHERE s.id = v.id AND s.state IN ('queued', 'running') RETURNING s.id",
+          [
+            Self.textArray(started), worker, String(now), Self.textArray(finished.map(\.id)),
+            Self.textArray(finished.map { String(decoding: $0.result, as: UTF8.self) }),
+            "{" + finished.map { $0.isError ? "t" : "f" }.joined(separator: ",") + "}",
+          ]
+        ).compactMap { $0[0] })
     }
   }
 
-  public func release(id: String, worker: String) throws(StoreError) {
+  /// A CTE that makes its statement's commit not wait for the server's fsync (`synchronous_commit`
+  /// off for that one transaction), in the statement itself: one round trip, not four (BEGIN, SET
+  /// LOCAL, the statement, COMMIT). Only for claims and starts: a claim lost in a database crash
+  /// leaves the job queued (or its lease lapsed), and it is claimed and run again, as the lease
+  /// design allows anyway; a start lost shows the job queued a little longer. Submits and results
+  /// keep waiting for the disk. Join `unsynced` in the statement's FROM so the CTE is evaluated.
+  static let unsynced = "unsynced AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))"
+
+  /// The jobs of $1 that $2 holds become running.
+  private static let startStatement =
+    "UPDATE submissions SET state = 'running' WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'queued'"
+
+  public func release(ids: [String], worker: String) throws(StoreError) {
+    guard !ids.isEmpty else { return }
     try locked { (session) throws(StoreError) in
+      // The claims never ran: they do not count as attempts. Other daemons hear of the jobs at once.
       _ = try session.query(
-        "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL "
-          + "WHERE id = $1 AND lease_owner = $2 AND state = 'running'", [id, worker])
-      _ = try session.query("NOTIFY \(Self.channel)", [])
+        "WITH released AS (UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL, "
+          + "attempts = greatest(0, attempts - 1) WHERE id = ANY($1::text[]) AND lease_owner = $2 "
+          + "AND state IN ('queued', 'running') RETURNING id) "
+          + "SELECT pg_notify('\(Self.channel)', '') WHERE EXISTS (SELECT 1 FROM released)",
+        [Self.textArray(ids), worker])
     }
+  }
+
+  /// A text[] literal of `items`: each quoted, its backslashes and quotes escaped.
+  static func textArray(_ items: [String]) -> String {
+    "{"
+      + items.map {
+        "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+      }.joined(separator: ",") + "}"
   }
 
   public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
@@ -310,6 +379,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       // The server restarted or the network dropped: a fresh connection per call until it is back.
       PQfinish(session.connection)
       session.connection = nil
+      session.prepared = [:]
       session.connection = try connect()
     }
     return try body(session)
@@ -335,22 +405,29 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
 /// One connection of the pool; used by one call at a time.
 private final class Session {
   var connection: OpaquePointer?
+  /// The statements prepared on this connection, by their text: each is parsed and planned once per
+  /// connection instead of at every call (the claim, with its CTEs, cost more to plan than to run).
+  var prepared: [String: String] = [:]
 
-  /// Runs `body` in a transaction whose commit does not wait for the server's fsync
-  /// (`synchronous_commit = off`, for this transaction only). Only for a claim: a claim lost in a
-  /// database crash leaves the job queued (or its lease lapsed), and it is claimed and run again,
-  /// which the lease design allows anyway. Submits and results keep waiting for the disk.
-  func withoutWaitingForDisk<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-    _ = try query("BEGIN", [])
-    do throws(StoreError) {
-      _ = try query("SET LOCAL synchronous_commit = off", [])
-      let value = try body()
-      _ = try query("COMMIT", [])
-      return value
-    } catch {
-      _ = try? query("ROLLBACK", [])
-      throw error
+  /// The name of `sql` prepared on this connection, preparing it the first time.
+  private func statement(_ sql: String, parameterCount: Int) throws(StoreError) -> String {
+    if let name = prepared[sql] { return name }
+    let name = "dsa_run_\(prepared.count)"
+    let result = PQprepare(connection, name, sql, Int32(parameterCount), nil)
+    defer { PQclear(result) }
+    guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+      throw failure(sql, result)
     }
+    prepared[sql] = name
+    return name
+  }
+
+  private func failure(_ sql: String, _ result: OpaquePointer?) -> StoreError {
+    let message =
+      result.map { String(cString: PQresultErrorMessage($0)) } ?? String(cString: PQerrorMessage(connection))
+    return StoreError(
+      sql.split(separator: " ").first.map(String.init)?.lowercased() ?? "query",
+      message.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   /// Runs `sql` with text parameters; rows of text values (nil for NULL).
@@ -359,21 +436,18 @@ private final class Session {
     defer { for copy in copies { free(copy) } }
     let values = copies.map { UnsafePointer<CChar>($0) }
     // Without parameters, the simple protocol: a migration is several statements in one text.
-    let result =
-      parameters.isEmpty
-      ? PQexec(connection, sql)
-      : values.withUnsafeBufferPointer { buffer in
-        PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+    let result: OpaquePointer?
+    if parameters.isEmpty {
+      result = PQexec(connection, sql)
+    } else {
+      let name = try statement(sql, parameterCount: parameters.count)
+      result = values.withUnsafeBufferPointer { buffer in
+        PQexecPrepared(connection, name, Int32(parameters.count), buffer.baseAddress, nil, nil, 0)
       }
+    }
     defer { PQclear(result) }
     let status = PQresultStatus(result)
-    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-      let message =
-        result.map { String(cString: PQresultErrorMessage($0)) } ?? String(cString: PQerrorMessage(connection))
-      throw StoreError(
-        sql.split(separator: " ").first.map(String.init)?.lowercased() ?? "query",
-        message.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(sql, result) }
     var rows: [[String?]] = []
     for row in 0..<PQntuples(result) {
       rows.append(

@@ -46,11 +46,27 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     CREATE INDEX submissions_by_state ON submissions (state, created_ms);
     CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
     CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    """,
+    // A body is written once and read by claims: kept apart, the row that each claim, start and
+    // result rewrites stays small (SQLite writes a whole row, overflow pages and all, on every
+    // update: a 300 KB source was written to the log at every step of its job). Claims look among
+    // the unfinished jobs, oldest first, whatever their state (a claimed job stays queued until it
+    // starts; a running one is taken over when its lease lapses).
     """
+    CREATE TABLE submission_bodies (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID;
+    INSERT INTO submission_bodies (id, body) SELECT id, body FROM submissions;
+    ALTER TABLE submissions DROP COLUMN body;
+    CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
+    """,
   ]
 
   /// Opens (creating when missing) the database at `path` and brings its schema up to date.
-  public init(path: String) throws(StoreError) {
+  public convenience init(path: String) throws(StoreError) {
+    try self.init(path: path, schemaVersion: Self.migrations.count)
+  }
+
+  /// Opens the file migrated only up to `schemaVersion` (tests make files of older versions).
+  init(path: String, schemaVersion: Int) throws(StoreError) {
     self.path = path
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -68,7 +84,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       try execute("PRAGMA journal_mode=WAL", operation: "enable WAL")
       try execute("PRAGMA synchronous=NORMAL", operation: "set synchronous")
       try execute("PRAGMA wal_autocheckpoint=0", operation: "leave checkpoints to the checkpointer")
-      try migrate()
+      try migrate(upTo: schemaVersion)
     } catch {
       sqlite3_close(handle)
       database = nil
@@ -93,13 +109,13 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     try locked { () throws(StoreError) in try execute(sql, operation: "test") }
   }
 
-  private func migrate() throws(StoreError) {
+  private func migrate(upTo target: Int) throws(StoreError) {
     let current = Int(try scalarInteger("PRAGMA user_version"))
     guard current <= Self.migrations.count else {
       throw StoreError(
         "migrate \(path)", "the file is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
     }
-    for version in current..<Self.migrations.count {
+    for version in current..<max(current, target) {
       try execute("BEGIN IMMEDIATE", operation: "migrate")
       do throws(StoreError) {
         try execute(Self.migrations[version], operation: "migrate to version \(version + 1)")
@@ -120,12 +136,13 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       do throws(StoreError) {
         for submission in submissions {
           try run(
-            "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms, webhook_pending) "
-              + "VALUES (?, ?, ?, ?, ?, 'queued', ?, 0)",
+            "INSERT INTO submissions (id, owner, kind, callback_url, state, created_ms, webhook_pending) "
+              + "VALUES (?, ?, ?, ?, 'queued', ?, 0)",
             [
-              .text(submission.id), .text(submission.owner), .text(submission.kind.rawValue), .blob(submission.body),
+              .text(submission.id), .text(submission.owner), .text(submission.kind.rawValue),
               submission.callbackURL.map { .text($0) } ?? .null, .integer(now),
             ], operation: "insert")
+          try insertBody(of: submission)
         }
         try execute("COMMIT", operation: "insert")
       } catch {
@@ -136,23 +153,22 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func fetch(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
-    try locked { () throws(StoreError) in
-      var records: [SubmissionRecord] = []
-      for id in ids {
-        let rows = try query(
-          "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
-            + "WHERE id = ? AND owner = ?", [.text(id), .text(owner)], operation: "fetch")
-        for row in rows {
-          guard let kind = SubmissionKind(rawValue: row[1].text ?? ""),
-            let state = SubmissionState(rawValue: row[2].text ?? "")
-          else { throw StoreError("fetch", "row \(id) has an unknown kind or state") }
-          records.append(
-            SubmissionRecord(
-              id: row[0].text ?? id, kind: kind, state: state, createdMilliseconds: row[3].integer ?? 0,
-              finishedMilliseconds: row[4].integer, result: row[5].blob, resultIsError: row[6].integer == 1))
-        }
+    guard !ids.isEmpty else { return [] }
+    // One statement for the lot, the ids bound as one JSON array.
+    let list = Self.jsonArray(ids)
+    return try locked { () throws(StoreError) in
+      try query(
+        "SELECT id, kind, state, created_ms, finished_ms, result, result_is_error FROM submissions "
+          + "WHERE id IN (SELECT value FROM json_each(?)) AND owner = ?", [.text(list), .text(owner)],
+        operation: "fetch"
+      ).map { (row) throws(StoreError) in
+        guard let kind = SubmissionKind(rawValue: row[1].text ?? ""),
+          let state = SubmissionState(rawValue: row[2].text ?? "")
+        else { throw StoreError("fetch", "row \(row[0].text ?? "?") has an unknown kind or state") }
+        return SubmissionRecord(
+          id: row[0].text ?? "", kind: kind, state: state, createdMilliseconds: row[3].integer ?? 0,
+          finishedMilliseconds: row[4].integer, result: row[5].blob, resultIsError: row[6].integer == 1)
       }
-      return records
     }
   }
 
@@ -170,25 +186,66 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
+  public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
     try locked { () throws(StoreError) in
-      // One statement, so two workers never take the same job; an expired lease is a dead daemon's.
+      try execute("BEGIN IMMEDIATE", operation: "insert done")
+      do throws(StoreError) {
+        try run(
+          "INSERT INTO submissions (id, owner, kind, callback_url, state, created_ms, finished_ms, attempts, "
+            + "result, result_is_error, webhook_pending) VALUES (?, ?, ?, ?, 'done', ?, ?, 1, ?, ?, ?)",
+          [
+            .text(submission.id), .text(submission.owner), .text(submission.kind.rawValue),
+            submission.callbackURL.map { .text($0) } ?? .null, .integer(now), .integer(now), .blob(result),
+            .integer(isError ? 1 : 0), .integer(submission.callbackURL == nil ? 0 : 1),
+          ], operation: "insert done")
+        try insertBody(of: submission)
+        try execute("COMMIT", operation: "insert done")
+      } catch {
+        try? execute("ROLLBACK", operation: "insert done")
+        throw error
+      }
+    }
+  }
+
+  private func insertBody(of submission: NewSubmission) throws(StoreError) {
+    try run(
+      "INSERT INTO submission_bodies (id, body) VALUES (?, ?)", [.text(submission.id), .blob(submission.body)],
+      operation: "insert")
+  }
+
+  public func claim(worker: String, now: Int64, leaseUntil: Int64, limit: Int) throws(StoreError)
+    -> [ClaimedSubmission]
+  {
+    guard limit > 0 else { return [] }
+    return try locked { () throws(StoreError) in
+      // One statement, so two workers never take the same job; an expired lease is a dead daemon's,
+      // and its job waits again (queued) until it starts here.
       let rows = try query(
         """
-        UPDATE submissions SET state = 'running', lease_owner = ?, lease_until_ms = ?, attempts = attempts + 1
-        WHERE id = (
+        UPDATE submissions SET state = 'queued', lease_owner = ?, lease_until_ms = ?, attempts = attempts + 1
+        WHERE id IN (
           SELECT id FROM submissions
-          WHERE state = 'queued' OR (state = 'running' AND lease_until_ms < ?)
-          ORDER BY created_ms LIMIT 1)
-        RETURNING id, kind, body, callback_url, attempts
-        """, [.text(worker), .integer(leaseUntil), .integer(now)], operation: "claim")
-      guard let row = rows.first else { return nil }
-      guard let kind = SubmissionKind(rawValue: row[1].text ?? "") else {
-        throw StoreError("claim", "row \(row[0].text ?? "?") has an unknown kind")
+          WHERE state IN ('queued', 'running') AND coalesce(lease_until_ms, 0) < ?
+          ORDER BY created_ms LIMIT ?)
+        RETURNING id, kind, callback_url, attempts, created_ms
+        """, [.text(worker), .integer(leaseUntil), .integer(now), .integer(Int64(limit))], operation: "claim")
+      guard !rows.isEmpty else { return [] }
+      var bodies: [String: Data] = [:]
+      for row in try query(
+        "SELECT id, body FROM submission_bodies WHERE id IN (SELECT value FROM json_each(?))",
+        [.text(Self.jsonArray(rows.map { $0[0].text ?? "" }))], operation: "claim")
+      {
+        bodies[row[0].text ?? ""] = row[1].blob
       }
-      return ClaimedSubmission(
-        id: row[0].text ?? "", kind: kind, body: row[2].blob ?? Data(), callbackURL: row[3].text,
-        attempt: Int(row[4].integer ?? 1))
+      return try rows.map { (row) throws(StoreError) in
+        let id = row[0].text ?? ""
+        guard let kind = SubmissionKind(rawValue: row[1].text ?? ""), let body = bodies[id] else {
+          throw StoreError("claim", "row \(id) has an unknown kind or no body")
+        }
+        return ClaimedSubmission(
+          id: id, kind: kind, body: body, callbackURL: row[2].text, attempt: Int(row[3].integer ?? 1),
+          createdMilliseconds: row[4].integer ?? 0)
+      }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
     }
   }
 
@@ -198,7 +255,8 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       var held = Set<String>()
       for id in ids {
         try run(
-          "UPDATE submissions SET lease_until_ms = ? WHERE id = ? AND lease_owner = ? AND state = 'running'",
+          "UPDATE submissions SET lease_until_ms = ? WHERE id = ? AND lease_owner = ? "
+            + "AND state IN ('queued', 'running')",
           [.integer(leaseUntil), .text(id), .text(worker)], operation: "renew")
         if sqlite3_changes(database) == 1 { held.insert(id) }
       }
@@ -206,21 +264,54 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
-    try locked { () throws(StoreError) in
-      try run(
-        "UPDATE submissions SET state = 'done', result = ?, result_is_error = ?, finished_ms = ?, "
-          + "lease_owner = NULL, webhook_pending = (callback_url IS NOT NULL) WHERE id = ? AND state = 'running'",
-        [.blob(result), .integer(isError ? 1 : 0), .integer(now), .text(id)], operation: "complete")
-      return sqlite3_changes(database) == 1
+  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
+    -> Set<String>
+  {
+    guard !started.isEmpty || !finished.isEmpty else { return [] }
+    return try locked { () throws(StoreError) in
+      try execute("BEGIN IMMEDIATE", operation: "record")
+      do throws(StoreError) {
+        for id in started {
+          try run(
+            "UPDATE submissions SET state = 'running' WHERE id = ? AND lease_owner = ? AND state = 'queued'",
+            [.text(id), .text(worker)], operation: "record start")
+        }
+        var recorded = Set<String>()
+        for outcome in finished {
+          try run(
+            "UPDATE submissions SET state = 'done', result = ?, result_is_error = ?, finished_ms = ?, "
+              + "lease_owner = NULL, webhook_pending = (callback_url IS NOT NULL) "
+              + "WHERE id = ? AND state IN ('queued', 'running')",
+            [.blob(outcome.result), .integer(outcome.isError ? 1 : 0), .integer(now), .text(outcome.id)],
+            operation: "complete")
+          if sqlite3_changes(database) == 1 { recorded.insert(outcome.id) }
+        }
+        try execute("COMMIT", operation: "record")
+        return recorded
+      } catch {
+        try? execute("ROLLBACK", operation: "record")
+        throw error
+      }
     }
   }
 
-  public func release(id: String, worker: String) throws(StoreError) {
+  public func release(ids: [String], worker: String) throws(StoreError) {
+    guard !ids.isEmpty else { return }
     try locked { () throws(StoreError) in
-      try run(
-        "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL "
-          + "WHERE id = ? AND lease_owner = ? AND state = 'running'", [.text(id), .text(worker)], operation: "release")
+      try execute("BEGIN IMMEDIATE", operation: "release")
+      do throws(StoreError) {
+        for id in ids {
+          // The claim never ran: it does not count as an attempt.
+          try run(
+            "UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL, "
+              + "attempts = max(0, attempts - 1) WHERE id = ? AND lease_owner = ? AND state IN ('queued', 'running')",
+            [.text(id), .text(worker)], operation: "release")
+        }
+        try execute("COMMIT", operation: "release")
+      } catch {
+        try? execute("ROLLBACK", operation: "release")
+        throw error
+      }
     }
   }
 
@@ -249,10 +340,20 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func purge(finishedBefore: Int64) throws(StoreError) -> Int {
     try locked { () throws(StoreError) in
       // A webhook still being sent keeps its row until it is delivered or given up on.
-      try run(
-        "DELETE FROM submissions WHERE state IN ('done', 'cancelled') AND finished_ms < ? AND webhook_pending <> 1",
-        [.integer(finishedBefore)], operation: "purge")
-      return Int(sqlite3_changes(database))
+      let purgeable = "state IN ('done', 'cancelled') AND finished_ms < ? AND webhook_pending <> 1"
+      try execute("BEGIN IMMEDIATE", operation: "purge")
+      do throws(StoreError) {
+        try run(
+          "DELETE FROM submission_bodies WHERE id IN (SELECT id FROM submissions WHERE \(purgeable))",
+          [.integer(finishedBefore)], operation: "purge")
+        try run("DELETE FROM submissions WHERE \(purgeable)", [.integer(finishedBefore)], operation: "purge")
+        let count = Int(sqlite3_changes(database))
+        try execute("COMMIT", operation: "purge")
+        return count
+      } catch {
+        try? execute("ROLLBACK", operation: "purge")
+        throw error
+      }
     }
   }
 
@@ -273,6 +374,25 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError) {
     // One daemon per file: nobody else queues work here, so there is nothing to hear.
     usleep(UInt32(max(0, min(timeoutMilliseconds, 60_000))) * 1000)
+  }
+
+  /// `items` as a JSON array of strings, for `json_each` (written here: it runs at every poll).
+  static func jsonArray(_ items: [String]) -> String {
+    var text = "["
+    for (index, item) in items.enumerated() {
+      if index > 0 { text += "," }
+      text += "\""
+      for scalar in item.unicodeScalars {
+        switch scalar {
+        case "\"": text += "\\\""
+        case "\\": text += "\\\\"
+        case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
+        default: text.unicodeScalars.append(scalar)
+        }
+      }
+      text += "\""
+    }
+    return text + "]"
   }
 
   // MARK: SQLite plumbing (callers hold `lock`)

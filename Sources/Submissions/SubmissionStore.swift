@@ -68,8 +68,25 @@ public struct ClaimedSubmission: Sendable, Equatable {
   public var kind: SubmissionKind
   public var body: Data
   public var callbackURL: String?
-  /// 1 on the first run; more when an earlier holder's lease expired (its daemon died).
+  /// 1 on the first claim; more when an earlier holder's lease expired (its daemon died, perhaps
+  /// before it ran the job). A claim given back with `release` does not count.
   public var attempt: Int
+  /// When it was submitted (milliseconds since the epoch): claims are taken oldest first.
+  public var createdMilliseconds: Int64
+}
+
+/// What one run of a job this daemon holds gave, to be recorded.
+public struct FinishedRun: Sendable, Equatable {
+  public var id: String
+  /// The result bytes, or an error object's bytes when `isError`.
+  public var result: Data
+  public var isError: Bool
+
+  public init(id: String, result: Data, isError: Bool) {
+    self.id = id
+    self.result = result
+    self.isError = isError
+  }
 }
 
 /// A finished job whose webhook is still to be sent.
@@ -140,21 +157,29 @@ public protocol SubmissionStore: Sendable {
   /// Cancels a queued or running submission of `owner`.
   func cancel(id: String, owner: String, now: Int64) throws(StoreError) -> CancelOutcome
 
-  /// Leases the oldest queued job, or a running one whose lease has expired, to `worker` until
-  /// `leaseUntil`; nil when there is none.
-  func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission?
+  /// Stores one submission already done (it ran in the request that submitted it): one write, and
+  /// from then on it is like any other done submission.
+  func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError)
+
+  /// Leases up to `limit` of the oldest jobs no live lease holds (queued ones, and running ones whose
+  /// daemon died) to `worker` until `leaseUntil`, oldest first; empty when there is none. A claimed
+  /// job stays `queued` to clients until `record` says it started: a daemon may claim the job for
+  /// its next free slot while its slots are still busy.
+  func claim(worker: String, now: Int64, leaseUntil: Int64, limit: Int) throws(StoreError) -> [ClaimedSubmission]
 
   /// Extends the leases `worker` holds on `ids`; returns those it still holds (the others were
   /// cancelled, or taken over after the lease ran out), so their runs can be stopped.
   @discardableResult
   func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String>
 
-  /// Records the result of a running job; false (and nothing changes) when it was cancelled or
-  /// another run recorded first, so a job that ran twice has one result.
-  func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool
+  /// In one transaction: the jobs of `started` that `worker` still holds become `running` (they got
+  /// a box slot), and each of `finished` that is still queued or running becomes `done` with its
+  /// result. Returns the ids of `finished` recorded; one missing was cancelled or another run
+  /// recorded first, so a job that ran twice has one result. No id may be in both lists.
+  func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError) -> Set<String>
 
-  /// Puts a job `worker` holds back in the queue (a daemon that stops before running it).
-  func release(id: String, worker: String) throws(StoreError)
+  /// Puts jobs `worker` holds but never started back in the queue (a daemon that stops first).
+  func release(ids: [String], worker: String) throws(StoreError)
 
   /// Finished jobs with a callback not yet delivered (or given up on), oldest first.
   func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook]
@@ -171,6 +196,24 @@ public protocol SubmissionStore: Sendable {
   /// Blocks up to `timeoutMilliseconds` or until another process may have queued work (PostgreSQL's
   /// `NOTIFY`); a store without such a signal just returns after the timeout.
   func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError)
+}
+
+extension SubmissionStore {
+  /// The oldest claimable job, leased to `worker`; nil when there is none.
+  public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
+    try claim(worker: worker, now: now, leaseUntil: leaseUntil, limit: 1).first
+  }
+
+  /// Records one job's result; false when it was cancelled or another run recorded first.
+  public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
+    try record(started: [], finished: [FinishedRun(id: id, result: result, isError: isError)], worker: "", now: now)
+      .contains(id)
+  }
+
+  /// Puts one job `worker` holds back in the queue.
+  public func release(id: String, worker: String) throws(StoreError) {
+    try release(ids: [id], worker: worker)
+  }
 }
 
 /// Wall-clock milliseconds since the Unix epoch.

@@ -1,44 +1,70 @@
 import Foundation
+import Glibc
 import Synchronization
 
-/// The threads that take stored jobs and run them: workers that claim a job, run it through the
-/// API's closure (which waits for a box slot like any request) and record its result; one
-/// housekeeper that renews this daemon's leases and purges old results; and, for a store shared by
-/// several daemons, one listener that wakes the workers when another daemon queues work.
+/// The threads that take stored jobs and run them, arranged so that a box slot never waits for the
+/// store:
+/// - one **claimer** keeps a few jobs claimed ahead (in one store call for several), so a worker
+///   whose run ends finds its next job in memory;
+/// - **workers** (one per job run at once) take a claimed job, run it through the API's closure
+///   (which waits for a box slot like any request) and hand the result on;
+/// - one **recorder** writes what the runs did, the starts and the results gathered since its last
+///   write, in one transaction (on PostgreSQL one commit waiting for the disk covers them all);
+/// - one **housekeeper** renews this daemon's leases and purges old results;
+/// - for a store shared by several daemons, one **listener** wakes the claimer when another daemon
+///   queues work (work queued here wakes it directly, through `wake()`).
 ///
-/// Leases are what make a crash safe: a job is `running` only while its daemon keeps renewing the
-/// lease (every third of its length). A daemon killed with SIGKILL stops renewing, the lease runs
-/// out, and any worker (after a restart, or on another daemon) claims the job again. It may so run
-/// twice; `complete` records only the first result.
+/// Leases are what make a crash safe: a job is held only while its daemon keeps renewing the lease
+/// (every third of its length), whether it runs, waits claimed ahead, or waits for its result to be
+/// written. A daemon killed with SIGKILL stops renewing, the lease runs out, and any worker (after a
+/// restart, or on another daemon) claims the job again. It may so run twice; `record` keeps only
+/// the first result. A job claimed ahead stays `queued` to clients until it gets a slot; one
+/// waiting when the daemon stops is given back at once (`release`).
 public final class SubmissionWorkers: Sendable {
   /// What running a job gave.
   public enum RunOutcome: Sendable, Equatable {
     /// The result bytes the sync route would have answered, or its error object's bytes.
     case finished(Data, isError: Bool)
-    /// No box slot could be had now (the sync lane is full): try again shortly, nothing recorded.
+    /// No box slot could be had now (the sync lane is full), or the job was not to start after
+    /// all (`Start` said so): nothing ran, nothing is recorded.
     case retryLater
   }
 
+  /// Called on the box slot's thread just before the job runs there. False means do not run it
+  /// (it was cancelled, or the daemon is stopping): the run then gives `.retryLater` at once.
+  public typealias Start = @Sendable () -> Bool
+
   /// Runs one job's body as its route would and returns what that route answers; the run is to
   /// stop (its boxes killed) when the cancellation fires, as it does when the submission is
-  /// cancelled.
-  public typealias Run = @Sendable (SubmissionKind, Data, RunCancellation) -> RunOutcome
+  /// cancelled. It calls `Start` when the job has its slot.
+  public typealias Run = @Sendable (SubmissionKind, Data, RunCancellation, @escaping Start) -> RunOutcome
 
   /// The knobs.
   public struct Settings: Sendable {
     /// Jobs run at once by this daemon (they also need a box slot each).
     public var workers: Int
+    /// Jobs held claimed for the next free worker, beyond those the idle workers take: enough that a
+    /// worker never waits for a claim, few enough that another daemon of a shared store is not
+    /// kept from jobs it could start now (a job claimed ahead waits at most for one run to end).
+    public var claimAhead: Int
+    /// Whether the jobs claimed ahead wait in the box slots' line, each on a worker thread of its
+    /// own, rather than in memory for a worker to free up: a slot that frees then takes the next
+    /// job at once, with no thread to wake in between (on a busy host each wake-up is a wait for a
+    /// CPU). Only when `workers` is at least the number of slots, as the slots then bound the jobs
+    /// that run at once; with fewer workers, `workers` must.
+    public var waitsInSlotLine = false
     /// How long a lease lasts without renewal, milliseconds.
     public var leaseMilliseconds: Int64 = 15_000
     /// How long finished submissions are kept, milliseconds.
     public var retentionMilliseconds: Int64 = 24 * 3_600_000
     /// How often the housekeeper purges, milliseconds.
     public var purgeIntervalMilliseconds: Int64 = 60_000
-    /// How long an idle worker sleeps before it looks at the store again, milliseconds.
+    /// How long the claimer waits, when it found nothing, before it looks at the store again.
     public var idlePollMilliseconds = 1000
 
-    public init(workers: Int) {
+    public init(workers: Int, claimAhead: Int? = nil) {
       self.workers = max(1, workers)
+      self.claimAhead = max(0, claimAhead ?? self.workers)
     }
   }
 
@@ -64,105 +90,230 @@ public final class SubmissionWorkers: Sendable {
     shared = Shared()
   }
 
-  /// Jobs this daemon runs now.
+  /// Jobs this daemon holds a lease on now: claimed ahead, running, or with a result to write.
   public var heldCount: Int { shared.locked { shared.held.count } }
+  /// Jobs this daemon claimed that have not started yet (waiting for a worker, or in the slots' line).
+  public var claimedAheadCount: Int { shared.locked { shared.unstarted.count } }
 
   /// Stops the run of `id` if this daemon holds it (it was just cancelled here): its boxes are
-  /// killed now, so its slot is free at once. A job cancelled through another daemon is stopped
-  /// when the lease renewal finds it no longer held (within a second).
+  /// killed now, so its slot is free at once; claimed ahead, it is dropped. A job cancelled through
+  /// another daemon is stopped when the lease renewal finds it no longer held (within a second).
   public func stopRun(of id: String) {
-    shared.locked { shared.held[id] }?.cancel()
+    let cancellation = shared.locked { () -> RunCancellation? in
+      if let index = shared.ready.firstIndex(where: { $0.id == id }) {
+        shared.ready.remove(at: index)
+        shared.unstarted.remove(id)
+        return shared.held.removeValue(forKey: id)
+      }
+      return shared.held[id]
+    }
+    cancellation?.cancel()
+    shared.wake(.claimer)
   }
 
   /// Starts the threads.
   public func start() {
-    for index in 0..<settings.workers {
-      startThread(name: "dsa-run-submission-\(index)") { [self] in work() }
+    for index in 0..<(settings.workers + (settings.waitsInSlotLine ? settings.claimAhead : 0)) {
+      startThread(name: "dsa-run-submission-\(index)", holdsJobs: true) { [self] in work() }
     }
-    startThread(name: "dsa-run-submission-housekeeper") { [self] in keepHouse() }
+    startThread(name: "dsa-run-submission-claimer", holdsJobs: true) { [self] in claimAhead() }
+    startThread(name: "dsa-run-submission-recorder", holdsJobs: true) { [self] in recordRuns() }
+    startThread(name: "dsa-run-submission-housekeeper", holdsJobs: false) { [self] in keepHouse() }
     if store.wakesAcrossProcesses {
-      startThread(name: "dsa-run-submission-listener") { [self] in listen() }
+      startThread(name: "dsa-run-submission-listener", holdsJobs: false) { [self] in listen() }
     }
   }
 
-  /// Tells idle workers that work was queued here.
+  /// Tells the claimer that work was queued (here, or by another daemon).
   public func wake() {
-    shared.condition.lock()
-    shared.generation += 1
-    shared.condition.broadcast()
-    shared.condition.unlock()
+    shared.locked { shared.queuedGeneration += 1 }
+    shared.wake(.claimer)
   }
 
-  /// Stops claiming, lets running jobs finish for up to `timeout`, and returns whether they all did.
-  /// Queued jobs stay in the store for the next start (or another daemon).
+  /// Stops claiming, gives back the jobs claimed ahead, lets running jobs finish and their results
+  /// be written for up to `timeout`, and returns whether they all were. Queued jobs stay in the
+  /// store for the next start (or another daemon).
   public func stop(drainingFor timeout: Duration) -> Bool {
-    shared.condition.lock()
-    shared.stopping = true
-    shared.condition.broadcast()
-    shared.condition.unlock()
+    let unstarted = shared.locked { () -> [ClaimedSubmission] in
+      shared.stopping = true
+      defer { shared.ready = [] }
+      for job in shared.ready {
+        shared.held.removeValue(forKey: job.id)
+        shared.unstarted.remove(job.id)
+      }
+      return shared.ready
+    }
+    shared.wakeAll()
+    // Given back now, another daemon (or the next start) takes them at once; if the store is down
+    // their leases lapse instead.
+    try? store.release(ids: unstarted.map(\.id), worker: instance)
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      if shared.locked({ shared.held.isEmpty && shared.liveWorkers == 0 }) { return true }
+      if shared.locked({ shared.held.isEmpty && shared.threadsHoldingJobs == 0 }) { return true }
       usleep(10_000)
     }
     return shared.locked { shared.held.isEmpty }
   }
 
-  private func startThread(name: String, _ body: @escaping @Sendable () -> Void) {
-    let thread = Thread(block: body)
+  /// `holdsJobs`: a thread that may take a job (so a stop waits for it to end).
+  private func startThread(name: String, holdsJobs: Bool, _ body: @escaping @Sendable () -> Void) {
+    if holdsJobs { shared.locked { shared.threadsHoldingJobs += 1 } }
+    let thread = Thread { [shared] in
+      body()
+      if holdsJobs { shared.locked { shared.threadsHoldingJobs -= 1 } }
+    }
     thread.name = name
     thread.start()
   }
 
   private func now() -> Int64 { wallClockMilliseconds() }
 
-  private func work() {
-    shared.locked { shared.liveWorkers += 1 }
-    defer { shared.locked { shared.liveWorkers -= 1 } }
-    while !shared.isStopping {
-      let generation = shared.currentGeneration
-      let claimed: ClaimedSubmission?
+  /// Keeps `workers + claimAhead` jobs held that have no result yet: so each idle worker has one,
+  /// and `claimAhead` more wait (in memory, or in the slots' line on threads of their own).
+  private func claimAhead() {
+    while true {
+      let (wanted, generation) =
+        shared.locked { () -> (Int, UInt64)? in
+          while !shared.stopping {
+            let wanted = settings.workers + settings.claimAhead - shared.busyWorkers - shared.ready.count
+            if wanted > 0 { return (wanted, shared.queuedGeneration) }
+            shared.sleep(.claimer)
+          }
+          return nil
+        } ?? (0, 0)
+      guard wanted > 0 else { return }
+      let claimed: [ClaimedSubmission]
       do throws(StoreError) {
         let time = now()
-        claimed = try store.claim(worker: instance, now: time, leaseUntil: time + settings.leaseMilliseconds)
+        claimed = try store.claim(
+          worker: instance, now: time, leaseUntil: time + settings.leaseMilliseconds, limit: wanted)
       } catch {
         // The store is down: health says so; try again after a pause rather than spin.
-        claimed = nil
+        claimed = []
       }
-      guard let job = claimed else {
-        shared.waitForChange(from: generation, milliseconds: settings.idlePollMilliseconds)
-        continue
+      let stoppedMeanwhile = shared.locked { () -> Bool in
+        guard !shared.stopping else { return true }
+        for job in claimed { shared.held[job.id] = RunCancellation() }
+        shared.ready += claimed
+        shared.unstarted.formUnion(claimed.map(\.id))
+        return false
       }
-      let cancellation = RunCancellation()
-      shared.locked { shared.held[job.id] = cancellation }
-      var outcome = run(job.kind, job.body, cancellation)
-      while outcome == .retryLater && !shared.isStopping && !cancellation.isCancelled {
-        usleep(50_000)
-        outcome = run(job.kind, job.body, cancellation)
+      if stoppedMeanwhile {
+        try? store.release(ids: claimed.map(\.id), worker: instance)
+        return
       }
-      switch outcome {
-      case .retryLater:
-        // Stopping before it could run: back in the queue for whoever starts next.
-        try? store.release(id: job.id, worker: instance)
-      case .finished(let data, let isError):
-        record(job.id, data, isError: isError)
+      if !claimed.isEmpty { shared.wake(.workers) }
+      // Fewer than wanted: the queue is empty now; wait for news of more (or the next look).
+      if claimed.count < wanted {
+        shared.waitForQueued(after: generation, milliseconds: settings.idlePollMilliseconds)
       }
-      shared.locked { _ = shared.held.removeValue(forKey: job.id) }
     }
   }
 
-  /// Records a result, retrying while the store is down: the lease is renewed meanwhile, so the job
-  /// is not taken over, and if this daemon dies first another run records it.
-  private func record(_ id: String, _ data: Data, isError: Bool) {
+  private func work() {
+    while true {
+      let taken = shared.locked { () -> (ClaimedSubmission, RunCancellation)? in
+        while !shared.stopping {
+          if !shared.ready.isEmpty {
+            let job = shared.ready.removeFirst()
+            guard let cancellation = shared.held[job.id] else { continue }
+            shared.busyWorkers += 1
+            return (job, cancellation)
+          }
+          shared.sleep(.workers)
+        }
+        return nil
+      }
+      guard let (job, cancellation) = taken else { return }
+      // The claimer tops up what this worker took.
+      shared.wake(.claimer)
+      let start: Start = { [shared] in
+        shared.locked { () -> Bool in
+          guard !shared.stopping && !cancellation.isCancelled else { return false }
+          shared.started.append(job.id)
+          shared.unstarted.remove(job.id)
+          shared.wake(.recorder)
+          return true
+        }
+      }
+      var outcome = cancellation.isCancelled ? .retryLater : run(job.kind, job.body, cancellation, start)
+      while outcome == .retryLater && !shared.isStopping && !cancellation.isCancelled {
+        usleep(50_000)
+        outcome = run(job.kind, job.body, cancellation, start)
+      }
+      switch outcome {
+      case .retryLater:
+        // Stopping (or cancelled) before it could run: back in the queue for whoever starts next.
+        if !cancellation.isCancelled { try? store.release(ids: [job.id], worker: instance) }
+        shared.locked {
+          shared.held.removeValue(forKey: job.id)
+          shared.unstarted.remove(job.id)
+          shared.busyWorkers -= 1
+        }
+        shared.wake(.claimer)
+        shared.wake(.recorder)
+      case .finished(let data, let isError):
+        shared.locked {
+          shared.finished.append(FinishedRun(id: job.id, result: data, isError: isError))
+          shared.busyWorkers -= 1
+        }
+        shared.wake(.recorder)
+        shared.wake(.claimer)
+      }
+    }
+  }
+
+  /// How long a start waits for a result to be written with.
+  static let startLingerSeconds = 0.01
+
+  /// Writes the starts and results the workers gathered, all in one store call, retrying while the
+  /// store is down: the leases are renewed meanwhile, so the jobs are not taken over, and if this
+  /// daemon dies first another run records them.
+  private func recordRuns() {
     var pause: UInt32 = 100_000
     while true {
+      let batch = shared.locked { () -> (started: [String], finished: [FinishedRun])? in
+        var lingerUntil: Date?
+        while shared.finished.isEmpty {
+          if !shared.started.isEmpty {
+            // Starts alone wait a moment for a result to share their write: the status shows
+            // `running` up to that much later, and a job that ends as the next starts costs one.
+            let deadline = lingerUntil ?? Date(timeIntervalSinceNow: Self.startLingerSeconds)
+            lingerUntil = deadline
+            if shared.stopping || Date() >= deadline { break }
+            shared.sleep(.recorder, until: deadline)
+            continue
+          }
+          // Done once nothing can add more: stopping, and no worker holds a job.
+          if shared.stopping && shared.busyWorkers == 0 { return nil }
+          shared.sleep(.recorder)
+        }
+        defer {
+          shared.started = []
+          shared.finished = []
+        }
+        // A run that started and ended since the last write is written as ended only.
+        let ended = Set(shared.finished.map(\.id))
+        return (shared.started.filter { !ended.contains($0) }, shared.finished)
+      }
+      guard let batch else { return }
+      let recorded: Set<String>
       do throws(StoreError) {
-        if try store.complete(id: id, result: data, isError: isError, now: now()) { onRecorded?(id) }
-        return
+        recorded = try store.record(started: batch.started, finished: batch.finished, worker: instance, now: now())
+        pause = 100_000
       } catch {
+        shared.locked {
+          shared.started = batch.started + shared.started
+          shared.finished = batch.finished + shared.finished
+        }
         usleep(pause)
         pause = min(pause * 2, 2_000_000)
+        continue
       }
+      shared.locked {
+        for run in batch.finished { shared.held.removeValue(forKey: run.id) }
+      }
+      for run in batch.finished where recorded.contains(run.id) { onRecorded?(run.id) }
     }
   }
 
@@ -176,8 +327,19 @@ public final class SubmissionWorkers: Sendable {
         let kept = try? store.renew(
           ids: Array(held.keys), worker: instance, leaseUntil: time + settings.leaseMilliseconds)
       {
-        // Cancelled (perhaps through another daemon) or lost: nobody will take its result.
-        for (id, cancellation) in held where !kept.contains(id) { cancellation.cancel() }
+        // Cancelled (perhaps through another daemon) or lost: nobody will take its result. One
+        // claimed ahead is dropped; a running one is stopped.
+        for (id, cancellation) in held where !kept.contains(id) {
+          shared.locked {
+            if let index = shared.ready.firstIndex(where: { $0.id == id }) {
+              shared.ready.remove(at: index)
+              shared.held.removeValue(forKey: id)
+              shared.unstarted.remove(id)
+            }
+          }
+          cancellation.cancel()
+        }
+        shared.wake(.claimer)
       }
       if time - lastPurge >= settings.purgeIntervalMilliseconds {
         if (try? store.purge(finishedBefore: time - settings.retentionMilliseconds)) != nil { lastPurge = time }
@@ -198,31 +360,91 @@ public final class SubmissionWorkers: Sendable {
   }
 }
 
-/// State the threads share; the condition also guards the generation and the stop flag.
+/// State the threads share, guarded by one mutex; each kind of thread sleeps on a condition of its
+/// own, so a change wakes only the threads it concerns.
 private final class Shared: @unchecked Sendable {
-  let condition = NSCondition()
-  // Guarded by `condition`.
-  var generation: UInt64 = 0
+  enum Sleeper: Int, CaseIterable {
+    case claimer
+    case workers
+    case recorder
+  }
+
+  // pthread primitives, heap-allocated so their addresses never move: NSCondition cannot share one
+  // lock between several conditions.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: Sleeper.allCases.count)
+
+  /// Bumped when work may have been queued; the claimer sleeps on it when the store had nothing.
+  var queuedGeneration: UInt64 = 0
   var stopping = false
-  /// The jobs this daemon runs, each with the cancellation that stops its boxes.
+  /// Every job this daemon holds a lease on, each with the cancellation that stops its boxes.
   var held: [String: RunCancellation] = [:]
-  var liveWorkers = 0
+  /// Jobs claimed ahead, oldest first, not yet taken by a worker.
+  var ready: [ClaimedSubmission] = []
+  /// Jobs held that have not started in a slot (in `ready`, or taken by a worker and waiting).
+  var unstarted = Set<String>()
+  /// Workers that hold a job (from taking it until its result is handed to the recorder).
+  var busyWorkers = 0
+  /// Jobs that got a slot, and results, not yet written.
+  var started: [String] = []
+  var finished: [FinishedRun] = []
+  /// The claimer, workers and recorder still running.
+  var threadsHoldingJobs = 0
+
+  init() {
+    pthread_mutex_init(mutex, nil)
+    for sleeper in Sleeper.allCases {
+      var attributes = pthread_condattr_t()
+      pthread_condattr_init(&attributes)
+      // Deadlines on the monotonic clock: a step of the wall clock neither stalls nor spins a sleeper.
+      pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+      pthread_cond_init(conditions + sleeper.rawValue, &attributes)
+      pthread_condattr_destroy(&attributes)
+    }
+  }
+
+  deinit {
+    for sleeper in Sleeper.allCases { pthread_cond_destroy(conditions + sleeper.rawValue) }
+    pthread_mutex_destroy(mutex)
+    conditions.deallocate()
+    mutex.deallocate()
+  }
 
   func locked<T>(_ body: () -> T) -> T {
-    condition.lock()
-    defer { condition.unlock() }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
     return body()
   }
 
   var isStopping: Bool { locked { stopping } }
-  var currentGeneration: UInt64 { locked { generation } }
 
-  func waitForChange(from generation: UInt64, milliseconds: Int) {
-    condition.lock()
-    defer { condition.unlock() }
+  /// Sleeps until woken, or until `deadline`; only inside `locked`.
+  func sleep(_ sleeper: Sleeper, until deadline: Date? = nil) {
+    guard let deadline else {
+      pthread_cond_wait(conditions + sleeper.rawValue, mutex)
+      return
+    }
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let nanoseconds = Int(max(0, deadline.timeIntervalSinceNow) * 1e9) + now.tv_nsec
+    var until = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    pthread_cond_timedwait(conditions + sleeper.rawValue, mutex, &until)
+  }
+
+  func wake(_ sleeper: Sleeper) {
+    pthread_cond_broadcast(conditions + sleeper.rawValue)
+  }
+
+  func wakeAll() {
+    for sleeper in Sleeper.allCases { wake(sleeper) }
+  }
+
+  func waitForQueued(after generation: UInt64, milliseconds: Int) {
     let deadline = Date(timeIntervalSinceNow: Double(milliseconds) / 1000)
-    while self.generation == generation && !stopping {
-      if !condition.wait(until: deadline) { return }
+    locked {
+      while queuedGeneration == generation && !stopping && Date() < deadline {
+        sleep(.claimer, until: deadline)
+      }
     }
   }
 }

@@ -22,6 +22,9 @@ struct SubmissionsConfiguration: Equatable {
   var maxWaitSeconds = 30.0
   /// Stored jobs this daemon runs at once; nil is the number of box slots.
   var workers: Int?
+  /// Jobs claimed ahead for the next free worker; nil is `workers`. 0 claims only for idle workers
+  /// (for many daemons sharing a queue of long jobs, none of which should wait behind another's).
+  var claimAhead: Int?
   /// `callback_url` support; nil refuses callbacks.
   var webhooks: Webhooks?
 
@@ -35,7 +38,7 @@ struct SubmissionsConfiguration: Equatable {
   }
 
   static let keys = [
-    "store", "state_dir", "retention_s", "lease_s", "max_batch", "max_wait_s", "workers", "webhooks",
+    "store", "state_dir", "retention_s", "lease_s", "max_batch", "max_wait_s", "workers", "claim_ahead", "webhooks",
   ]
 
   mutating func apply(_ object: StrictObject) {
@@ -46,6 +49,7 @@ struct SubmissionsConfiguration: Equatable {
     if let value = object.integer("max_batch", as: Int.self) { maxBatch = value }
     if let value = object.number("max_wait_s") { maxWaitSeconds = value }
     if let value = object.integer("workers", as: Int.self) { workers = value }
+    if let value = object.integer("claim_ahead", as: Int.self) { claimAhead = value }
     if let inner = object.object("webhooks", keys: Webhooks.keys) {
       var hooks = Webhooks()
       if let value = inner.string("secret") { hooks.secret = value }
@@ -72,6 +76,9 @@ struct SubmissionsConfiguration: Equatable {
       problems.append("submissions.max_wait_s must be from 0 to 3600")
     }
     if let workers, !(1...256).contains(workers) { problems.append("submissions.workers must be from 1 to 256") }
+    if let claimAhead, !(0...256).contains(claimAhead) {
+      problems.append("submissions.claim_ahead must be from 0 to 256")
+    }
     if let webhooks {
       if webhooks.secret?.isEmpty == true { problems.append("submissions.webhooks.secret must not be empty") }
       for network in webhooks.allow where WebhookTarget.Network(network) == nil {
@@ -105,7 +112,8 @@ struct SubmissionsConfiguration: Equatable {
       }
       store = try SQLiteStore(path: path)
     }
-    var workerSettings = SubmissionWorkers.Settings(workers: workers ?? slots)
+    var workerSettings = SubmissionWorkers.Settings(workers: workers ?? slots, claimAhead: claimAhead)
+    workerSettings.waitsInSlotLine = workerSettings.workers >= slots
     workerSettings.leaseMilliseconds = Int64(leaseSeconds * 1000)
     workerSettings.retentionMilliseconds = Int64(retentionSeconds * 1000)
     // Often enough that a short retention (tests, small disks) is honoured within a fraction of it.

@@ -103,6 +103,11 @@ struct PostgresSubmissionTests {
     var ids = ((batch.json["submissions"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
     for _ in 0..<2 { ids += [try post(second, "/v1/submissions", hello).json["id"] as? String].compactMap { $0 } }
     #expect(ids.count == 6)
+    // The first daemon holds one of them claimed ahead for its busy slot (queued to clients, leased
+    // to it): killed, it loses it too, and the second daemon runs it once the lease lapses.
+    #expect(waitUntil(timeout: .seconds(10)) { claimedAhead(first) == 1 })
+    #expect(
+      try cluster.scalar("SELECT count(*) FROM submissions WHERE state = 'queued' AND lease_owner IS NOT NULL") != "0")
 
     #expect(try first.stop(signal: SIGKILL) != 0)
     for id in ids + [sleeperID] {
@@ -115,7 +120,7 @@ struct PostgresSubmissionTests {
     // It ran twice (the killed daemon's run never recorded), and has one result.
     #expect(try cluster.scalar("SELECT attempts FROM submissions WHERE id = '\(sleeperID)'") == "2")
     #expect(try cluster.scalar("SELECT count(*) FROM submissions WHERE state = 'done' AND result IS NOT NULL") == "7")
-    #expect(try cluster.scalar("SELECT max(version) FROM dsa_run_schema") == "1")
+    #expect(try cluster.scalar("SELECT max(version) FROM dsa_run_schema") == "2")
     let metrics = try curl(second.baseURL + "/metrics").body
     #expect(metrics.contains("dsa_run_submissions_queued 0"))
     #expect(try second.stop() == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 // Stored submissions end to end: a real daemon, a real SQLite file in the test's directory, curl.
@@ -156,6 +157,10 @@ struct SubmissionTests {
     let queuedID = try #require(
       try post(first, "/v1/submissions", ["language": "python", "source": "print('after')"]).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    // The queued one is claimed ahead (for the one slot, once free) when the daemon dies: its lease
+    // lapses like the running one's.
+    #expect(waitUntil(timeout: .seconds(10)) { claimedAhead(first) == 1 })
+    #expect(try curl(first.baseURL + "/v1/submissions/\(queuedID)").json["status"] as? String == "queued")
     #expect(try first.stop(signal: SIGKILL) == SIGKILL || !first.process.isRunning)
     first.cleanUp(removeDirectory: false)
     #expect(waitUntil(timeout: .seconds(10)) { processes(containing: marker).isEmpty })
@@ -174,18 +179,22 @@ struct SubmissionTests {
   @Test func sigtermDrainsTheRunningJobAndLeavesTheQueuedOne() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let first = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    // A lease far longer than the waits below: the queued job, claimed ahead when the daemon
+    // stops, must be given back, not left to lapse.
+    let config = try writeConfig(directory, ["submissions": ["lease_s": 120]])
+    let first = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
     let marker = uniqueMarker()
     let runningID = try #require(
       try post(first, "/v1/submissions", sleeper(seconds: 2, marker: marker)).json["id"] as? String)
     let queuedID = try #require(
       try post(first, "/v1/submissions", sleeper(seconds: 2, marker: uniqueMarker())).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    #expect(waitUntil(timeout: .seconds(10)) { claimedAhead(first) == 1 })
     #expect(try first.stop() == 0)
     let stoppedAt = Int64(Date().timeIntervalSince1970 * 1000)
     first.cleanUp(removeDirectory: false)
 
-    let second = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    let second = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
     defer { second.cleanUp(removeDirectory: false) }
     let drained = try curl(second.baseURL + "/v1/submissions/\(runningID)")
     #expect(drained.json["status"] as? String == "done")
@@ -197,6 +206,53 @@ struct SubmissionTests {
       try curl(second.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 40).json["status"] as? String == "done")
     #expect(try second.stop() == 0)
   }
+}
+
+// Judge0's wait=true runs in its own request like /v1/execute and is stored done; only when the
+// sync lane refuses it (over the wait budget) is it queued as a stored job, and still answered.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct Judge0WaitTests {
+  @Test func waitTrueRunsInItsRequestAndIsQueuedOnlyPastTheBudget() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = try writeConfig(directory, ["queue_wait_budget_s": 0])
+    let daemon = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    let hello: [String: Any] = ["source_code": "print('judged')", "language_id": 71]
+    let direct = try post(daemon, "/submissions?wait=true", hello)
+    #expect(direct.status == 201 && direct.json["stdout"] as? String == "judged\n", "\(direct.body)")
+    let token = try #require(direct.json["token"] as? String)
+    // Stored done: any later GET of the token answers it.
+    let again = try curl(daemon.baseURL + "/submissions/\(token)?fields=stdout,status_id")
+    #expect(again.json["stdout"] as? String == "judged\n" && again.json["status_id"] as? Int == 3, "\(again.body)")
+
+    // The one slot busy and no wait budget: a sync request is refused, a wait=true is queued.
+    let marker = uniqueMarker()
+    let sleeperStatus = Mutex<Int?>(nil)
+    let sleeperBody = String(
+      decoding: try JSONSerialization.data(withJSONObject: sleeper(seconds: 2, marker: marker)), as: UTF8.self)
+    let executeURL = daemon.baseURL + "/v1/execute"
+    let sleeperThread = Thread {
+      let answer = try? curl(
+        executeURL, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", sleeperBody])
+      sleeperStatus.withLock { $0 = answer?.status }
+    }
+    sleeperThread.start()
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let refused = try execute(daemon, ["language": "python", "source": "print(1)"])
+    #expect(refused.status == 503, "\(refused.body)")
+    let queued = try post(daemon, "/submissions?wait=true", hello)
+    #expect(queued.status == 201 && queued.json["stdout"] as? String == "judged\n", "\(queued.body)")
+    #expect(waitUntil(timeout: .seconds(20)) { sleeperStatus.withLock { $0 } != nil })
+    #expect(sleeperStatus.withLock { $0 } == 200)
+    #expect(try daemon.stop() == 0)
+  }
+}
+
+/// The daemon's `dsa_run_submissions_claimed_ahead` gauge; nil when it shows none.
+func claimedAhead(_ daemon: DaemonProcess) -> Int? {
+  guard let metrics = try? curl(daemon.baseURL + "/metrics").body else { return nil }
+  let line = metrics.split(separator: "\n").first { $0.hasPrefix("dsa_run_submissions_claimed_ahead ") }
+  return line.flatMap { Int($0.split(separator: " ").last ?? "") }
 }
 
 /// `POST path` with a JSON body too large for a command line, through a file.
@@ -257,7 +313,8 @@ struct SubmissionStoreFailureTests {
     let kept = try curl(daemon.baseURL + "/v1/submissions/\(keptID)")
     #expect(kept.status == 200 && kept.body.contains("kept\\n"))
     let again = try postFile(daemon, "/v1/submissions?wait=20", big)
-    #expect(again.status == 200 && again.json["status"] as? String == "done")
+    #expect(
+      again.status == 200 && again.json["status"] as? String == "done", "\(again.status) \(again.body.prefix(300))")
     #expect(try curl(daemon.baseURL + "/healthz").status == 200)
     #expect(try daemon.stop() == 0)
   }

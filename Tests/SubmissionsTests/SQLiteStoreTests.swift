@@ -37,6 +37,23 @@ import Testing
     #expect(try reopened.fetch(ids: [job.id], owner: "").first?.state == .queued)
   }
 
+  @Test func aFileOfVersionOneKeepsItsJobsThroughTheMigration() throws {
+    defer { cleanUp() }
+    let old = try SQLiteStore(path: path, schemaVersion: 1)
+    #expect(old.schemaVersion == 1)
+    let id = try SubmissionID.make()
+    try old.executeForTests(
+      "INSERT INTO submissions (id, owner, kind, body, state, created_ms) "
+        + "VALUES ('\(id)', '', 'execute', CAST('{\"language\":\"python\"}' AS BLOB), 'queued', 5)")
+    let migrated = try SQLiteStore(path: path)
+    #expect(migrated.schemaVersion == SQLiteStore.migrations.count)
+    let claimed = try #require(try migrated.claim(worker: "w", now: 6, leaseUntil: 100))
+    #expect(claimed.id == id && claimed.body == Data("{\"language\":\"python\"}".utf8))
+    #expect(try migrated.complete(id: id, result: Data("{}".utf8), isError: false, now: 7))
+    #expect(try migrated.purge(finishedBefore: 8) == 1)
+    #expect(try migrated.fetch(ids: [id], owner: "").isEmpty)
+  }
+
   @Test func refusesAFileFromANewerVersion() throws {
     defer { cleanUp() }
     _ = try SQLiteStore(path: path)
@@ -54,6 +71,15 @@ import Testing
     #expect(try store.fetch(ids: [mine.id, theirs.id], owner: "alice").map(\.id) == [mine.id])
     #expect(try store.cancel(id: theirs.id, owner: "alice", now: 2) == .notFound)
     #expect(try store.fetch(ids: [theirs.id], owner: "bob").first?.state == .queued)
+  }
+
+  @Test func idsOfAnyShapeAreLookedUpSafely() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let job = try submission()
+    try store.insert([job], now: 1)
+    #expect(SQLiteStore.jsonArray(["a\"b", "c\\d", "\u{1}"]) == #"["a\"b","c\\d","\u0001"]"#)
+    #expect(try store.fetch(ids: ["x\"]", "\\", "\u{0}", job.id], owner: "").map(\.id) == [job.id])
   }
 
   @Test func aBatchWithADuplicateIdStoresNothing() throws {
@@ -74,8 +100,76 @@ import Testing
     #expect(try store.claim(worker: "a", now: 30, leaseUntil: 1030)?.id == older.id)
     #expect(try store.claim(worker: "b", now: 30, leaseUntil: 1030)?.id == newer.id)
     #expect(try store.claim(worker: "c", now: 30, leaseUntil: 1030) == nil)
-    let statistics = try store.statistics(now: 40)
-    #expect(statistics.queued == 0 && statistics.running == 2)
+    // Claimed, they wait for a slot: queued to clients until the holder says they started.
+    let claimed = try store.statistics(now: 40)
+    #expect(claimed.queued == 2 && claimed.running == 0)
+    // Only a's own job starts when a says so.
+    _ = try store.record(started: [older.id, newer.id], finished: [], worker: "a", now: 41)
+    #expect(try store.fetch(ids: [older.id], owner: "").first?.state == .running)
+    #expect(try store.fetch(ids: [newer.id], owner: "").first?.state == .queued)
+  }
+
+  @Test func claimsSeveralAtOnceOldestFirstAndReleasesThemUncounted() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let jobs = try (0..<5).map { _ in try submission() }
+    for (index, job) in jobs.enumerated() { try store.insert([job], now: Int64(10 + index)) }
+    let first = try store.claim(worker: "a", now: 100, leaseUntil: 1100, limit: 3)
+    #expect(first.map(\.id) == jobs[0..<3].map(\.id) && first.allSatisfy { $0.attempt == 1 })
+    let rest = try store.claim(worker: "b", now: 100, leaseUntil: 1100, limit: 10)
+    #expect(rest.map(\.id) == jobs[3...].map(\.id))
+    #expect(try store.claim(worker: "c", now: 100, leaseUntil: 1100, limit: 10).isEmpty)
+    // Given back (the daemon stops before running them), they are claimed again at once, and the
+    // claim that never ran does not count as an attempt; another holder's claim is left alone.
+    try store.release(ids: [first[1].id, first[2].id, rest[0].id], worker: "a")
+    let again = try store.claim(worker: "c", now: 101, leaseUntil: 1101, limit: 10)
+    #expect(again.map(\.id) == [first[1].id, first[2].id] && again.allSatisfy { $0.attempt == 1 })
+  }
+
+  @Test func recordWritesStartsAndResultsTogetherAndOnlyTheFirstResult() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let (ahead, running, cancelled) = (try submission(), try submission(), try submission())
+    try store.insert([ahead, running, cancelled], now: 0)
+    #expect(try store.claim(worker: "w", now: 1, leaseUntil: 1000, limit: 3).count == 3)
+    _ = try store.record(started: [running.id, cancelled.id], finished: [], worker: "w", now: 2)
+    // A start by a worker that does not hold the job changes nothing.
+    _ = try store.record(started: [ahead.id], finished: [], worker: "intruder", now: 2)
+    #expect(try store.fetch(ids: [ahead.id], owner: "").first?.state == .queued)
+    #expect(try store.cancel(id: cancelled.id, owner: "", now: 3) == .cancelled)
+    // The claimed-ahead job starts while the others end; results of a claimed job are taken
+    // whether or not its start was written, and a cancelled job's result is dropped.
+    let finished = [running, ahead, cancelled].map {
+      FinishedRun(id: $0.id, result: Data("{\"of\":\"\($0.id)\"}".utf8), isError: $0.id == ahead.id)
+    }
+    let recorded = try store.record(started: [], finished: finished, worker: "w", now: 4)
+    #expect(recorded == [running.id, ahead.id])
+    #expect(try store.record(started: [], finished: finished, worker: "w", now: 5).isEmpty)
+    let records = try store.fetch(ids: [ahead.id, running.id, cancelled.id], owner: "")
+    #expect(records.count == 3)
+    for record in records {
+      let expected: SubmissionState = record.id == cancelled.id ? .cancelled : .done
+      #expect(record.state == expected, "\(record.id)")
+      if expected == .done {
+        #expect(record.result == Data("{\"of\":\"\(record.id)\"}".utf8) && record.finishedMilliseconds == 4)
+        #expect(record.resultIsError == (record.id == ahead.id))
+      }
+    }
+  }
+
+  @Test func aSubmissionDoneAtOnceIsStoredInOneWrite() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    var hooked = try submission()
+    hooked.callbackURL = "http://127.0.0.1:9/hook"
+    try store.insertDone(hooked, result: Data("{\"ok\":1}".utf8), isError: false, now: 7)
+    let record = try #require(try store.fetch(ids: [hooked.id], owner: "").first)
+    #expect(record.state == .done && record.result == Data("{\"ok\":1}".utf8) && record.createdMilliseconds == 7)
+    #expect(record.finishedMilliseconds == 7)
+    #expect(try store.claim(worker: "w", now: 8, leaseUntil: 100) == nil)
+    #expect(try store.pendingWebhooks(limit: 5).map(\.id) == [hooked.id])
+    #expect(try store.cancel(id: hooked.id, owner: "", now: 9) == .alreadyFinished(.done))
+    #expect(throws: StoreError.self) { try store.insertDone(hooked, result: Data("{}".utf8), isError: false, now: 9) }
   }
 
   @Test func anExpiredLeaseIsClaimedAgainAndTheResultIsRecordedOnce() throws {
