@@ -71,7 +71,10 @@ import Testing
     #expect(spread < 1 << 10, "the same program, run after run: \(tinyPeaks) KiB")
 
     let largePeak = try run(["/box/probe"], binary: large).memoryKilobytes
-    #expect(largePeak >= 64 << 10 && largePeak < 72 << 10, "a 64 MiB allocator: \(largePeak) KiB")
+    // A warm run's peak is the group's peak less what was charged when the run began; pages of that
+    // charge the kernel reclaims during the run (the 48 MiB of page cache above) make it a few KiB
+    // under 64 MiB (65,528 KiB seen), so the bound allows 1 MiB under the allocation.
+    #expect(largePeak >= 63 << 10 && largePeak < 72 << 10, "a 64 MiB allocator: \(largePeak) KiB")
     let after = try run(["/box/probe"], binary: tiny).memoryKilobytes
     #expect(after < 4 << 10, "the run after the allocator: \(after) KiB")
   }
