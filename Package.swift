@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
@@ -54,7 +55,12 @@ let package = Package(
       // Released as one static, non-PIE executable: the dynamic loader (binding symbols in seven
       // libraries, 73,000 relative relocations dirtying the Swift metadata pages) was two thirds of
       // a `dsa-run --help`. Debug builds stay dynamic: the test bundles link this target's objects.
-      linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+      // Only where the Swift runtime and Foundation are linked in as well (scripts/install and
+      // Benchmarks/run-cli-bench set DSA_RUN_STATIC_CLI=1 with --static-swift-stdlib): without their
+      // static libraries a fully static link cannot resolve Foundation's ICU symbols, and a plain
+      // `swift build -c release` must keep working.
+      linkerSettings: ProcessInfo.processInfo.environment["DSA_RUN_STATIC_CLI"] == "1"
+        ? [.unsafeFlags(["-static-executable"], .when(configuration: .release))] : []
     ),
     .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: strictSwift),
     .executableTarget(
