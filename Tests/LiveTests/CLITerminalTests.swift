@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Sandbox
+
 // The CLI at a terminal, driven on a real pseudo-terminal (Python's pty module): what is typed
 // reaches the program as typed, Ctrl-D ends input, Ctrl-C stops the program and leaves nothing.
 
@@ -66,7 +68,8 @@ func leftovers(of pid: Int32) -> [String] {
   where entry.hasPrefix(prefix) {
     found.append(entry)
   }
-  let mounts = (try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? ""
+  // Read to its end: Foundation's String(contentsOfFile:) stops at the first 4 KB of a /proc file.
+  let mounts = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
   for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
   func walk(_ directory: String, depth: Int) {
     guard depth > 0 else { return }
