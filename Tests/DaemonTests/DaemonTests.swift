@@ -430,7 +430,7 @@ struct ConfigurationTests {
     let script = """
       systemd-socket-activate -l 127.0.0.1:\(port) -l '\(socketPath)' -E DSA_RUN_DATA='\(repositoryRoot)' \\
         '\(daemonBinary)' --config '\(directory)/none.json' --listen 127.0.0.1:1 --work-root \(testWorkRoot) \\
-        --cache-dir '\(directory)/cache' 2>'\(directory)/daemon.log' </dev/null >/dev/null &
+        --cache-dir '\(directory)/cache' --state-dir '\(directory)/state' 2>'\(directory)/daemon.log' </dev/null >/dev/null &
       activated=$!
       for _ in $(seq 100); do [ -S '\(socketPath)' ] && break; sleep 0.1; done
       curl -sS -m 20 http://127.0.0.1:\(port)/healthz; echo

@@ -129,7 +129,7 @@ def main():
     environment = dict(os.environ, DSA_RUN_DATA=ROOT)
     log = open(work + "/log", "w")
     daemon = subprocess.Popen([BIN + "/dsa-rund", "--config", work + "/none.json", "--listen", "127.0.0.1:0",
-                               "--work-root", "/run/dsa-run-golden", "--cache-dir", work + "/cache", "--slots", "1"],
+                               "--work-root", "/run/dsa-run-golden", "--cache-dir", work + "/cache", "--state-dir", work + "/state", "--slots", "1"],
                               env=environment, stdout=subprocess.DEVNULL, stderr=log)
     try:
         port = None
