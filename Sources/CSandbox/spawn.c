@@ -500,6 +500,33 @@ static void reap_box(long program, int control_fd, int signal_fd, struct dsa_rep
   }
 }
 
+// One message of `length` bytes with `count` (at most 3) descriptors attached, as one sendmsg
+// retried on EINTR: the run command's stdio going to the init, and a terminal's master coming back.
+static ssize_t send_with_descriptors(int socket_fd, const void *bytes, size_t length, const int *fds, int count) {
+  struct iovec vector = {.iov_base = (void *)bytes, .iov_len = length};
+  union {
+    char buffer[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = CMSG_SPACE(count * sizeof(int));
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(count * sizeof(int));
+  memcpy(CMSG_DATA(header), fds, count * sizeof(int));
+  ssize_t sent;
+  do {
+    sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  return sent;
+}
+
 // A run's terminal: a new pty of the box's own devpts instance, opened by the
 // init (the box's root; ptmx is mode 0600, so the program cannot make ptys).
 // The master goes to the parent, which alone holds it; the slave becomes the
@@ -512,27 +539,7 @@ static int open_terminal(int socket_fd) {
   if (ioctl(master, TIOCSPTLCK, &unlock) == 0) slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
   if (slave >= 0) {
     char tag = 'T';
-    struct iovec vector = {.iov_base = &tag, .iov_len = 1};
-    union {
-      char buffer[CMSG_SPACE(sizeof(int))];
-      struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &vector;
-    message.msg_iovlen = 1;
-    message.msg_control = control.buffer;
-    message.msg_controllen = sizeof control.buffer;
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &master, sizeof(int));
-    ssize_t sent;
-    do {
-      sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
+    ssize_t sent = send_with_descriptors(socket_fd, &tag, 1, &master, 1);
     if (sent != 1) {
       int error = errno;
       close(slave);
@@ -939,29 +946,8 @@ size_t dsa_encode_run_command(void *buffer, size_t capacity, const struct dsa_ru
 
 int dsa_send_run_command(int control_fd, const void *buffer, size_t length, int stdin_fd, int stdout_fd,
                          int stderr_fd) {
-  struct iovec vector = {.iov_base = (void *)buffer, .iov_len = length};
-  union {
-    char buffer[CMSG_SPACE(3 * sizeof(int))];
-    struct cmsghdr align;
-  } control;
-  memset(&control, 0, sizeof control);
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
-  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-  header->cmsg_level = SOL_SOCKET;
-  header->cmsg_type = SCM_RIGHTS;
-  header->cmsg_len = CMSG_LEN(3 * sizeof(int));
   int fds[3] = {stdin_fd, stdout_fd, stderr_fd};
-  memcpy(CMSG_DATA(header), fds, sizeof fds);
-  ssize_t sent;
-  do {
-    sent = sendmsg(control_fd, &message, MSG_NOSIGNAL);
-  } while (sent < 0 && errno == EINTR);
-  return sent == (ssize_t)length ? 0 : -1;
+  return send_with_descriptors(control_fd, buffer, length, fds, 3) == (ssize_t)length ? 0 : -1;
 }
 
 int dsa_send_kill(int control_fd) {
