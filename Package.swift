@@ -144,7 +144,7 @@ let package = Package(
     .testTarget(
       name: "SandboxTests",
       // dsa-run is built too: the tests kill it mid-run and run its CLI.
-      dependencies: ["Sandbox", "SystemCore", "dsa-run"],
+      dependencies: ["Sandbox", "SandboxTesting", "SystemCore", "dsa-run"],
       swiftSettings: strictSwift
     ),
     // Pure: no root, no kernel facility beyond pipes.

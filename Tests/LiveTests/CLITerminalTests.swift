@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Testing
 
 @testable import Sandbox
@@ -60,30 +61,6 @@ func sourceFile(_ text: String, name: String) throws -> String {
   return path
 }
 
-/// Box directories, mounts and cgroups a dsa-run process `pid` left behind.
-func leftovers(of pid: Int32) -> [String] {
-  var found: [String] = []
-  let prefix = "\(pid)-"
-  for entry in (try? FileManager.default.contentsOfDirectory(atPath: TestPaths.workRoot + "/boxes")) ?? []
-  where entry.hasPrefix(prefix) {
-    found.append(entry)
-  }
-  // Read to its end: Foundation's String(contentsOfFile:) stops at the first 4 KB of a /proc file.
-  let mounts = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
-  for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
-  func walk(_ directory: String, depth: Int) {
-    guard depth > 0 else { return }
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-      let path = directory + "/" + entry
-      var info = stat()
-      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-      if entry.hasPrefix("dsa-run-\(prefix)") { found.append(path) } else { walk(path, depth: depth - 1) }
-    }
-  }
-  walk("/sys/fs/cgroup", depth: 4)
-  return found
-}
-
 @Suite("The CLI at a terminal", .serialized)
 struct CLITerminalTests {
   @Test("typing reaches the program as typed, and the program sees a terminal")
@@ -118,7 +95,9 @@ struct CLITerminalTests {
     let session = try atTerminal([["expect", "waiting"], ["send", "\u{03}"]], ["--lang", "python", path])
     #expect(session.missing == nil, "\(session.output.debugDescription)")
     #expect(session.status == 130, "\(session.output.debugDescription)")
-    #expect(leftovers(of: session.pid).isEmpty, "\(leftovers(of: session.pid))")
+    #expect(
+      leftovers(of: session.pid, workRoot: TestPaths.workRoot).isEmpty,
+      "\(leftovers(of: session.pid, workRoot: TestPaths.workRoot))")
   }
 
   @Test("--no-tty: a pipe, lines as the user's terminal sends them")

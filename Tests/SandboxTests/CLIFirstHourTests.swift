@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Testing
 
 @testable import Sandbox
@@ -73,35 +74,6 @@ final class BackgroundCLI: @unchecked Sendable {
     errors.fileHandleForReading.readabilityHandler = nil
     return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
   }
-}
-
-/// The work directories, mounts and cgroups that a dsa-run process with this pid made and did not
-/// remove.
-func leftovers(of pid: Int32, workRoot: String = "/run/dsa-run") -> [String] {
-  var found: [String] = []
-  let prefix = "\(pid)-"
-  for entry in (try? FileManager.default.contentsOfDirectory(atPath: workRoot + "/boxes")) ?? []
-  where entry.hasPrefix(prefix) {
-    found.append(workRoot + "/boxes/" + entry)
-  }
-  // Read to its end: Foundation's String(contentsOfFile:) stops at the first 4 KB of a /proc file.
-  let mounts = KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? ""
-  for line in mounts.split(separator: "\n") where line.contains("/boxes/\(prefix)") { found.append(String(line)) }
-  func walk(_ directory: String, depth: Int) {
-    guard depth > 0 else { return }
-    for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
-      let path = directory + "/" + entry
-      var info = stat()
-      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-      if entry.hasPrefix("dsa-run-\(prefix)") {
-        found.append(path)
-      } else {
-        walk(path, depth: depth - 1)
-      }
-    }
-  }
-  walk("/sys/fs/cgroup", depth: 4)
-  return found
 }
 
 /// Whether this dsa-run process has a box right now.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Testing
 
 @testable import Sandbox
