@@ -202,9 +202,12 @@ extension APIRouter {
 
   /// The Judge0 languages whose catalog language this server can run.
   func judge0Languages() -> [Judge0Model.Language] {
-    Judge0Model.languages.filter { language in
-      (executor.catalog.languages[language.runsAs] ?? []).contains { $0.missingRequirement == nil }
-    }
+    Judge0Model.languages.filter(judge0Runs)
+  }
+
+  /// Whether this server can run `language` (a runner of its catalog language has what it needs).
+  private func judge0Runs(_ language: Judge0Model.Language) -> Bool {
+    (executor.catalog.languages[language.runsAs] ?? []).contains { $0.missingRequirement == nil }
   }
 
   private func judge0LanguageObject(_ language: Judge0Model.Language) -> JSONValue {
@@ -333,7 +336,9 @@ extension APIRouter {
     case nil, .null: throw .field("language_id", "can't be blank")
     default: throw .field("language_id", "is not a number")
     }
-    guard let language = judge0Languages().first(where: { $0.id == languageID }) else {
+    // Only this language's runners are checked: each check looks for files on disk, and every
+    // submit asks.
+    guard let language = Judge0Model.languages.first(where: { $0.id == languageID }), judge0Runs(language) else {
       throw .field("language_id", "language with id \(languageID) doesn't exist")
     }
     let runner: Runner
