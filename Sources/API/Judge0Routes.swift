@@ -494,9 +494,13 @@ extension APIRouter {
       throw storeUnavailable(error, trace: &trace)
     }
     if job.callbackURL != nil { service.sender?.wake() }
-    let record = SubmissionRecord(
-      id: id, kind: .execute, state: .done, createdMilliseconds: created, finishedMilliseconds: finished,
+    var record = SubmissionRecord(
+      id: id, kind: .execute, state: .done, createdMilliseconds: finished, finishedMilliseconds: finished,
       result: result, resultIsError: false)
+    // As the store holds it (one write, created when it finished) for later looks; this answer
+    // shows when it was submitted.
+    service.recent.remember(record, owner: owner)
+    record.createdMilliseconds = created
     return (Self.judge0Token(id), record)
   }
 
@@ -527,7 +531,7 @@ extension APIRouter {
   {
     guard !ids.isEmpty else { return [] }
     do throws(StoreError) {
-      return try service.store.fetch(ids: ids, owner: owner)
+      return try service.records(ids: ids, owner: owner)
     } catch {
       throw storeUnavailable(error, trace: &trace)
     }

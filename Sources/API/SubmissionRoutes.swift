@@ -35,9 +35,26 @@ public final class SubmissionService: Sendable {
   private let workers = Mutex<SubmissionWorkers?>(nil)
   private let webhookSender = Mutex<WebhookSender?>(nil)
   let recorded = CompletionSignal()
+  /// This daemon's results of the last minutes, so the poll that finds one done needs no store.
+  let recent: RecentResults
+
+  /// How long a result is answered from memory: a few minutes covers the polls that follow a
+  /// result; never past the retention, so nothing purged is answered.
+  static let recentMilliseconds: Int64 = 300_000
 
   init(settings: SubmissionSettings) {
     self.settings = settings
+    recent = RecentResults(
+      keepMilliseconds: min(Self.recentMilliseconds, settings.workers.retentionMilliseconds))
+  }
+
+  /// The submissions among `ids` of `owner`: those this daemon recorded lately from memory, the
+  /// others from the store.
+  func records(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
+    guard !ids.isEmpty else { return [] }
+    let (found, missing) = recent.lookup(ids, owner: owner, now: wallClockMilliseconds())
+    guard !missing.isEmpty else { return found }
+    return try found + store.fetch(ids: missing, owner: owner)
   }
 
   /// The workers, once `APIRouter.startSubmissionWorkers()` made them.
@@ -126,8 +143,11 @@ extension APIRouter {
       }
     }
     let signal = service.recorded
-    let onRecorded: @Sendable (String) -> Void = { id in
-      signal.recorded(id)
+    let recent = service.recent
+    let onRecorded: @Sendable (SubmissionRecord, String) -> Void = { record, owner in
+      // Remembered before the waiters wake, so their next look finds it in memory.
+      recent.remember(record, owner: owner)
+      signal.recorded(record.id)
       sender?.wake()
     }
     let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
@@ -358,7 +378,7 @@ extension APIRouter {
     -> [SubmissionRecord]
   {
     do throws(StoreError) {
-      return try service.store.fetch(ids: ids, owner: owner)
+      return try service.records(ids: ids, owner: owner)
     } catch {
       var trace = Trace(id: "")
       throw storeUnavailable(error, trace: &trace)
@@ -557,6 +577,10 @@ extension APIRouter {
       "dsa_run_submission_store_seconds", help: "Time of one submission store operation, seconds.",
       bounds: MonitoredStore.latencyBuckets, bucketCounts: snapshot.bucketCounts, count: snapshot.count,
       sum: snapshot.sumSeconds)
+    text += "# HELP dsa_run_submissions_answered_from_memory_total Submissions shown done from this daemon's "
+    text += "memory of its recent results, without the store.\n"
+    text += "# TYPE dsa_run_submissions_answered_from_memory_total counter\n"
+    text += "dsa_run_submissions_answered_from_memory_total \(service.recent.hits)\n"
     text += "# HELP dsa_run_webhook_failures_total Webhook deliveries given up on after every try.\n"
     text += "# TYPE dsa_run_webhook_failures_total counter\n"
     text += "dsa_run_webhook_failures_total \(service.sender?.failures ?? 0)\n"

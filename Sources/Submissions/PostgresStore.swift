@@ -208,12 +208,12 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
         UPDATE submissions AS s
         SET state = 'queued', lease_owner = $1, lease_until_ms = $2, attempts = s.attempts + 1
         FROM picked, unsynced WHERE s.id = picked.id
-        RETURNING s.id, s.kind, s.body, s.callback_url, s.attempts, s.created_ms
+        RETURNING s.id, s.kind, s.body, s.callback_url, s.attempts, s.created_ms, s.owner
         """, [worker, String(leaseUntil), String(now), String(limit)])
       return try rows.map { (row) throws(StoreError) in
         guard let kind = SubmissionKind(rawValue: row[1] ?? "") else { throw StoreError("claim", "unknown kind") }
         return ClaimedSubmission(
-          id: row[0] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
+          id: row[0] ?? "", owner: row[6] ?? "", kind: kind, body: Data((row[2] ?? "").utf8), callbackURL: row[3],
           attempt: Int(row[4] ?? "1") ?? 1, createdMilliseconds: Int64(row[5] ?? "") ?? 0)
       }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
     }

@@ -227,7 +227,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
           SELECT id FROM submissions
           WHERE state IN ('queued', 'running') AND coalesce(lease_until_ms, 0) < ?
           ORDER BY created_ms LIMIT ?)
-        RETURNING id, kind, callback_url, attempts, created_ms
+        RETURNING id, kind, callback_url, attempts, created_ms, owner
         """, [.text(worker), .integer(leaseUntil), .integer(now), .integer(Int64(limit))], operation: "claim")
       guard !rows.isEmpty else { return [] }
       var bodies: [String: Data] = [:]
@@ -243,8 +243,8 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
           throw StoreError("claim", "row \(id) has an unknown kind or no body")
         }
         return ClaimedSubmission(
-          id: id, kind: kind, body: body, callbackURL: row[2].text, attempt: Int(row[3].integer ?? 1),
-          createdMilliseconds: row[4].integer ?? 0)
+          id: id, owner: row[5].text ?? "", kind: kind, body: body, callbackURL: row[2].text,
+          attempt: Int(row[3].integer ?? 1), createdMilliseconds: row[4].integer ?? 0)
       }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
     }
   }

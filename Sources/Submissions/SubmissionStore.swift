@@ -65,6 +65,8 @@ public struct SubmissionRecord: Sendable, Equatable {
 /// A job a worker holds a lease on.
 public struct ClaimedSubmission: Sendable, Equatable {
   public var id: String
+  /// Whose it is (`NewSubmission.owner`): its result, once recorded, is shown to that owner only.
+  public var owner: String
   public var kind: SubmissionKind
   public var body: Data
   public var callbackURL: String?

@@ -75,12 +75,13 @@ public final class SubmissionWorkers: Sendable {
   public let instance: String
   private let run: Run
   private let shared: Shared
-  /// Called after a job's result is recorded (webhooks, waiters).
-  private let onRecorded: (@Sendable (String) -> Void)?
+  /// Called after a job's result is recorded (webhooks, waiters, answers from memory), with the
+  /// record as the store now holds it and its owner.
+  private let onRecorded: (@Sendable (SubmissionRecord, String) -> Void)?
 
   public init(
     store: any SubmissionStore, settings: Settings, instance: String? = nil,
-    onRecorded: (@Sendable (String) -> Void)? = nil, run: @escaping Run
+    onRecorded: (@Sendable (SubmissionRecord, String) -> Void)? = nil, run: @escaping Run
   ) {
     self.store = store
     self.settings = settings
@@ -255,6 +256,7 @@ public final class SubmissionWorkers: Sendable {
       case .finished(let data, let isError):
         shared.locked {
           shared.finished.append(FinishedRun(id: job.id, result: data, isError: isError))
+          shared.finishedJobs[job.id] = job
           shared.busyWorkers -= 1
         }
         shared.wake(.recorder)
@@ -298,8 +300,9 @@ public final class SubmissionWorkers: Sendable {
       }
       guard let batch else { return }
       let recorded: Set<String>
+      let time = now()
       do throws(StoreError) {
-        recorded = try store.record(started: batch.started, finished: batch.finished, worker: instance, now: now())
+        recorded = try store.record(started: batch.started, finished: batch.finished, worker: instance, now: time)
         pause = 100_000
       } catch {
         shared.locked {
@@ -310,10 +313,22 @@ public final class SubmissionWorkers: Sendable {
         pause = min(pause * 2, 2_000_000)
         continue
       }
-      shared.locked {
-        for run in batch.finished { shared.held.removeValue(forKey: run.id) }
+      let jobs = shared.locked { () -> [String: ClaimedSubmission] in
+        var jobs: [String: ClaimedSubmission] = [:]
+        for run in batch.finished {
+          shared.held.removeValue(forKey: run.id)
+          jobs[run.id] = shared.finishedJobs.removeValue(forKey: run.id)
+        }
+        return jobs
       }
-      for run in batch.finished where recorded.contains(run.id) { onRecorded?(run.id) }
+      for run in batch.finished where recorded.contains(run.id) {
+        guard let job = jobs[run.id] else { continue }
+        onRecorded?(
+          SubmissionRecord(
+            id: run.id, kind: job.kind, state: .done, createdMilliseconds: job.createdMilliseconds,
+            finishedMilliseconds: time, result: run.result, resultIsError: run.isError),
+          job.owner)
+      }
     }
   }
 
@@ -388,6 +403,8 @@ private final class Shared: @unchecked Sendable {
   /// Jobs that got a slot, and results, not yet written.
   var started: [String] = []
   var finished: [FinishedRun] = []
+  /// The claims of `finished`, until their results are written.
+  var finishedJobs: [String: ClaimedSubmission] = [:]
   /// The claimer, workers and recorder still running.
   var threadsHoldingJobs = 0
 

@@ -59,6 +59,8 @@ struct SubmissionTests {
     // The cancelled sleeper's box is killed at once, long before its 20 s wall limit: the program is
     // gone within seconds, and the one slot runs the next job.
     #expect(waitUntil(timeout: .seconds(4)) { processes(containing: marker).isEmpty })
+    // What the killed run gave is not recorded, nor remembered as a result: it stays cancelled.
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)").json["status"] as? String == "cancelled")
     let nextID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
     #expect(
       try curl(daemon.baseURL + "/v1/submissions/\(nextID)?wait=8", timeout: 15).json["status"] as? String == "done")
@@ -176,6 +178,41 @@ struct SubmissionTests {
     #expect(try second.stop() == 0)
   }
 
+  @Test func aResultShownFromMemoryIsTheStoredOne() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let config = try writeConfig(directory, ["submissions": [String: Any]()])
+    let first = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    let bodies: [[String: Any]] = [
+      ["language": "python", "source": "print('from memory')"],
+      ["language": "python", "source": "import sys\nsys.exit(3)"],
+    ]
+    var ids: [String] = []
+    for body in bodies { ids.append(try #require(try post(first, "/v1/submissions", body).json["id"] as? String)) }
+    var shown: [String: String] = [:]
+    for id in ids {
+      let answer = try curl(first.baseURL + "/v1/submissions/\(id)?wait=20", timeout: 30)
+      #expect(answer.json["status"] as? String == "done", "\(answer.body)")
+      shown[id] = answer.body
+    }
+    // Both were answered from memory (each wait woke on its result), and a list too.
+    #expect(answeredFromMemory(first) == 2)
+    let listed = try curl(first.baseURL + "/v1/submissions?ids=\(ids.joined(separator: ","))")
+    #expect(answeredFromMemory(first) == 4)
+    #expect(try first.stop() == 0)
+    first.cleanUp(removeDirectory: false)
+
+    // A new daemon on the same file has nothing in memory: its answers are the store's, and the same bytes.
+    let second = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { second.cleanUp(removeDirectory: false) }
+    for id in ids {
+      #expect(try curl(second.baseURL + "/v1/submissions/\(id)").body == shown[id])
+    }
+    #expect(try curl(second.baseURL + "/v1/submissions?ids=\(ids.joined(separator: ","))").body == listed.body)
+    #expect(answeredFromMemory(second) == 0)
+    #expect(try second.stop() == 0)
+  }
+
   @Test func sigtermDrainsTheRunningJobAndLeavesTheQueuedOne() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -252,6 +289,13 @@ struct Judge0WaitTests {
 func claimedAhead(_ daemon: DaemonProcess) -> Int? {
   guard let metrics = try? curl(daemon.baseURL + "/metrics").body else { return nil }
   let line = metrics.split(separator: "\n").first { $0.hasPrefix("dsa_run_submissions_claimed_ahead ") }
+  return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+}
+
+/// The daemon's `dsa_run_submissions_answered_from_memory_total`; nil when it shows none.
+func answeredFromMemory(_ daemon: DaemonProcess) -> Int? {
+  guard let metrics = try? curl(daemon.baseURL + "/metrics").body else { return nil }
+  let line = metrics.split(separator: "\n").first { $0.hasPrefix("dsa_run_submissions_answered_from_memory_total ") }
   return line.flatMap { Int($0.split(separator: " ").last ?? "") }
 }
 
