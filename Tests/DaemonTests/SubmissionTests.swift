@@ -363,3 +363,41 @@ struct SubmissionStoreFailureTests {
     #expect(try daemon.stop() == 0)
   }
 }
+
+// The submission knobs out of range are refused by name, by --check-config and at start, and the
+// bounds themselves are taken.
+@Suite struct SubmissionConfigurationTests {
+  func check(_ submissions: String, in directory: String) throws -> Finished {
+    let path = directory + "/dsa-rund.json"
+    try Data(#"{"submissions": \#(submissions)}"#.utf8).write(to: URL(fileURLWithPath: path))
+    return try runProcess(
+      daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
+  }
+
+  @Test(arguments: [
+    (#"{"claim_ahead": -1}"#, "submissions.claim_ahead must be from 0 to 256"),
+    (#"{"claim_ahead": 257}"#, "submissions.claim_ahead must be from 0 to 256"),
+    (#"{"claim_ahead": 1.5}"#, "claim_ahead"),
+    (#"{"claim_ahead": "2"}"#, "claim_ahead"),
+    (#"{"workers": 0}"#, "submissions.workers must be from 1 to 256"),
+  ])
+  func claimAheadAndWorkersOutOfRangeAreRefused(_ submissions: String, _ message: String) throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let finished = try check(submissions, in: directory)
+    #expect(finished.status == 1)
+    let lines = finished.stderr.split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].contains(message), "\(finished.stderr)")
+    let start = try runProcess(
+      daemonBinary, ["--config", directory + "/dsa-rund.json"], environment: ["DSA_RUN_DATA": repositoryRoot])
+    #expect(start.status == 1 && start.stderr.contains(message), "\(start.stderr)")
+  }
+
+  @Test(arguments: [#"{"claim_ahead": 0}"#, #"{"claim_ahead": 256, "workers": 256}"#])
+  func theBoundsAreTaken(_ submissions: String) throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let finished = try check(submissions, in: directory)
+    #expect(finished.status == 0, "\(finished.stderr)")
+  }
+}
