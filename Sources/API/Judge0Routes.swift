@@ -482,9 +482,11 @@ extension APIRouter {
   {
     let id = try judge0NewID(trace: &trace)
     let created = wallClockMilliseconds()
-    let outcome = runBody(.execute, ResultEncoder.data(job.execute.json), trace: &trace)
+    let outcome = runRoute("/v1/execute", trace: &trace) { (trace) throws(APIError) in
+      try execute(job.execute, trace: &trace)
+    }
     guard case .finished(let data, let isError) = outcome else { return nil }
-    let result = Self.judge0StoredResult(data, isError: isError, echo: job.echo)
+    let result = Self.judge0StoredResult(data, isError: isError, echo: job.echo, value: trace.resultValue)
     let finished = wallClockMilliseconds()
     let submission = NewSubmission(
       id: id, owner: owner, kind: .execute, body: Self.judge0StoredBody(job), callbackURL: job.callbackURL)
@@ -561,32 +563,51 @@ extension APIRouter {
   func judge0RunStored(_ body: Data, trace: inout Trace) -> SubmissionWorkers.RunOutcome? {
     guard body.starts(with: Data("{\"execute\":".utf8)),
       let value = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let object) = value,
-      let execute = object["execute"], case .object(let echo)? = object["judge0"]
+      let executeValue = object["execute"], case .object(let echo)? = object["judge0"]
     else { return nil }
-    let outcome = runBody(.execute, ResultEncoder.data(execute), trace: &trace)
+    // Read from the value just parsed, not encoded and parsed again: it was checked when submitted.
+    guard
+      case .success(let executeBody) = StrictReader.read(
+        executeValue, keys: ExecuteBody.keys, ExecuteBody.init(reading:))
+    else { return runBody(.execute, ResultEncoder.data(executeValue), trace: &trace) }
+    let outcome = runRoute("/v1/execute", trace: &trace) { (trace) throws(APIError) in
+      try execute(executeBody, trace: &trace)
+    }
     guard case .finished(let data, let isError) = outcome else { return outcome }
-    return .finished(Self.judge0StoredResult(data, isError: isError, echo: echo), isError: false)
+    return .finished(
+      Self.judge0StoredResult(data, isError: isError, echo: echo, value: trace.resultValue), isError: false)
   }
 
   /// What a Judge0 submission's result is stored as: its echoed attributes with the outcome's.
-  static func judge0StoredResult(_ data: Data, isError: Bool, echo: [String: JSONValue]) -> Data {
+  /// `value` is the result object `data` encodes, when the run left it (it is then not parsed).
+  static func judge0StoredResult(_ data: Data, isError: Bool, echo: [String: JSONValue], value: JSONValue? = nil)
+    -> Data
+  {
     var attributes = echo
     let expected: String?
     if case .string(let text)? = echo["expected_output"] { expected = text } else { expected = nil }
-    for (key, value) in judge0Outcome(data, isError: isError, expectedOutput: expected) {
+    for (key, value) in judge0Outcome(data, isError: isError, expectedOutput: expected, value: value) {
       attributes[key] = value
     }
     return ResultEncoder.data(["judge0": .object(attributes)] as JSONValue)
   }
 
-  /// Judge0's result attributes from a `/v1/execute` answer (or its error).
-  static func judge0Outcome(_ data: Data, isError: Bool, expectedOutput: String?) -> [String: JSONValue] {
+  /// Judge0's result attributes from a `/v1/execute` answer (or its error); `value` is the
+  /// answer's object when it is at hand.
+  static func judge0Outcome(_ data: Data, isError: Bool, expectedOutput: String?, value: JSONValue? = nil)
+    -> [String: JSONValue]
+  {
     var out: [String: JSONValue] = [
       "stdout": .null, "stderr": .null, "compile_output": .null, "message": .null, "exit_code": .null,
       "exit_signal": .null, "time": .null, "wall_time": .null, "memory": .null,
     ]
     func nonEmpty(_ text: String) -> JSONValue { text.isEmpty ? .null : .string(text) }
-    guard !isError, case .success(let result) = WireExecuteResult.read(data) else {
+    let read =
+      value.map {
+        StrictReader.read(
+          $0, keys: WireExecuteResult.keys, reader: StrictReader(nulls: .absent), WireExecuteResult.init(reading:))
+      } ?? WireExecuteResult.read(data)
+    guard !isError, case .success(let result) = read else {
       var message = "the server could not run this submission"
       if let value = try? JSONDecoder().decode(JSONValue.self, from: data), case .object(let object) = value,
         case .object(let error)? = object["error"], case .string(let text)? = error["message"]

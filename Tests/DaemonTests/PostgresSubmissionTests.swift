@@ -150,7 +150,13 @@ struct PostgresSubmissionTests {
       #expect(answer.json["status"] as? String == "done", "\(answer.body)")
       shown[id] = answer.body
     }
-    #expect(answeredFromMemory(first) == 3)
+    // Remembered right after each write returns (a wait may have read the store just before).
+    #expect(
+      waitUntil(timeout: .seconds(5)) {
+        let before = answeredFromMemory(first) ?? 0
+        _ = try? curl(first.baseURL + "/v1/submissions?ids=\(ids.joined(separator: ","))")
+        return (answeredFromMemory(first) ?? 0) - before == 3
+      })
 
     // The second daemon never held them: it reads the store, and shows the very same answers.
     let second = try DaemonProcess(
