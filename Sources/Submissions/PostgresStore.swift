@@ -232,11 +232,19 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
-    -> Set<String>
-  {
+  public func record(
+    started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
+  ) throws(StoreError) -> RecordOutcome {
+    if let claim, claim.limit > 0 {
+      guard !started.isEmpty || !finished.isEmpty else {
+        return RecordOutcome(
+          recorded: [],
+          claimed: try self.claim(worker: worker, now: now, leaseUntil: claim.leaseUntil, limit: claim.limit))
+      }
+      return try recordAndClaim(started: started, finished: finished, worker: worker, now: now, claim: claim)
+    }
     if finished.isEmpty {
-      guard !started.isEmpty else { return [] }
+      guard !started.isEmpty else { return RecordOutcome(recorded: [], claimed: []) }
       // Only the starts: a start lost in a database crash shows the job queued a little longer.
       try locked { (session) throws(StoreError) in
         _ = try session.query(
@@ -244,11 +252,11 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
             + "WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'queued'",
           [Self.textArray(started), worker])
       }
-      return []
+      return RecordOutcome(recorded: [], claimed: [])
     }
     // One statement, one round trip, one commit waiting for the disk, for every result gathered
     // while the last commit waited (the ids of the two updates are disjoint, as they must be).
-    return try locked { (session) throws(StoreError) in
+    let recorded = try locked { (session) throws(StoreError) in
       Set(
         try session.query(
           "WITH started AS (" + Self.startStatement + " RETURNING id) "
@@ -264,6 +272,59 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
           ]
         ).compactMap { $0[0] })
     }
+    return RecordOutcome(recorded: recorded, claimed: [])
+  }
+
+  /// Starts, results and a claim in one statement (one round trip, one commit): the slots the
+  /// results leave are filled in the same write. The claim skips the ids being started or finished
+  /// (a row may change once per statement). With no result, the commit does not wait for the disk,
+  /// as a claim's alone does not.
+  private func recordAndClaim(
+    started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest
+  ) throws(StoreError) -> RecordOutcome {
+    let sql =
+      "WITH " + (finished.isEmpty ? Self.unsynced + ", " : "")
+      + "started AS (" + Self.startStatement + " RETURNING id), "
+      + "finished AS (UPDATE submissions AS s SET state = 'done', result = v.result, result_is_error = v.is_error, "
+      + "finished_ms = $3, lease_owner = NULL, "
+      + "webhook_pending = CASE WHEN s.callback_url IS NULL THEN 0 ELSE 1 END "
+      + "FROM unnest($4::text[], $5::text[], $6::boolean[]) AS v(id, result, is_error) "
+      + "WHERE s.id = v.id AND s.state IN ('queued', 'running') RETURNING s.id), "
+      + "picked AS (SELECT id FROM submissions WHERE state IN ('queued', 'running') "
+      + "AND coalesce(lease_until_ms, 0) < $3 AND id <> ALL($1::text[]) AND id <> ALL($4::text[]) "
+      + "ORDER BY created_ms LIMIT $8 FOR UPDATE SKIP LOCKED), "
+      + "claimed AS (UPDATE submissions AS c SET state = 'queued', lease_owner = $2, lease_until_ms = $7, "
+      + "attempts = c.attempts + 1 FROM picked" + (finished.isEmpty ? ", unsynced" : "") + " WHERE c.id = picked.id "
+      + "RETURNING c.id, c.kind, c.body, c.callback_url, c.attempts, c.created_ms, c.owner) "
+      + "SELECT 'recorded', id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text FROM finished "
+      + "UNION ALL SELECT 'claimed', id, kind, body, callback_url, attempts::text, created_ms::text, owner FROM claimed"
+    let rows = try locked { (session) throws(StoreError) in
+      try session.query(
+        sql,
+        [
+          Self.textArray(started), worker, String(now), Self.textArray(finished.map(\.id)),
+          Self.textArray(finished.map { String(decoding: $0.result, as: UTF8.self) }),
+          "{" + finished.map { $0.isError ? "t" : "f" }.joined(separator: ",") + "}", String(claim.leaseUntil),
+          String(claim.limit),
+        ])
+    }
+    var recorded = Set<String>()
+    var claimed: [ClaimedSubmission] = []
+    for row in rows {
+      guard let id = row[1] else { continue }
+      if row[0] == "recorded" {
+        recorded.insert(id)
+        continue
+      }
+      guard let kind = SubmissionKind(rawValue: row[2] ?? "") else { throw StoreError("claim", "unknown kind") }
+      claimed.append(
+        ClaimedSubmission(
+          id: id, owner: row[7] ?? "", kind: kind, body: Data((row[3] ?? "").utf8), callbackURL: row[4],
+          attempt: Int(row[5] ?? "1") ?? 1, createdMilliseconds: Int64(row[6] ?? "") ?? 0))
+    }
+    return RecordOutcome(
+      recorded: recorded,
+      claimed: claimed.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) })
   }
 
   /// A CTE that makes its statement's commit not wait for the server's fsync (`synchronous_commit`
