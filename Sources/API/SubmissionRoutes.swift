@@ -188,7 +188,8 @@ extension APIRouter {
     case ("/v1/submissions", "POST"):
       let wait = try waitSeconds(query, service)
       try chargeRuns(1, request, trace: &trace)
-      let item = try submissionItem(try jsonObject(of: request), owner: owner, service: service, trace: &trace)
+      let item = try submissionItem(
+        try jsonObject(of: request), received: request.body, owner: owner, service: service, trace: &trace)
       try insert([item], service)
       if let wait, wait > 0 { return try view(id: item.id, owner: owner, wait: wait, service: service, created: true) }
       return Self.accepted(["id": item.id, "status": "queued"])
@@ -271,8 +272,10 @@ extension APIRouter {
 
   /// One submission from its JSON object: `callback_url` taken out, the rest checked exactly as the
   /// sync route would check it (so a mistake is answered now, not stored), and a fresh id.
+  /// `received`: the object's bytes as sent, stored as they are when nothing is taken out (one
+  /// encoding fewer per submit; the worker reads them as the sync route reads its body).
   private func submissionItem(
-    _ given: [String: Any], owner: String, service: SubmissionService, trace: inout Trace
+    _ given: [String: Any], received: Data? = nil, owner: String, service: SubmissionService, trace: inout Trace
   ) throws(APIError) -> NewSubmission {
     var fields = given
     var callbackURL: String?
@@ -287,7 +290,10 @@ extension APIRouter {
       callbackURL = text
     }
     let kind: SubmissionKind = fields["challenge"] != nil ? .grade : .execute
-    let body = ResultEncoder.data(fields)
+    // Bytes as sent only when they are UTF-8 JSON text as this server writes it (Foundation's parser
+    // also takes UTF-16 and UTF-32, which the stores keep as text).
+    let asSent = received.flatMap { $0.first == UInt8(ascii: "{") && !$0.contains(0) ? $0 : nil }
+    let body = callbackURL == nil ? (asSent ?? ResultEncoder.data(fields)) : ResultEncoder.data(fields)
     try checkStoredBody(kind, body, trace: &trace)
     let id: String
     do throws(StoreError) {

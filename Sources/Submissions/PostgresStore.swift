@@ -354,10 +354,21 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
 
   /// A text[] literal of `items`: each quoted, its backslashes and quotes escaped.
   static func textArray(_ items: [String]) -> String {
-    "{"
-      + items.map {
-        "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-      }.joined(separator: ",") + "}"
+    // Byte by byte: results go through here whole (JSON, full of quotes), and Foundation's
+    // replacingOccurrences cost more than the rest of a record.
+    var bytes: [UInt8] = [UInt8(ascii: "{")]
+    bytes.reserveCapacity(items.reduce(2) { $0 + $1.utf8.count + 3 })
+    for (index, item) in items.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(UInt8(ascii: "\""))
+      for byte in item.utf8 {
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+        bytes.append(byte)
+      }
+      bytes.append(UInt8(ascii: "\""))
+    }
+    bytes.append(UInt8(ascii: "}"))
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {

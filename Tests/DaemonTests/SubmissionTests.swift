@@ -218,6 +218,41 @@ struct SubmissionTests {
     #expect(try second.stop() == 0)
   }
 
+  @Test func aBodyIsStoredAsSentAndOneWithACallbackWithout() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let config = try writeConfig(
+      directory, ["submissions": ["webhooks": ["allow": ["127.0.0.1/32"]]]])
+    let daemon = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    // Spacing, key order and UTF-8 as sent: the stored bytes are these, not a re-encoding.
+    let sent = #"{ "source" : "print('é')",  "language":"python" }"#
+    let plain = try curl(
+      daemon.baseURL + "/v1/submissions?wait=20",
+      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", sent], timeout: 30)
+    #expect(plain.json["status"] as? String == "done", "\(plain.body)")
+    #expect(((plain.json["result"] as? [String: Any])?["run"] as? [String: Any])?["stdout"] as? String == "é\n")
+    let plainID = try #require(plain.json["id"] as? String)
+    // With a callback_url, that field is taken out: the rest is stored re-encoded.
+    let hooked = try post(
+      daemon, "/v1/submissions",
+      ["language": "python", "source": "print(1)", "callback_url": "http://127.0.0.1:9/hook"])
+    let hookedID = try #require(hooked.json["id"] as? String)
+    #expect(try daemon.stop() == 0)
+    daemon.cleanUp(removeDirectory: false)
+    let read = try runProcess(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+          + "[sys.stdout.write(bytes(db.execute('SELECT body FROM submission_bodies WHERE id = ?', (id,)).fetchone()[0])"
+          + ".decode() + '\\n') for id in sys.argv[2:]]",
+        directory + "/state/submissions.sqlite3", plainID, hookedID,
+      ])
+    let bodies = read.stdout.split(separator: "\n").map(String.init)
+    #expect(bodies.first == sent, "\(read.stdout) \(read.stderr)")
+    #expect(bodies.count == 2 && !bodies[1].contains("callback_url") && bodies[1].contains("print(1)"), "\(bodies)")
+  }
+
   @Test func sigtermDrainsTheRunningJobAndLeavesTheQueuedOne() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
