@@ -55,7 +55,7 @@ struct Judge0Refusal: Error {
 }
 
 /// A checked Judge0 submission: the `/v1/execute` body it runs as, and what Judge0 echoes back.
-struct Judge0Job {
+struct Judge0Job: Sendable {
   var execute: ExecuteBody
   /// The request attributes as Judge0 shows them (limits filled with the defaults that apply).
   var echo: [String: JSONValue]
@@ -524,6 +524,9 @@ extension APIRouter {
     } catch {
       throw storeUnavailable(error, trace: &trace)
     }
+    for (job, submission) in zip(jobs, made) {
+      service.judge0Jobs.keep(job, id: submission.id, bytes: submission.body.count)
+    }
     service.runningWorkers?.wake()
     return tokens
   }
@@ -560,16 +563,23 @@ extension APIRouter {
 
   /// The worker's hook: a stored Judge0 body runs as its `/v1/execute` body (admitted as `trace`
   /// says) and its result is kept in Judge0's terms; nil for any other body.
-  func judge0RunStored(_ body: Data, trace: inout Trace) -> SubmissionWorkers.RunOutcome? {
-    guard body.starts(with: Data("{\"execute\":".utf8)),
-      let value = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let object) = value,
-      let executeValue = object["execute"], case .object(let echo)? = object["judge0"]
-    else { return nil }
-    // Read from the value just parsed, not encoded and parsed again: it was checked when submitted.
-    guard
-      case .success(let executeBody) = StrictReader.read(
-        executeValue, keys: ExecuteBody.keys, ExecuteBody.init(reading:))
-    else { return runBody(.execute, ResultEncoder.data(executeValue), trace: &trace) }
+  func judge0RunStored(_ body: Data, id: String? = nil, trace: inout Trace) -> SubmissionWorkers.RunOutcome? {
+    let executeBody: ExecuteBody
+    let echo: [String: JSONValue]
+    if let id, let job = submissions?.judge0Jobs.take(id) {
+      // Submitted here: the job as it was checked, the very one its stored record encodes.
+      (executeBody, echo) = (job.execute, job.echo)
+    } else {
+      guard body.starts(with: Data("{\"execute\":".utf8)),
+        let value = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let object) = value,
+        let executeValue = object["execute"], case .object(let storedEcho)? = object["judge0"]
+      else { return nil }
+      // Read from the value just parsed, not encoded and parsed again: it was checked when submitted.
+      guard
+        case .success(let read) = StrictReader.read(executeValue, keys: ExecuteBody.keys, ExecuteBody.init(reading:))
+      else { return runBody(.execute, ResultEncoder.data(executeValue), trace: &trace) }
+      (executeBody, echo) = (read, storedEcho)
+    }
     let outcome = runRoute("/v1/execute", trace: &trace) { (trace) throws(APIError) in
       try execute(executeBody, trace: &trace)
     }

@@ -37,6 +37,9 @@ public final class SubmissionService: Sendable {
   let recorded = CompletionSignal()
   /// This daemon's results of the last minutes, so the poll that finds one done needs no store.
   let recent: RecentResults
+  /// The Judge0 jobs submitted here, as checked, until a worker here runs them: it then need not
+  /// parse the stored record again.
+  let judge0Jobs = PreparedJobs<Judge0Job>(capacity: 4096, maximumBytes: 16 << 20)
 
   /// How long a result is answered from memory: a few minutes covers the polls that follow a
   /// result; never past the retention, so nothing purged is answered.
@@ -151,12 +154,12 @@ extension APIRouter {
       sender?.wake()
     }
     let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
-      [unowned self] kind, body, cancellation, start in
+      [unowned self] job, cancellation, start in
       // The job's boxes die when it is cancelled; what they leave is not recorded (the store keeps
       // a cancelled submission cancelled).
       let boxes = BoxCancellation()
       cancellation.onCancel { boxes.cancel() }
-      return runStored(kind, body, boxes: boxes, startsInSlot: start)
+      return runStored(job.kind, job.body, id: job.id, boxes: boxes, startsInSlot: start)
     }
     service.install(workers, sender: sender)
     workers.start()
@@ -327,14 +330,14 @@ extension APIRouter {
   /// Runs a stored body through its route, for a worker: past the wait budget (no client waits on
   /// it), its boxes attached to `boxes`, and only if `startsInSlot` still agrees once it has a slot.
   func runStored(
-    _ kind: SubmissionKind, _ body: Data, boxes: BoxCancellation? = nil,
+    _ kind: SubmissionKind, _ body: Data, id: String? = nil, boxes: BoxCancellation? = nil,
     startsInSlot: (@Sendable () -> Bool)? = nil
   ) -> SubmissionWorkers.RunOutcome {
     var trace = Trace(id: "submission")
     trace.checksWaitBudget = false
     trace.boxCancellation = boxes
     trace.startsInSlot = startsInSlot
-    if kind == .execute, let outcome = judge0RunStored(body, trace: &trace) { return outcome }
+    if kind == .execute, let outcome = judge0RunStored(body, id: id, trace: &trace) { return outcome }
     return runBody(kind, body, trace: &trace)
   }
 
@@ -606,4 +609,62 @@ extension APIRouter {
     text += "dsa_run_webhook_failures_total \(service.sender?.failures ?? 0)\n"
     return text
   }
+}
+
+/// Jobs kept as checked at submit, for the worker of this daemon that runs them; the oldest go
+/// first past `capacity` jobs or `maximumBytes` of their stored bodies (one run by another daemon
+/// is never taken here, and ages out). Only a cache: a job not here is read from the store.
+final class PreparedJobs<Job: Sendable>: Sendable {
+  let capacity: Int
+  let maximumBytes: Int
+
+  private struct State {
+    var jobs: [String: (job: Job, bytes: Int)] = [:]
+    /// Ids in the order kept (some taken since); `first` is the oldest not yet dropped.
+    var order: [String] = []
+    var first = 0
+    var bytes = 0
+  }
+
+  private let state = Mutex(State())
+
+  init(capacity: Int, maximumBytes: Int) {
+    self.capacity = max(1, capacity)
+    self.maximumBytes = max(0, maximumBytes)
+  }
+
+  /// Keeps `job` (its stored body `bytes` long) for `id`; one larger than the whole bound is not kept.
+  func keep(_ job: Job, id: String, bytes: Int) {
+    guard bytes <= maximumBytes else { return }
+    state.withLock { state in
+      if let old = state.jobs.removeValue(forKey: id) { state.bytes -= old.bytes }
+      while state.jobs.count >= capacity || state.bytes + bytes > maximumBytes, state.first < state.order.count {
+        if let dropped = state.jobs.removeValue(forKey: state.order[state.first]) { state.bytes -= dropped.bytes }
+        state.first += 1
+      }
+      // Ids taken or dropped are let go of once they are most of the list (amortized: after at
+      // least `capacity` keeps), so the list stays within three times the capacity.
+      if state.first > capacity || state.order.count - state.first > 2 * capacity {
+        state.order = state.order[state.first...].filter { state.jobs[$0] != nil }
+        state.first = 0
+      }
+      state.jobs[id] = (job, bytes)
+      state.bytes += bytes
+      state.order.append(id)
+    }
+  }
+
+  /// The job kept for `id`, no longer kept; nil when there is none.
+  func take(_ id: String) -> Job? {
+    state.withLock { state in
+      guard let kept = state.jobs.removeValue(forKey: id) else { return nil }
+      state.bytes -= kept.bytes
+      return kept.job
+    }
+  }
+
+  /// Jobs kept now.
+  var count: Int { state.withLock { $0.jobs.count } }
+  /// Ids in the order list now, dropped ones included (tests: it must not grow with the jobs seen).
+  var trackedCount: Int { state.withLock { $0.order.count } }
 }

@@ -37,7 +37,7 @@ public final class SubmissionWorkers: Sendable {
   /// Runs one job's body as its route would and returns what that route answers; the run is to
   /// stop (its boxes killed) when the cancellation fires, as it does when the submission is
   /// cancelled. It calls `Start` when the job has its slot.
-  public typealias Run = @Sendable (SubmissionKind, Data, RunCancellation, @escaping Start) -> RunOutcome
+  public typealias Run = @Sendable (ClaimedSubmission, RunCancellation, @escaping Start) -> RunOutcome
 
   /// The knobs.
   public struct Settings: Sendable {
@@ -245,10 +245,10 @@ public final class SubmissionWorkers: Sendable {
           return true
         }
       }
-      var outcome = cancellation.isCancelled ? .retryLater : run(job.kind, job.body, cancellation, start)
+      var outcome = cancellation.isCancelled ? .retryLater : run(job, cancellation, start)
       while outcome == .retryLater && !shared.isStopping && !cancellation.isCancelled {
         usleep(50_000)
-        outcome = run(job.kind, job.body, cancellation, start)
+        outcome = run(job, cancellation, start)
       }
       switch outcome {
       case .retryLater:
