@@ -55,6 +55,12 @@ struct Judge0Refusal: Error {
 }
 
 /// A checked Judge0 submission: the `/v1/execute` body it runs as, and what Judge0 echoes back.
+/// A Judge0 result as stored, and the attributes it encodes (so a poll need not decode it).
+struct Judge0Result: Sendable {
+  var bytes: Data
+  var attributes: [String: JSONValue]
+}
+
 struct Judge0Job: Sendable {
   var execute: ExecuteBody
   /// The request attributes as Judge0 shows them (limits filled with the defaults that apply).
@@ -119,7 +125,8 @@ extension APIRouter {
         {
           return Self.judge0JSON(
             HTTPStatus(code: 201),
-            Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+            Judge0Model.render(judge0Attributes(record, token: token, service: service), fields: fields, base64: base64)
+          )
         }
         let token = try Judge0Refusal.lifting { () throws(APIError) in
           try judge0Insert([job], owner: owner, service: service, trace: &trace)[0]
@@ -130,7 +137,7 @@ extension APIRouter {
         }
         return Self.judge0JSON(
           HTTPStatus(code: 201),
-          Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+          Judge0Model.render(judge0Attributes(record, token: token, service: service), fields: fields, base64: base64))
       case ("POST", "/submissions/batch"):
         let object = try judge0Object(request)
         let base64 = Self.flag("base64_encoded", query, object)
@@ -174,7 +181,8 @@ extension APIRouter {
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let found = tokens.map { token -> JSONValue in
           guard let id = Self.judge0ID(token), let record = byID[id], Self.isJudge0(record) else { return .null }
-          return Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64)
+          return Judge0Model.render(
+            judge0Attributes(record, token: token, service: service), fields: fields, base64: base64)
         }
         return Self.judge0JSON(.ok, ["submissions": .array(found)])
       case ("GET", _) where rest.hasPrefix("/submissions/") && !rest.dropFirst("/submissions/".count).contains("/"):
@@ -187,7 +195,8 @@ extension APIRouter {
         }
         guard let record = records.first, Self.isJudge0(record) else { throw .error(.notFound, "Not Found") }
         return Self.judge0JSON(
-          .ok, Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+          .ok,
+          Judge0Model.render(judge0Attributes(record, token: token, service: service), fields: fields, base64: base64))
       default:
         throw .error(HTTPStatus(code: 405), "\(request.method) \(rest) is not a Judge0 CE route")
       }
@@ -486,7 +495,8 @@ extension APIRouter {
       try execute(job.execute, trace: &trace)
     }
     guard case .finished(let data, let isError) = outcome else { return nil }
-    let result = Self.judge0StoredResult(data, isError: isError, echo: job.echo, value: trace.resultValue)
+    let kept = Self.judge0StoredResultKept(data, isError: isError, echo: job.echo, value: trace.resultValue)
+    let result = kept.bytes
     let finished = wallClockMilliseconds()
     let submission = NewSubmission(
       id: id, owner: owner, kind: .execute, body: Self.judge0StoredBody(job), callbackURL: job.callbackURL)
@@ -502,6 +512,7 @@ extension APIRouter {
     // As the store holds it (one write, created when it finished) for later looks; this answer
     // shows when it was submitted.
     service.recent.remember(record, owner: owner)
+    service.judge0Results.keep(kept, id: id, bytes: result.count)
     record.createdMilliseconds = created
     return (Self.judge0Token(id), record)
   }
@@ -584,8 +595,10 @@ extension APIRouter {
       try execute(executeBody, trace: &trace)
     }
     guard case .finished(let data, let isError) = outcome else { return outcome }
-    return .finished(
-      Self.judge0StoredResult(data, isError: isError, echo: echo, value: trace.resultValue), isError: false)
+    let kept = Self.judge0StoredResultKept(data, isError: isError, echo: echo, value: trace.resultValue)
+    // For the poll that finds it done; used only if these are the bytes the store recorded.
+    if let id { submissions?.judge0Results.keep(kept, id: id, bytes: kept.bytes.count) }
+    return .finished(kept.bytes, isError: false)
   }
 
   /// What a Judge0 submission's result is stored as: its echoed attributes with the outcome's.
@@ -593,13 +606,20 @@ extension APIRouter {
   static func judge0StoredResult(_ data: Data, isError: Bool, echo: [String: JSONValue], value: JSONValue? = nil)
     -> Data
   {
+    judge0StoredResultKept(data, isError: isError, echo: echo, value: value).bytes
+  }
+
+  /// `judge0StoredResult`, with the attributes it encodes.
+  static func judge0StoredResultKept(
+    _ data: Data, isError: Bool, echo: [String: JSONValue], value: JSONValue? = nil
+  ) -> Judge0Result {
     var attributes = echo
     let expected: String?
     if case .string(let text)? = echo["expected_output"] { expected = text } else { expected = nil }
     for (key, value) in judge0Outcome(data, isError: isError, expectedOutput: expected, value: value) {
       attributes[key] = value
     }
-    return ResultEncoder.data(["judge0": .object(attributes)] as JSONValue)
+    return Judge0Result(bytes: ResultEncoder.data(["judge0": .object(attributes)] as JSONValue), attributes: attributes)
   }
 
   /// Judge0's result attributes from a `/v1/execute` answer (or its error); `value` is the
@@ -669,8 +689,19 @@ extension APIRouter {
     return result.starts(with: Data("{\"judge0\":".utf8))
   }
 
-  /// Every attribute of a stored Judge0 submission.
-  static func judge0Attributes(_ record: SubmissionRecord, token: String) -> [String: JSONValue] {
+  /// Every attribute of a stored Judge0 submission; a done one's result decoded once at most: the
+  /// attributes this daemon's run encoded it from, when it is their bytes the store holds.
+  func judge0Attributes(_ record: SubmissionRecord, token: String, service: SubmissionService) -> [String: JSONValue] {
+    guard record.state == .done, let result = record.result, let kept = service.judge0Results.take(record.id),
+      kept.bytes == result
+    else { return Self.judge0Attributes(record, token: token) }
+    return Self.judge0Attributes(record, token: token, stored: kept.attributes)
+  }
+
+  /// Every attribute of a stored Judge0 submission; `stored`: a done one's result already decoded.
+  static func judge0Attributes(_ record: SubmissionRecord, token: String, stored: [String: JSONValue]? = nil)
+    -> [String: JSONValue]
+  {
     var attributes: [String: JSONValue] = [:]
     let statusID: Int
     switch record.state {
@@ -680,7 +711,9 @@ extension APIRouter {
       statusID = 13
       attributes["message"] = "cancelled"
     case .done:
-      if let result = record.result, let value = try? JSONDecoder().decode(JSONValue.self, from: result),
+      if let stored {
+        attributes = stored
+      } else if let result = record.result, let value = try? JSONDecoder().decode(JSONValue.self, from: result),
         case .object(let object) = value, case .object(let stored)? = object["judge0"]
       {
         attributes = stored

@@ -40,6 +40,9 @@ public final class SubmissionService: Sendable {
   /// The Judge0 jobs submitted here, as checked, until a worker here runs them: it then need not
   /// parse the stored record again.
   let judge0Jobs = PreparedJobs<Judge0Job>(capacity: 4096, maximumBytes: 16 << 20)
+  /// The Judge0 results this daemon's runs made, with the attributes they encode, until a poll
+  /// shows one done (it then need not decode the stored bytes, when they are these).
+  let judge0Results = PreparedJobs<Judge0Result>(capacity: 4096, maximumBytes: 16 << 20)
 
   /// How long a result is answered from memory: a few minutes covers the polls that follow a
   /// result; never past the retention, so nothing purged is answered.

@@ -289,6 +289,32 @@ struct SubmissionTests {
 // sync lane refuses it (over the wait budget) is it queued as a stored job, and still answered.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct Judge0WaitTests {
+  @Test func aPollShowsWhatTheStoreHolds() throws {
+    let directory = try makeTemporaryDirectory()
+    let daemon = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    defer { daemon.cleanUp() }
+    // A wrong answer, stderr and an exit code: many attributes, each shown as the store holds it.
+    let job: [String: Any] = [
+      "source_code": "import sys\nprint('out')\nprint('err', file=sys.stderr)\nsys.exit(4)", "language_id": 71,
+      "expected_output": "other", "stdin": "in",
+    ]
+    let token = try #require(try post(daemon, "/submissions", job).json["token"] as? String)
+    var first: CurlResponse?
+    // The poll that finds it done uses the attributes its run encoded; every later one decodes the
+    // stored bytes: the same answer.
+    #expect(
+      waitUntil(timeout: .seconds(20)) {
+        first = try? curl(daemon.baseURL + "/submissions/\(token)?fields=*")
+        return (first?.json["status"] as? [String: Any])?["id"] as? Int ?? 1 > 2
+      })
+    let later = try curl(daemon.baseURL + "/submissions/\(token)?fields=*")
+    #expect(later.body == first?.body)
+    #expect(later.json["stdout"] as? String == "out\n" && later.json["exit_code"] as? Int == 4, "\(later.body)")
+    let batch = try curl(daemon.baseURL + "/submissions/batch?tokens=\(token)&fields=*")
+    #expect((batch.json["submissions"] as? [[String: Any]])?.count == 1)
+    #expect(try daemon.stop() == 0)
+  }
+
   @Test func waitTrueRunsInItsRequestAndIsQueuedOnlyPastTheBudget() throws {
     let directory = try makeTemporaryDirectory()
     let config = try writeConfig(directory, ["queue_wait_budget_s": 0])
