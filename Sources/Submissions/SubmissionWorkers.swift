@@ -9,7 +9,9 @@ import Synchronization
 /// - **workers** (one per job run at once) take a claimed job, run it through the API's closure
 ///   (which waits for a box slot like any request) and hand the result on;
 /// - one **recorder** writes what the runs did, the starts and the results gathered since its last
-///   write, in one transaction (on PostgreSQL one commit waiting for the disk covers them all);
+///   write, in one transaction (on PostgreSQL one commit waiting for the disk covers them all), and
+///   claims in it the jobs for the slots those results leave: while it has a write to make, the
+///   claimer leaves the claiming to it, so a busy daemon's stored job costs one write after its submit;
 /// - one **housekeeper** renews this daemon's leases and purges old results;
 /// - for a store shared by several daemons, one **listener** wakes the claimer when another daemon
 ///   queues work (work queued here wakes it directly, through `wake()`).
