@@ -226,7 +226,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       Set(
         try session.query(
           "UPDATE submissions SET lease_until_ms = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 "
-            + "AND state IN ('queued', 'running') RETURNING id",
+            + "AND \(Self.unfinished) RETURNING id",
           [String(leaseUntil), Self.textArray(ids), worker]
         ).compactMap { $0[0] })
     }
@@ -249,7 +249,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       try locked { (session) throws(StoreError) in
         _ = try session.query(
           "WITH \(Self.unsynced) UPDATE submissions SET state = 'running' FROM unsynced "
-            + "WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'queued'",
+            + "WHERE id = ANY($1::text[]) AND lease_owner = $2 AND \(Self.queuedOnly)",
           [Self.textArray(started), worker])
       }
       return RecordOutcome(recorded: [], claimed: [])
@@ -264,7 +264,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
             + "finished_ms = $3, lease_owner = NULL, "
             + "webhook_pending = CASE WHEN s.callback_url IS NULL THEN 0 ELSE 1 END "
             + "FROM unnest($4::text[], $5::text[], $6::boolean[]) AS v(id, result, is_error) "
-            + "WHERE s.id = v.id AND s.state IN ('queued', 'running') RETURNING s.id",
+            + "WHERE s.id = v.id AND s.\(Self.unfinished) RETURNING s.id",
           [
             Self.textArray(started), worker, String(now), Self.textArray(finished.map(\.id)),
             Self.textArray(finished.map { String(decoding: $0.result, as: UTF8.self) }),
@@ -289,7 +289,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       + "finished_ms = $3, lease_owner = NULL, "
       + "webhook_pending = CASE WHEN s.callback_url IS NULL THEN 0 ELSE 1 END "
       + "FROM unnest($4::text[], $5::text[], $6::boolean[]) AS v(id, result, is_error) "
-      + "WHERE s.id = v.id AND s.state IN ('queued', 'running') RETURNING s.id), "
+      + "WHERE s.id = v.id AND s.\(Self.unfinished) RETURNING s.id), "
       + "picked AS (SELECT id FROM submissions WHERE state IN ('queued', 'running') "
       + "AND coalesce(lease_until_ms, 0) < $3 AND id <> ALL($1::text[]) AND id <> ALL($4::text[]) "
       + "ORDER BY created_ms LIMIT $8 FOR UPDATE SKIP LOCKED), "
@@ -335,9 +335,17 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   /// keep waiting for the disk. Join `unsynced` in the statement's FROM so the CTE is evaluated.
   static let unsynced = "unsynced AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true))"
 
+  /// Unfinished (queued or running), for statements that name their rows by id: said so that the
+  /// planner cannot prove it implies the claimable index's predicate. With `state IN ('queued',
+  /// 'running')` a generic plan walked that index, every queued job, at each write (0.9 ms per
+  /// record with 200 queued, growing with the queue) instead of looking the ids up by primary key.
+  static let unfinished = "state NOT IN ('done', 'cancelled')"
+  /// Queued, for the same statements, for the same reason.
+  static let queuedOnly = "state NOT IN ('running', 'done', 'cancelled')"
+
   /// The jobs of $1 that $2 holds become running.
   private static let startStatement =
-    "UPDATE submissions SET state = 'running' WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'queued'"
+    "UPDATE submissions SET state = 'running' WHERE id = ANY($1::text[]) AND lease_owner = $2 AND \(PostgresStore.queuedOnly)"
 
   public func release(ids: [String], worker: String) throws(StoreError) {
     guard !ids.isEmpty else { return }
@@ -346,7 +354,7 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       _ = try session.query(
         "WITH released AS (UPDATE submissions SET state = 'queued', lease_owner = NULL, lease_until_ms = NULL, "
           + "attempts = greatest(0, attempts - 1) WHERE id = ANY($1::text[]) AND lease_owner = $2 "
-          + "AND state IN ('queued', 'running') RETURNING id) "
+          + "AND \(Self.unfinished) RETURNING id) "
           + "SELECT pg_notify('\(Self.channel)', '') WHERE EXISTS (SELECT 1 FROM released)",
         [Self.textArray(ids), worker])
     }
