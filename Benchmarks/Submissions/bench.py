@@ -16,6 +16,8 @@ import argparse, http.client, importlib.machinery, json, os, shutil, tempfile, t
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 parts = importlib.machinery.SourceFileLoader("scale_out", os.path.join(REPOSITORY, "scripts/scale-out-test")).load_module()
 BODY = json.dumps({"language": "python", "source": "print('hello')"})
+# Ids per poll: the daemon's default bound on GET /v1/submissions?ids= (submissions.max_batch).
+POLL_BATCH = 20
 
 
 def request(conn, method, path, payload=None):
@@ -23,6 +25,53 @@ def request(conn, method, path, payload=None):
     conn.request(method, path, payload, headers)
     answer = conn.getresponse()
     return answer.status, json.loads(answer.read() or b"{}")
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """User plus system CPU of one process, all its threads (not its children), seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def tree_cpu_seconds(root):
+    """CPU of `root` and its direct children (the PostgreSQL server: postmaster and its backends)."""
+    total = cpu_seconds(root)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == root:
+                total += cpu_seconds(int(entry))
+    return total
+
+
+class CPUMeter:
+    """CPU seconds spent during one lane by the daemon, the database server (if any) and this client."""
+
+    def __init__(self, daemon_pid, database_pid):
+        self.daemon_pid, self.database_pid = daemon_pid, database_pid
+
+    def sample(self):
+        client = os.times()
+        return (cpu_seconds(self.daemon_pid), tree_cpu_seconds(self.database_pid) if self.database_pid else 0.0,
+                client.user + client.system)
+
+    def __enter__(self):
+        self.start = self.sample()
+        return self
+
+    def __exit__(self, *_):
+        self.spent = [after - before for after, before in zip(self.sample(), self.start)]
 
 
 def sync_lane(port, count, threads=4):
@@ -57,36 +106,56 @@ def async_lane(port, count):
         assert status == 202, answer
         ids.append(answer["id"])
     accepted = count / (time.monotonic() - start)
-    pending = set(ids)
+    # Oldest first, as the slots take them: a poll asks about the jobs that may be done by now. (It
+    # used to ask about any 20 of a set, in hash order, so done jobs piled up unseen and the lane
+    # ended up to a third of a second after its last result.) Once one request covers the rest, it
+    # waits on the newest with ?wait=, which answers when that job is recorded, then asks about
+    # all of them: the lane ends as its last result is recorded, as a sync client's does.
+    pending = list(ids)
+    last_finished_ms = 0
     while pending:
-        batch = list(pending)[:20]
-        _, answer = request(poll, "GET", "/v1/submissions?ids=" + ",".join(batch))
+        if len(pending) <= POLL_BATCH:
+            status, answer = request(poll, "GET", f"/v1/submissions/{pending[-1]}?wait=10")
+            assert status == 200, answer
+        _, answer = request(poll, "GET", "/v1/submissions?ids=" + ",".join(pending[:POLL_BATCH]))
+        done = set()
         for item in answer["submissions"]:
             if item.get("status") == "done":
-                pending.discard(item["id"])
-        if pending:
+                done.add(item["id"])
+                last_finished_ms = max(last_finished_ms, item["finished_ms"])
+        pending = [id for id in pending if id not in done]
+        if len(pending) > POLL_BATCH:
             time.sleep(0.05)
     completed = count / (time.monotonic() - start)
-    return accepted, completed, latencies
+    # How long after the last result was recorded this client saw the lane end (both wall clocks of
+    # this machine): what the poll loop adds to the lane's time.
+    tail_ms = time.time() * 1000 - last_finished_ms
+    return accepted, completed, latencies, tail_ms
 
 
-def measure(binary, scratch, name, submissions, count, rounds):
+def measure(binary, scratch, name, submissions, count, rounds, database_pid=None):
     config = os.path.join(scratch, f"{name}.json")
     with open(config, "w") as handle:
         json.dump({"slots": 2, "submissions": submissions}, handle)
     daemon = parts.Daemon(binary, scratch, name, config)
     sync_seconds = async_seconds = accept_seconds = 0.0
-    latencies = []
+    latencies, tails = [], []
+    cpu = {"sync": [0.0, 0.0, 0.0], "async": [0.0, 0.0, 0.0]}
     load_before = os.getloadavg()[0]
     try:
         # Warm the boxes and the interpreter's page cache before anything is timed.
         sync_lane(daemon.port, 8, threads=2)
         for _ in range(rounds):
-            sync_seconds += count / sync_lane(daemon.port, count)
-            accepted, completed, submits = async_lane(daemon.port, count)
+            with CPUMeter(daemon.process.pid, database_pid) as meter:
+                sync_seconds += count / sync_lane(daemon.port, count)
+            cpu["sync"] = [a + b for a, b in zip(cpu["sync"], meter.spent)]
+            with CPUMeter(daemon.process.pid, database_pid) as meter:
+                accepted, completed, submits, tail_ms = async_lane(daemon.port, count)
+            cpu["async"] = [a + b for a, b in zip(cpu["async"], meter.spent)]
             accept_seconds += count / accepted
             async_seconds += count / completed
             latencies += submits
+            tails.append(round(tail_ms, 1))
     finally:
         daemon.stop()
     runs = count * rounds
@@ -112,6 +181,12 @@ def measure(binary, scratch, name, submissions, count, rounds):
         "server_submit_p50_ms": server[len(server) // 2], "server_submit_p99_ms": server[max(0, int(len(server) * 0.99) - 1)],
         "load_average_before": round(load_before, 1), "load_average": round(os.getloadavg()[0], 1),
         "async_vs_sync": round(completed / sync, 2),
+        # CPU milliseconds per run in each lane: the daemon's own threads (not the boxes), the
+        # database server's processes, this client.
+        **{f"{lane}_cpu_ms_per_run_{part}": round(spent * 1000 / runs, 2)
+           for lane, parts_spent in cpu.items()
+           for part, spent in zip(("daemon", "database", "client"), parts_spent)},
+        "async_poll_tail_ms": tails,
     }
 
 
@@ -129,7 +204,8 @@ def main():
         rows = [measure(binary, scratch, "sqlite", {"store": "sqlite:" + scratch + "/state/submissions.sqlite3"},
                         arguments.count, arguments.rounds)]
         postgres = parts.Postgres(scratch)
-        rows.append(measure(binary, scratch, "postgresql", {"store": postgres.url}, arguments.count, arguments.rounds))
+        rows.append(measure(binary, scratch, "postgresql", {"store": postgres.url}, arguments.count, arguments.rounds,
+                            database_pid=postgres.process.pid))
     finally:
         if postgres:
             postgres.stop()

@@ -92,6 +92,9 @@ public final class APIRouter: Sendable {
     var startsInSlot: (@Sendable () -> Bool)?
     /// The quota check this request was charged with, for the RateLimit fields.
     var rateLimit: RateLimiter.Decision?
+    /// An execute's result object as answered, for a caller that would otherwise parse the answer
+    /// again (a Judge0 job turns it into Judge0's attributes).
+    var resultValue: JSONValue?
   }
 
   /// Answers one request.
@@ -255,7 +258,11 @@ public final class APIRouter: Sendable {
   }
 
   func execute(_ request: HTTPRequest, trace: inout Trace) throws(APIError) -> HTTPResponse {
-    let body = try jsonBody(of: request, ExecuteBody.decode)
+    try execute(try jsonBody(of: request, ExecuteBody.decode), trace: &trace)
+  }
+
+  /// `execute` of a body already read (a stored Judge0 job's, read with the rest of its record).
+  func execute(_ body: ExecuteBody, trace: inout Trace) throws(APIError) -> HTTPResponse {
     let runner = try resolveRunner(language: body.language, version: body.version, trace: &trace)
     let executeRequest = try body.executeRequest(
       maxima: configuration.maxima, runnerLimits: runner.runLimits())
@@ -272,6 +279,7 @@ public final class APIRouter: Sendable {
       let status = Self.statusWord(result)
       trace.runStatus = status
       metrics.recordRun(language: runner.language, status: status, seconds: Self.seconds(elapsed))
+      trace.resultValue = value
       return Self.json(value)
     case .failure(let error):
       if case .sandbox = error {

@@ -225,13 +225,26 @@ public enum Judge0Model {
 
   /// A timestamp as Judge0 writes it: `2024-01-02T03:04:05.678Z`.
   public static func timestamp(milliseconds: Int64) -> String {
-    let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, Int(((milliseconds % 1000) + 1000) % 1000))
+    // The civil date from the day number (Howard Hinnant's days_from_civil, inverted), not
+    // Calendar: every poll of a finished submission shows two of these, and Calendar's
+    // dateComponents cost more than the rest of the answer.
+    let (days, millisecondOfDay) = milliseconds.floorDivided(by: 86_400_000)
+    let shifted = days + 719_468  // days since 0000-03-01
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    let seconds = millisecondOfDay / 1000
+    func digits(_ value: Int64, _ count: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, count - text.count)) + text
+    }
+    return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2) + "T" + digits(seconds / 3600, 2) + ":"
+      + digits(seconds / 60 % 60, 2) + ":" + digits(seconds % 60, 2) + "." + digits(millisecondOfDay % 1000, 3) + "Z"
   }
 
   /// The 35 attributes of a submission (`fields=*`); the default 8 are `defaultFields`.
@@ -281,5 +294,14 @@ public enum Judge0Fields {
     public var names: [String]
     /// Judge0's words: `invalid fields: [a, b]`.
     public var message: String { "invalid fields: [\(names.joined(separator: ", "))]" }
+  }
+}
+
+extension Int64 {
+  /// The quotient rounded toward minus infinity, and the remainder that goes with it (never negative
+  /// for a positive divisor): times before 1970 fall on the day before, not the day after.
+  fileprivate func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    let remainder = ((self % divisor) + divisor) % divisor
+    return ((self - remainder) / divisor, remainder)
   }
 }

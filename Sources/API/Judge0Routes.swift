@@ -55,7 +55,13 @@ struct Judge0Refusal: Error {
 }
 
 /// A checked Judge0 submission: the `/v1/execute` body it runs as, and what Judge0 echoes back.
-struct Judge0Job {
+/// A Judge0 result as stored, and the attributes it encodes (so a poll need not decode it).
+struct Judge0Result: Sendable {
+  var bytes: Data
+  var attributes: [String: JSONValue]
+}
+
+struct Judge0Job: Sendable {
   var execute: ExecuteBody
   /// The request attributes as Judge0 shows them (limits filled with the defaults that apply).
   var echo: [String: JSONValue]
@@ -119,7 +125,8 @@ extension APIRouter {
         {
           return Self.judge0JSON(
             HTTPStatus(code: 201),
-            Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+            Judge0Model.render(judge0Attributes(record, token: token, service: service), fields: fields, base64: base64)
+          )
         }
         let token = try Judge0Refusal.lifting { () throws(APIError) in
           try judge0Insert([job], owner: owner, service: service, trace: &trace)[0]
@@ -130,7 +137,7 @@ extension APIRouter {
         }
         return Self.judge0JSON(
           HTTPStatus(code: 201),
-          Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+          Judge0Model.render(judge0Attributes(record, token: token, service: service), fields: fields, base64: base64))
       case ("POST", "/submissions/batch"):
         let object = try judge0Object(request)
         let base64 = Self.flag("base64_encoded", query, object)
@@ -174,7 +181,8 @@ extension APIRouter {
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let found = tokens.map { token -> JSONValue in
           guard let id = Self.judge0ID(token), let record = byID[id], Self.isJudge0(record) else { return .null }
-          return Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64)
+          return Judge0Model.render(
+            judge0Attributes(record, token: token, service: service), fields: fields, base64: base64)
         }
         return Self.judge0JSON(.ok, ["submissions": .array(found)])
       case ("GET", _) where rest.hasPrefix("/submissions/") && !rest.dropFirst("/submissions/".count).contains("/"):
@@ -187,7 +195,8 @@ extension APIRouter {
         }
         guard let record = records.first, Self.isJudge0(record) else { throw .error(.notFound, "Not Found") }
         return Self.judge0JSON(
-          .ok, Judge0Model.render(Self.judge0Attributes(record, token: token), fields: fields, base64: base64))
+          .ok,
+          Judge0Model.render(judge0Attributes(record, token: token, service: service), fields: fields, base64: base64))
       default:
         throw .error(HTTPStatus(code: 405), "\(request.method) \(rest) is not a Judge0 CE route")
       }
@@ -202,9 +211,12 @@ extension APIRouter {
 
   /// The Judge0 languages whose catalog language this server can run.
   func judge0Languages() -> [Judge0Model.Language] {
-    Judge0Model.languages.filter { language in
-      (executor.catalog.languages[language.runsAs] ?? []).contains { $0.missingRequirement == nil }
-    }
+    Judge0Model.languages.filter(judge0Runs)
+  }
+
+  /// Whether this server can run `language` (a runner of its catalog language has what it needs).
+  private func judge0Runs(_ language: Judge0Model.Language) -> Bool {
+    (executor.catalog.languages[language.runsAs] ?? []).contains { $0.missingRequirement == nil }
   }
 
   private func judge0LanguageObject(_ language: Judge0Model.Language) -> JSONValue {
@@ -333,7 +345,9 @@ extension APIRouter {
     case nil, .null: throw .field("language_id", "can't be blank")
     default: throw .field("language_id", "is not a number")
     }
-    guard let language = judge0Languages().first(where: { $0.id == languageID }) else {
+    // Only this language's runners are checked: each check looks for files on disk, and every
+    // submit asks.
+    guard let language = Judge0Model.languages.first(where: { $0.id == languageID }), judge0Runs(language) else {
       throw .field("language_id", "language with id \(languageID) doesn't exist")
     }
     let runner: Runner
@@ -477,9 +491,12 @@ extension APIRouter {
   {
     let id = try judge0NewID(trace: &trace)
     let created = wallClockMilliseconds()
-    let outcome = runBody(.execute, ResultEncoder.data(job.execute.json), trace: &trace)
+    let outcome = runRoute("/v1/execute", trace: &trace) { (trace) throws(APIError) in
+      try execute(job.execute, trace: &trace)
+    }
     guard case .finished(let data, let isError) = outcome else { return nil }
-    let result = Self.judge0StoredResult(data, isError: isError, echo: job.echo)
+    let kept = Self.judge0StoredResultKept(data, isError: isError, echo: job.echo, value: trace.resultValue)
+    let result = kept.bytes
     let finished = wallClockMilliseconds()
     let submission = NewSubmission(
       id: id, owner: owner, kind: .execute, body: Self.judge0StoredBody(job), callbackURL: job.callbackURL)
@@ -489,9 +506,14 @@ extension APIRouter {
       throw storeUnavailable(error, trace: &trace)
     }
     if job.callbackURL != nil { service.sender?.wake() }
-    let record = SubmissionRecord(
-      id: id, kind: .execute, state: .done, createdMilliseconds: created, finishedMilliseconds: finished,
+    var record = SubmissionRecord(
+      id: id, kind: .execute, state: .done, createdMilliseconds: finished, finishedMilliseconds: finished,
       result: result, resultIsError: false)
+    // As the store holds it (one write, created when it finished) for later looks; this answer
+    // shows when it was submitted.
+    service.recent.remember(record, owner: owner)
+    service.judge0Results.keep(kept, id: id, bytes: result.count)
+    record.createdMilliseconds = created
     return (Self.judge0Token(id), record)
   }
 
@@ -513,6 +535,9 @@ extension APIRouter {
     } catch {
       throw storeUnavailable(error, trace: &trace)
     }
+    for (job, submission) in zip(jobs, made) {
+      service.judge0Jobs.keep(job, id: submission.id, bytes: submission.body.count)
+    }
     service.runningWorkers?.wake()
     return tokens
   }
@@ -522,7 +547,7 @@ extension APIRouter {
   {
     guard !ids.isEmpty else { return [] }
     do throws(StoreError) {
-      return try service.store.fetch(ids: ids, owner: owner)
+      return try service.records(ids: ids, owner: owner)
     } catch {
       throw storeUnavailable(error, trace: &trace)
     }
@@ -549,35 +574,70 @@ extension APIRouter {
 
   /// The worker's hook: a stored Judge0 body runs as its `/v1/execute` body (admitted as `trace`
   /// says) and its result is kept in Judge0's terms; nil for any other body.
-  func judge0RunStored(_ body: Data, trace: inout Trace) -> SubmissionWorkers.RunOutcome? {
-    guard body.starts(with: Data("{\"execute\":".utf8)),
-      let value = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let object) = value,
-      let execute = object["execute"], case .object(let echo)? = object["judge0"]
-    else { return nil }
-    let outcome = runBody(.execute, ResultEncoder.data(execute), trace: &trace)
+  func judge0RunStored(_ body: Data, id: String? = nil, trace: inout Trace) -> SubmissionWorkers.RunOutcome? {
+    let executeBody: ExecuteBody
+    let echo: [String: JSONValue]
+    if let id, let job = submissions?.judge0Jobs.take(id) {
+      // Submitted here: the job as it was checked, the very one its stored record encodes.
+      (executeBody, echo) = (job.execute, job.echo)
+    } else {
+      guard body.starts(with: Data("{\"execute\":".utf8)),
+        let value = try? JSONDecoder().decode(JSONValue.self, from: body), case .object(let object) = value,
+        let executeValue = object["execute"], case .object(let storedEcho)? = object["judge0"]
+      else { return nil }
+      // Read from the value just parsed, not encoded and parsed again: it was checked when submitted.
+      guard
+        case .success(let read) = StrictReader.read(executeValue, keys: ExecuteBody.keys, ExecuteBody.init(reading:))
+      else { return runBody(.execute, ResultEncoder.data(executeValue), trace: &trace) }
+      (executeBody, echo) = (read, storedEcho)
+    }
+    let outcome = runRoute("/v1/execute", trace: &trace) { (trace) throws(APIError) in
+      try execute(executeBody, trace: &trace)
+    }
     guard case .finished(let data, let isError) = outcome else { return outcome }
-    return .finished(Self.judge0StoredResult(data, isError: isError, echo: echo), isError: false)
+    let kept = Self.judge0StoredResultKept(data, isError: isError, echo: echo, value: trace.resultValue)
+    // For the poll that finds it done; used only if these are the bytes the store recorded.
+    if let id { submissions?.judge0Results.keep(kept, id: id, bytes: kept.bytes.count) }
+    return .finished(kept.bytes, isError: false)
   }
 
   /// What a Judge0 submission's result is stored as: its echoed attributes with the outcome's.
-  static func judge0StoredResult(_ data: Data, isError: Bool, echo: [String: JSONValue]) -> Data {
+  /// `value` is the result object `data` encodes, when the run left it (it is then not parsed).
+  static func judge0StoredResult(_ data: Data, isError: Bool, echo: [String: JSONValue], value: JSONValue? = nil)
+    -> Data
+  {
+    judge0StoredResultKept(data, isError: isError, echo: echo, value: value).bytes
+  }
+
+  /// `judge0StoredResult`, with the attributes it encodes.
+  static func judge0StoredResultKept(
+    _ data: Data, isError: Bool, echo: [String: JSONValue], value: JSONValue? = nil
+  ) -> Judge0Result {
     var attributes = echo
     let expected: String?
     if case .string(let text)? = echo["expected_output"] { expected = text } else { expected = nil }
-    for (key, value) in judge0Outcome(data, isError: isError, expectedOutput: expected) {
+    for (key, value) in judge0Outcome(data, isError: isError, expectedOutput: expected, value: value) {
       attributes[key] = value
     }
-    return ResultEncoder.data(["judge0": .object(attributes)] as JSONValue)
+    return Judge0Result(bytes: ResultEncoder.data(["judge0": .object(attributes)] as JSONValue), attributes: attributes)
   }
 
-  /// Judge0's result attributes from a `/v1/execute` answer (or its error).
-  static func judge0Outcome(_ data: Data, isError: Bool, expectedOutput: String?) -> [String: JSONValue] {
+  /// Judge0's result attributes from a `/v1/execute` answer (or its error); `value` is the
+  /// answer's object when it is at hand.
+  static func judge0Outcome(_ data: Data, isError: Bool, expectedOutput: String?, value: JSONValue? = nil)
+    -> [String: JSONValue]
+  {
     var out: [String: JSONValue] = [
       "stdout": .null, "stderr": .null, "compile_output": .null, "message": .null, "exit_code": .null,
       "exit_signal": .null, "time": .null, "wall_time": .null, "memory": .null,
     ]
     func nonEmpty(_ text: String) -> JSONValue { text.isEmpty ? .null : .string(text) }
-    guard !isError, case .success(let result) = WireExecuteResult.read(data) else {
+    let read =
+      value.map {
+        StrictReader.read(
+          $0, keys: WireExecuteResult.keys, reader: StrictReader(nulls: .absent), WireExecuteResult.init(reading:))
+      } ?? WireExecuteResult.read(data)
+    guard !isError, case .success(let result) = read else {
       var message = "the server could not run this submission"
       if let value = try? JSONDecoder().decode(JSONValue.self, from: data), case .object(let object) = value,
         case .object(let error)? = object["error"], case .string(let text)? = error["message"]
@@ -629,8 +689,19 @@ extension APIRouter {
     return result.starts(with: Data("{\"judge0\":".utf8))
   }
 
-  /// Every attribute of a stored Judge0 submission.
-  static func judge0Attributes(_ record: SubmissionRecord, token: String) -> [String: JSONValue] {
+  /// Every attribute of a stored Judge0 submission; a done one's result decoded once at most: the
+  /// attributes this daemon's run encoded it from, when it is their bytes the store holds.
+  func judge0Attributes(_ record: SubmissionRecord, token: String, service: SubmissionService) -> [String: JSONValue] {
+    guard record.state == .done, let result = record.result, let kept = service.judge0Results.take(record.id),
+      kept.bytes == result
+    else { return Self.judge0Attributes(record, token: token) }
+    return Self.judge0Attributes(record, token: token, stored: kept.attributes)
+  }
+
+  /// Every attribute of a stored Judge0 submission; `stored`: a done one's result already decoded.
+  static func judge0Attributes(_ record: SubmissionRecord, token: String, stored: [String: JSONValue]? = nil)
+    -> [String: JSONValue]
+  {
     var attributes: [String: JSONValue] = [:]
     let statusID: Int
     switch record.state {
@@ -640,7 +711,9 @@ extension APIRouter {
       statusID = 13
       attributes["message"] = "cancelled"
     case .done:
-      if let result = record.result, let value = try? JSONDecoder().decode(JSONValue.self, from: result),
+      if let stored {
+        attributes = stored
+      } else if let result = record.result, let value = try? JSONDecoder().decode(JSONValue.self, from: result),
         case .object(let object) = value, case .object(let stored)? = object["judge0"]
       {
         attributes = stored

@@ -35,9 +35,32 @@ public final class SubmissionService: Sendable {
   private let workers = Mutex<SubmissionWorkers?>(nil)
   private let webhookSender = Mutex<WebhookSender?>(nil)
   let recorded = CompletionSignal()
+  /// This daemon's results of the last minutes, so the poll that finds one done needs no store.
+  let recent: RecentResults
+  /// The Judge0 jobs submitted here, as checked, until a worker here runs them: it then need not
+  /// parse the stored record again.
+  let judge0Jobs = PreparedJobs<Judge0Job>(capacity: 4096, maximumBytes: 16 << 20)
+  /// The Judge0 results this daemon's runs made, with the attributes they encode, until a poll
+  /// shows one done (it then need not decode the stored bytes, when they are these).
+  let judge0Results = PreparedJobs<Judge0Result>(capacity: 4096, maximumBytes: 16 << 20)
+
+  /// How long a result is answered from memory: a few minutes covers the polls that follow a
+  /// result; never past the retention, so nothing purged is answered.
+  static let recentMilliseconds: Int64 = 300_000
 
   init(settings: SubmissionSettings) {
     self.settings = settings
+    recent = RecentResults(
+      keepMilliseconds: min(Self.recentMilliseconds, settings.workers.retentionMilliseconds))
+  }
+
+  /// The submissions among `ids` of `owner`: those this daemon recorded lately from memory, the
+  /// others from the store.
+  func records(ids: [String], owner: String) throws(StoreError) -> [SubmissionRecord] {
+    guard !ids.isEmpty else { return [] }
+    let (found, missing) = recent.lookup(ids, owner: owner, now: wallClockMilliseconds())
+    guard !missing.isEmpty else { return found }
+    return try found + store.fetch(ids: missing, owner: owner)
   }
 
   /// The workers, once `APIRouter.startSubmissionWorkers()` made them.
@@ -126,17 +149,20 @@ extension APIRouter {
       }
     }
     let signal = service.recorded
-    let onRecorded: @Sendable (String) -> Void = { id in
-      signal.recorded(id)
+    let recent = service.recent
+    let onRecorded: @Sendable (SubmissionRecord, String) -> Void = { record, owner in
+      // Remembered before the waiters wake, so their next look finds it in memory.
+      recent.remember(record, owner: owner)
+      signal.recorded(record.id)
       sender?.wake()
     }
     let workers = SubmissionWorkers(store: service.store, settings: service.settings.workers, onRecorded: onRecorded) {
-      [unowned self] kind, body, cancellation, start in
+      [unowned self] job, cancellation, start in
       // The job's boxes die when it is cancelled; what they leave is not recorded (the store keeps
       // a cancelled submission cancelled).
       let boxes = BoxCancellation()
       cancellation.onCancel { boxes.cancel() }
-      return runStored(kind, body, boxes: boxes, startsInSlot: start)
+      return runStored(job.kind, job.body, id: job.id, boxes: boxes, startsInSlot: start)
     }
     service.install(workers, sender: sender)
     workers.start()
@@ -168,7 +194,8 @@ extension APIRouter {
     case ("/v1/submissions", "POST"):
       let wait = try waitSeconds(query, service)
       try chargeRuns(1, request, trace: &trace)
-      let item = try submissionItem(try jsonObject(of: request), owner: owner, service: service, trace: &trace)
+      let item = try submissionItem(
+        try jsonObject(of: request), received: request.body, owner: owner, service: service, trace: &trace)
       try insert([item], service)
       if let wait, wait > 0 { return try view(id: item.id, owner: owner, wait: wait, service: service, created: true) }
       return Self.accepted(["id": item.id, "status": "queued"])
@@ -251,8 +278,10 @@ extension APIRouter {
 
   /// One submission from its JSON object: `callback_url` taken out, the rest checked exactly as the
   /// sync route would check it (so a mistake is answered now, not stored), and a fresh id.
+  /// `received`: the object's bytes as sent, stored as they are when nothing is taken out (one
+  /// encoding fewer per submit; the worker reads them as the sync route reads its body).
   private func submissionItem(
-    _ given: [String: Any], owner: String, service: SubmissionService, trace: inout Trace
+    _ given: [String: Any], received: Data? = nil, owner: String, service: SubmissionService, trace: inout Trace
   ) throws(APIError) -> NewSubmission {
     var fields = given
     var callbackURL: String?
@@ -267,7 +296,10 @@ extension APIRouter {
       callbackURL = text
     }
     let kind: SubmissionKind = fields["challenge"] != nil ? .grade : .execute
-    let body = ResultEncoder.data(fields)
+    // Bytes as sent only when they are UTF-8 JSON text as this server writes it (Foundation's parser
+    // also takes UTF-16 and UTF-32, which the stores keep as text).
+    let asSent = received.flatMap { $0.first == UInt8(ascii: "{") && !$0.contains(0) ? $0 : nil }
+    let body = callbackURL == nil ? (asSent ?? ResultEncoder.data(fields)) : ResultEncoder.data(fields)
     try checkStoredBody(kind, body, trace: &trace)
     let id: String
     do throws(StoreError) {
@@ -301,14 +333,14 @@ extension APIRouter {
   /// Runs a stored body through its route, for a worker: past the wait budget (no client waits on
   /// it), its boxes attached to `boxes`, and only if `startsInSlot` still agrees once it has a slot.
   func runStored(
-    _ kind: SubmissionKind, _ body: Data, boxes: BoxCancellation? = nil,
+    _ kind: SubmissionKind, _ body: Data, id: String? = nil, boxes: BoxCancellation? = nil,
     startsInSlot: (@Sendable () -> Bool)? = nil
   ) -> SubmissionWorkers.RunOutcome {
     var trace = Trace(id: "submission")
     trace.checksWaitBudget = false
     trace.boxCancellation = boxes
     trace.startsInSlot = startsInSlot
-    if kind == .execute, let outcome = judge0RunStored(body, trace: &trace) { return outcome }
+    if kind == .execute, let outcome = judge0RunStored(body, id: id, trace: &trace) { return outcome }
     return runBody(kind, body, trace: &trace)
   }
 
@@ -321,8 +353,17 @@ extension APIRouter {
         method: "POST", target: target, version: .http11, headers: ["Content-Type": "application/json"],
         keepAlive: false),
       body: body)
+    return runRoute(target, trace: &trace) { (trace) throws(APIError) in
+      kind == .execute ? try execute(request, trace: &trace) : try grade(request, trace: &trace)
+    }
+  }
+
+  /// What `answer` (a run of `target`'s route, admitted as `trace` says) gives a stored job.
+  func runRoute(
+    _ target: String, trace: inout Trace, _ answer: (inout Trace) throws(APIError) -> HTTPResponse
+  ) -> SubmissionWorkers.RunOutcome {
     do throws(APIError) {
-      let response = kind == .execute ? try execute(request, trace: &trace) : try grade(request, trace: &trace)
+      let response = try answer(&trace)
       return .finished(response.body, isError: false)
     } catch {
       if error.code == "busy" { return .retryLater }
@@ -358,7 +399,7 @@ extension APIRouter {
     -> [SubmissionRecord]
   {
     do throws(StoreError) {
-      return try service.store.fetch(ids: ids, owner: owner)
+      return try service.records(ids: ids, owner: owner)
     } catch {
       var trace = Trace(id: "")
       throw storeUnavailable(error, trace: &trace)
@@ -494,10 +535,15 @@ extension APIRouter {
   static func queryItems(_ target: String) -> [String: String] {
     guard let mark = target.firstIndex(of: "?") else { return [:] }
     var items: [String: String] = [:]
+    // Most queries (`ids=`, `fields=`, `wait=`) have nothing to decode: Foundation's decoding is
+    // skipped for them, as it costs more than the rest of a poll's parsing.
+    func decoded(_ part: Substring) -> String {
+      part.contains("%") ? (String(part).removingPercentEncoding ?? String(part)) : String(part)
+    }
     for pair in target[target.index(after: mark)...].split(separator: "&") {
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-      let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? String(parts[1])) : ""
+      let name = decoded(parts[0])
+      let value = parts.count > 1 ? decoded(parts[1]) : ""
       if items[name] == nil { items[name] = value }
     }
     return items
@@ -557,9 +603,71 @@ extension APIRouter {
       "dsa_run_submission_store_seconds", help: "Time of one submission store operation, seconds.",
       bounds: MonitoredStore.latencyBuckets, bucketCounts: snapshot.bucketCounts, count: snapshot.count,
       sum: snapshot.sumSeconds)
+    text += "# HELP dsa_run_submissions_answered_from_memory_total Submissions shown done from this daemon's "
+    text += "memory of its recent results, without the store.\n"
+    text += "# TYPE dsa_run_submissions_answered_from_memory_total counter\n"
+    text += "dsa_run_submissions_answered_from_memory_total \(service.recent.hits)\n"
     text += "# HELP dsa_run_webhook_failures_total Webhook deliveries given up on after every try.\n"
     text += "# TYPE dsa_run_webhook_failures_total counter\n"
     text += "dsa_run_webhook_failures_total \(service.sender?.failures ?? 0)\n"
     return text
   }
+}
+
+/// Jobs kept as checked at submit, for the worker of this daemon that runs them; the oldest go
+/// first past `capacity` jobs or `maximumBytes` of their stored bodies (one run by another daemon
+/// is never taken here, and ages out). Only a cache: a job not here is read from the store.
+final class PreparedJobs<Job: Sendable>: Sendable {
+  let capacity: Int
+  let maximumBytes: Int
+
+  private struct State {
+    var jobs: [String: (job: Job, bytes: Int)] = [:]
+    /// Ids in the order kept (some taken since); `first` is the oldest not yet dropped.
+    var order: [String] = []
+    var first = 0
+    var bytes = 0
+  }
+
+  private let state = Mutex(State())
+
+  init(capacity: Int, maximumBytes: Int) {
+    self.capacity = max(1, capacity)
+    self.maximumBytes = max(0, maximumBytes)
+  }
+
+  /// Keeps `job` (its stored body `bytes` long) for `id`; one larger than the whole bound is not kept.
+  func keep(_ job: Job, id: String, bytes: Int) {
+    guard bytes <= maximumBytes else { return }
+    state.withLock { state in
+      if let old = state.jobs.removeValue(forKey: id) { state.bytes -= old.bytes }
+      while state.jobs.count >= capacity || state.bytes + bytes > maximumBytes, state.first < state.order.count {
+        if let dropped = state.jobs.removeValue(forKey: state.order[state.first]) { state.bytes -= dropped.bytes }
+        state.first += 1
+      }
+      // Ids taken or dropped are let go of once they are most of the list (amortized: after at
+      // least `capacity` keeps), so the list stays within three times the capacity.
+      if state.first > capacity || state.order.count - state.first > 2 * capacity {
+        state.order = state.order[state.first...].filter { state.jobs[$0] != nil }
+        state.first = 0
+      }
+      state.jobs[id] = (job, bytes)
+      state.bytes += bytes
+      state.order.append(id)
+    }
+  }
+
+  /// The job kept for `id`, no longer kept; nil when there is none.
+  func take(_ id: String) -> Job? {
+    state.withLock { state in
+      guard let kept = state.jobs.removeValue(forKey: id) else { return nil }
+      state.bytes -= kept.bytes
+      return kept.job
+    }
+  }
+
+  /// Jobs kept now.
+  var count: Int { state.withLock { $0.jobs.count } }
+  /// Ids in the order list now, dropped ones included (tests: it must not grow with the jobs seen).
+  var trackedCount: Int { state.withLock { $0.order.count } }
 }

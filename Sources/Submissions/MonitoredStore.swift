@@ -80,11 +80,11 @@ public final class MonitoredStore: SubmissionStore, Sendable {
     try timed(write: true) { () throws(StoreError) in try inner.renew(ids: ids, worker: worker, leaseUntil: leaseUntil)
     }
   }
-  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
-    -> Set<String>
-  {
+  public func record(
+    started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
+  ) throws(StoreError) -> RecordOutcome {
     try timed(write: true) { () throws(StoreError) in
-      try inner.record(started: started, finished: finished, worker: worker, now: now)
+      try inner.record(started: started, finished: finished, worker: worker, now: now, claim: claim)
     }
   }
   public func release(ids: [String], worker: String) throws(StoreError) {

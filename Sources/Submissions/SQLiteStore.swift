@@ -218,35 +218,42 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   {
     guard limit > 0 else { return [] }
     return try locked { () throws(StoreError) in
-      // One statement, so two workers never take the same job; an expired lease is a dead daemon's,
-      // and its job waits again (queued) until it starts here.
-      let rows = try query(
-        """
-        UPDATE submissions SET state = 'queued', lease_owner = ?, lease_until_ms = ?, attempts = attempts + 1
-        WHERE id IN (
-          SELECT id FROM submissions
-          WHERE state IN ('queued', 'running') AND coalesce(lease_until_ms, 0) < ?
-          ORDER BY created_ms LIMIT ?)
-        RETURNING id, kind, callback_url, attempts, created_ms
-        """, [.text(worker), .integer(leaseUntil), .integer(now), .integer(Int64(limit))], operation: "claim")
-      guard !rows.isEmpty else { return [] }
-      var bodies: [String: Data] = [:]
-      for row in try query(
-        "SELECT id, body FROM submission_bodies WHERE id IN (SELECT value FROM json_each(?))",
-        [.text(Self.jsonArray(rows.map { $0[0].text ?? "" }))], operation: "claim")
-      {
-        bodies[row[0].text ?? ""] = row[1].blob
-      }
-      return try rows.map { (row) throws(StoreError) in
-        let id = row[0].text ?? ""
-        guard let kind = SubmissionKind(rawValue: row[1].text ?? ""), let body = bodies[id] else {
-          throw StoreError("claim", "row \(id) has an unknown kind or no body")
-        }
-        return ClaimedSubmission(
-          id: id, kind: kind, body: body, callbackURL: row[2].text, attempt: Int(row[3].integer ?? 1),
-          createdMilliseconds: row[4].integer ?? 0)
-      }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
+      try claimRows(worker: worker, now: now, leaseUntil: leaseUntil, limit: limit)
     }
+  }
+
+  /// `claim`, for a caller holding `lock`.
+  private func claimRows(worker: String, now: Int64, leaseUntil: Int64, limit: Int) throws(StoreError)
+    -> [ClaimedSubmission]
+  {
+    // One statement, so two workers never take the same job; an expired lease is a dead daemon's,
+    // and its job waits again (queued) until it starts here.
+    let rows = try query(
+      """
+      UPDATE submissions SET state = 'queued', lease_owner = ?, lease_until_ms = ?, attempts = attempts + 1
+      WHERE id IN (
+        SELECT id FROM submissions
+        WHERE state IN ('queued', 'running') AND coalesce(lease_until_ms, 0) < ?
+        ORDER BY created_ms LIMIT ?)
+      RETURNING id, kind, callback_url, attempts, created_ms, owner
+      """, [.text(worker), .integer(leaseUntil), .integer(now), .integer(Int64(limit))], operation: "claim")
+    guard !rows.isEmpty else { return [] }
+    var bodies: [String: Data] = [:]
+    for row in try query(
+      "SELECT id, body FROM submission_bodies WHERE id IN (SELECT value FROM json_each(?))",
+      [.text(Self.jsonArray(rows.map { $0[0].text ?? "" }))], operation: "claim")
+    {
+      bodies[row[0].text ?? ""] = row[1].blob
+    }
+    return try rows.map { (row) throws(StoreError) in
+      let id = row[0].text ?? ""
+      guard let kind = SubmissionKind(rawValue: row[1].text ?? ""), let body = bodies[id] else {
+        throw StoreError("claim", "row \(id) has an unknown kind or no body")
+      }
+      return ClaimedSubmission(
+        id: id, owner: row[5].text ?? "", kind: kind, body: body, callbackURL: row[2].text,
+        attempt: Int(row[3].integer ?? 1), createdMilliseconds: row[4].integer ?? 0)
+    }.sorted { ($0.createdMilliseconds, $0.id) < ($1.createdMilliseconds, $1.id) }
   }
 
   @discardableResult
@@ -264,10 +271,13 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
-    -> Set<String>
-  {
-    guard !started.isEmpty || !finished.isEmpty else { return [] }
+  public func record(
+    started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
+  ) throws(StoreError) -> RecordOutcome {
+    let claimLimit = claim?.limit ?? 0
+    guard !started.isEmpty || !finished.isEmpty || claimLimit > 0 else {
+      return RecordOutcome(recorded: [], claimed: [])
+    }
     return try locked { () throws(StoreError) in
       try execute("BEGIN IMMEDIATE", operation: "record")
       do throws(StoreError) {
@@ -286,8 +296,13 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
             operation: "complete")
           if sqlite3_changes(database) == 1 { recorded.insert(outcome.id) }
         }
+        // After the results: a job just finished is no longer claimable, one just started is leased.
+        let claimed =
+          if let claim, claimLimit > 0 {
+            try claimRows(worker: worker, now: now, leaseUntil: claim.leaseUntil, limit: claimLimit)
+          } else { [ClaimedSubmission]() }
         try execute("COMMIT", operation: "record")
-        return recorded
+        return RecordOutcome(recorded: recorded, claimed: claimed)
       } catch {
         try? execute("ROLLBACK", operation: "record")
         throw error

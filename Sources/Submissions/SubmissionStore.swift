@@ -65,6 +65,8 @@ public struct SubmissionRecord: Sendable, Equatable {
 /// A job a worker holds a lease on.
 public struct ClaimedSubmission: Sendable, Equatable {
   public var id: String
+  /// Whose it is (`NewSubmission.owner`): its result, once recorded, is shown to that owner only.
+  public var owner: String
   public var kind: SubmissionKind
   public var body: Data
   public var callbackURL: String?
@@ -86,6 +88,32 @@ public struct FinishedRun: Sendable, Equatable {
     self.id = id
     self.result = result
     self.isError = isError
+  }
+}
+
+/// Jobs to claim in the same transaction as a `record`: those for the slots its results leave.
+public struct ClaimRequest: Sendable, Equatable {
+  /// The leases run until then (wall-clock milliseconds).
+  public var leaseUntil: Int64
+  /// Jobs at most; 0 claims none.
+  public var limit: Int
+
+  public init(leaseUntil: Int64, limit: Int) {
+    self.leaseUntil = leaseUntil
+    self.limit = limit
+  }
+}
+
+/// What one `record` wrote and claimed.
+public struct RecordOutcome: Sendable, Equatable {
+  /// The ids of the finished runs recorded (see `record`).
+  public var recorded: Set<String>
+  /// The jobs claimed, oldest first, as `claim` would have leased them.
+  public var claimed: [ClaimedSubmission]
+
+  public init(recorded: Set<String>, claimed: [ClaimedSubmission]) {
+    self.recorded = recorded
+    self.claimed = claimed
   }
 }
 
@@ -173,10 +201,13 @@ public protocol SubmissionStore: Sendable {
   func renew(ids: [String], worker: String, leaseUntil: Int64) throws(StoreError) -> Set<String>
 
   /// In one transaction: the jobs of `started` that `worker` still holds become `running` (they got
-  /// a box slot), and each of `finished` that is still queued or running becomes `done` with its
-  /// result. Returns the ids of `finished` recorded; one missing was cancelled or another run
-  /// recorded first, so a job that ran twice has one result. No id may be in both lists.
-  func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError) -> Set<String>
+  /// a box slot), each of `finished` that is still queued or running becomes `done` with its
+  /// result, and with `claim`, up to `claim.limit` more jobs are leased to `worker` as `claim` does
+  /// (none of those in the lists): the slots the results leave are filled in the same write. The
+  /// ids of `finished` recorded come back; one missing was cancelled or another run recorded
+  /// first, so a job that ran twice has one result. No id may be in both lists.
+  func record(started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?)
+    throws(StoreError) -> RecordOutcome
 
   /// Puts jobs `worker` holds but never started back in the queue (a daemon that stops first).
   func release(ids: [String], worker: String) throws(StoreError)
@@ -202,6 +233,13 @@ extension SubmissionStore {
   /// The oldest claimable job, leased to `worker`; nil when there is none.
   public func claim(worker: String, now: Int64, leaseUntil: Int64) throws(StoreError) -> ClaimedSubmission? {
     try claim(worker: worker, now: now, leaseUntil: leaseUntil, limit: 1).first
+  }
+
+  /// `record` with no claim: the ids of `finished` recorded.
+  public func record(started: [String], finished: [FinishedRun], worker: String, now: Int64) throws(StoreError)
+    -> Set<String>
+  {
+    try record(started: started, finished: finished, worker: worker, now: now, claim: nil).recorded
   }
 
   /// Records one job's result; false when it was cancelled or another run recorded first.

@@ -9,7 +9,9 @@ import Synchronization
 /// - **workers** (one per job run at once) take a claimed job, run it through the API's closure
 ///   (which waits for a box slot like any request) and hand the result on;
 /// - one **recorder** writes what the runs did, the starts and the results gathered since its last
-///   write, in one transaction (on PostgreSQL one commit waiting for the disk covers them all);
+///   write, in one transaction (on PostgreSQL one commit waiting for the disk covers them all), and
+///   claims in it the jobs for the slots those results leave: while it has a write to make, the
+///   claimer leaves the claiming to it, so a busy daemon's stored job costs one write after its submit;
 /// - one **housekeeper** renews this daemon's leases and purges old results;
 /// - for a store shared by several daemons, one **listener** wakes the claimer when another daemon
 ///   queues work (work queued here wakes it directly, through `wake()`).
@@ -37,7 +39,7 @@ public final class SubmissionWorkers: Sendable {
   /// Runs one job's body as its route would and returns what that route answers; the run is to
   /// stop (its boxes killed) when the cancellation fires, as it does when the submission is
   /// cancelled. It calls `Start` when the job has its slot.
-  public typealias Run = @Sendable (SubmissionKind, Data, RunCancellation, @escaping Start) -> RunOutcome
+  public typealias Run = @Sendable (ClaimedSubmission, RunCancellation, @escaping Start) -> RunOutcome
 
   /// The knobs.
   public struct Settings: Sendable {
@@ -75,12 +77,13 @@ public final class SubmissionWorkers: Sendable {
   public let instance: String
   private let run: Run
   private let shared: Shared
-  /// Called after a job's result is recorded (webhooks, waiters).
-  private let onRecorded: (@Sendable (String) -> Void)?
+  /// Called after a job's result is recorded (webhooks, waiters, answers from memory), with the
+  /// record as the store now holds it and its owner.
+  private let onRecorded: (@Sendable (SubmissionRecord, String) -> Void)?
 
   public init(
     store: any SubmissionStore, settings: Settings, instance: String? = nil,
-    onRecorded: (@Sendable (String) -> Void)? = nil, run: @escaping Run
+    onRecorded: (@Sendable (SubmissionRecord, String) -> Void)? = nil, run: @escaping Run
   ) {
     self.store = store
     self.settings = settings
@@ -172,16 +175,27 @@ public final class SubmissionWorkers: Sendable {
   /// and `claimAhead` more wait (in memory, or in the slots' line on threads of their own).
   private func claimAhead() {
     while true {
-      let (wanted, generation) =
-        shared.locked { () -> (Int, UInt64)? in
+      let (wanted, generation, foundEmpty) =
+        shared.locked { () -> (Int, UInt64, Bool)? in
           while !shared.stopping {
-            let wanted = settings.workers + settings.claimAhead - shared.busyWorkers - shared.ready.count
-            if wanted > 0 { return (wanted, shared.queuedGeneration) }
+            // While results or starts wait to be written, the recorder claims in the same write.
+            if shared.wanted(settings) > 0 && !shared.recorderHasWork {
+              return (
+                shared.wanted(settings), shared.queuedGeneration, shared.emptyAtGeneration == shared.queuedGeneration
+              )
+            }
             shared.sleep(.claimer)
           }
           return nil
-        } ?? (0, 0)
+        } ?? (0, 0, false)
       guard wanted > 0 else { return }
+      if foundEmpty {
+        // The recorder's claim just found the queue empty: wait for news of more (or the next look).
+        shared.waitForQueued(after: generation, milliseconds: settings.idlePollMilliseconds)
+        shared.locked { shared.emptyAtGeneration = nil }
+        continue
+      }
+      shared.locked { shared.claiming += wanted }
       let claimed: [ClaimedSubmission]
       do throws(StoreError) {
         let time = now()
@@ -192,11 +206,8 @@ public final class SubmissionWorkers: Sendable {
         claimed = []
       }
       let stoppedMeanwhile = shared.locked { () -> Bool in
-        guard !shared.stopping else { return true }
-        for job in claimed { shared.held[job.id] = RunCancellation() }
-        shared.ready += claimed
-        shared.unstarted.formUnion(claimed.map(\.id))
-        return false
+        shared.claiming -= wanted
+        return !shared.take(claimed)
       }
       if stoppedMeanwhile {
         try? store.release(ids: claimed.map(\.id), worker: instance)
@@ -236,10 +247,10 @@ public final class SubmissionWorkers: Sendable {
           return true
         }
       }
-      var outcome = cancellation.isCancelled ? .retryLater : run(job.kind, job.body, cancellation, start)
+      var outcome = cancellation.isCancelled ? .retryLater : run(job, cancellation, start)
       while outcome == .retryLater && !shared.isStopping && !cancellation.isCancelled {
         usleep(50_000)
-        outcome = run(job.kind, job.body, cancellation, start)
+        outcome = run(job, cancellation, start)
       }
       switch outcome {
       case .retryLater:
@@ -255,6 +266,7 @@ public final class SubmissionWorkers: Sendable {
       case .finished(let data, let isError):
         shared.locked {
           shared.finished.append(FinishedRun(id: job.id, result: data, isError: isError))
+          shared.finishedJobs[job.id] = job
           shared.busyWorkers -= 1
         }
         shared.wake(.recorder)
@@ -272,7 +284,7 @@ public final class SubmissionWorkers: Sendable {
   private func recordRuns() {
     var pause: UInt32 = 100_000
     while true {
-      let batch = shared.locked { () -> (started: [String], finished: [FinishedRun])? in
+      let batch = shared.locked { () -> (started: [String], finished: [FinishedRun], claim: Int, generation: UInt64)? in
         var lingerUntil: Date?
         while shared.finished.isEmpty {
           if !shared.started.isEmpty {
@@ -294,26 +306,55 @@ public final class SubmissionWorkers: Sendable {
         }
         // A run that started and ended since the last write is written as ended only.
         let ended = Set(shared.finished.map(\.id))
-        return (shared.started.filter { !ended.contains($0) }, shared.finished)
+        // The jobs for the slots these results leave are claimed in the same transaction.
+        let claim = shared.stopping ? 0 : max(0, shared.wanted(settings))
+        shared.claiming += claim
+        shared.recording = true
+        return (shared.started.filter { !ended.contains($0) }, shared.finished, claim, shared.queuedGeneration)
       }
       guard let batch else { return }
-      let recorded: Set<String>
+      let outcome: RecordOutcome
+      let time = now()
       do throws(StoreError) {
-        recorded = try store.record(started: batch.started, finished: batch.finished, worker: instance, now: now())
+        outcome = try store.record(
+          started: batch.started, finished: batch.finished, worker: instance, now: time,
+          claim: ClaimRequest(leaseUntil: time + settings.leaseMilliseconds, limit: batch.claim))
         pause = 100_000
       } catch {
         shared.locked {
           shared.started = batch.started + shared.started
           shared.finished = batch.finished + shared.finished
+          shared.claiming -= batch.claim
+          shared.recording = false
         }
+        shared.wake(.claimer)
         usleep(pause)
         pause = min(pause * 2, 2_000_000)
         continue
       }
-      shared.locked {
-        for run in batch.finished { shared.held.removeValue(forKey: run.id) }
+      let recorded = outcome.recorded
+      let (jobs, stoppedMeanwhile) = shared.locked { () -> ([String: ClaimedSubmission], Bool) in
+        var jobs: [String: ClaimedSubmission] = [:]
+        for run in batch.finished {
+          shared.held.removeValue(forKey: run.id)
+          jobs[run.id] = shared.finishedJobs.removeValue(forKey: run.id)
+        }
+        shared.claiming -= batch.claim
+        shared.recording = false
+        if outcome.claimed.count < batch.claim { shared.emptyAtGeneration = batch.generation }
+        return (jobs, !shared.take(outcome.claimed))
       }
-      for run in batch.finished where recorded.contains(run.id) { onRecorded?(run.id) }
+      if stoppedMeanwhile { try? store.release(ids: outcome.claimed.map(\.id), worker: instance) }
+      if !outcome.claimed.isEmpty { shared.wake(.workers) }
+      shared.wake(.claimer)
+      for run in batch.finished where recorded.contains(run.id) {
+        guard let job = jobs[run.id] else { continue }
+        onRecorded?(
+          SubmissionRecord(
+            id: run.id, kind: job.kind, state: .done, createdMilliseconds: job.createdMilliseconds,
+            finishedMilliseconds: time, result: run.result, resultIsError: run.isError),
+          job.owner)
+      }
     }
   }
 
@@ -388,6 +429,15 @@ private final class Shared: @unchecked Sendable {
   /// Jobs that got a slot, and results, not yet written.
   var started: [String] = []
   var finished: [FinishedRun] = []
+  /// The claims of `finished`, until their results are written.
+  var finishedJobs: [String: ClaimedSubmission] = [:]
+  /// Jobs asked for by claims under way (the claimer's, or the recorder's with its write).
+  var claiming = 0
+  /// Whether the recorder is writing now.
+  var recording = false
+  /// The `queuedGeneration` at which the recorder's claim found fewer jobs than it asked for: the
+  /// claimer then waits for news of more rather than look again at once.
+  var emptyAtGeneration: UInt64?
   /// The claimer, workers and recorder still running.
   var threadsHoldingJobs = 0
 
@@ -417,6 +467,26 @@ private final class Shared: @unchecked Sendable {
   }
 
   var isStopping: Bool { locked { stopping } }
+
+  /// Jobs to claim now so that each idle worker has one and `claimAhead` more wait; only inside
+  /// `locked`.
+  func wanted(_ settings: SubmissionWorkers.Settings) -> Int {
+    settings.workers + settings.claimAhead - busyWorkers - ready.count - claiming
+  }
+
+  /// Whether the recorder has a write to make (or makes one now), which will claim what is wanted;
+  /// only inside `locked`.
+  var recorderHasWork: Bool { recording || !finished.isEmpty || !started.isEmpty }
+
+  /// Holds the jobs just claimed for the workers; false (nothing taken) when stopping, and the
+  /// caller gives them back. Only inside `locked`.
+  func take(_ claimed: [ClaimedSubmission]) -> Bool {
+    guard !stopping else { return false }
+    for job in claimed { held[job.id] = RunCancellation() }
+    ready += claimed
+    unstarted.formUnion(claimed.map(\.id))
+    return true
+  }
 
   /// Sleeps until woken, or until `deadline`; only inside `locked`.
   func sleep(_ sleeper: Sleeper, until deadline: Date? = nil) {

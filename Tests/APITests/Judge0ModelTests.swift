@@ -66,6 +66,23 @@ import Wire
     #expect(Judge0Model.seconds(0.012) == "0.012")
     #expect(Judge0Model.seconds(0.1) == "0.1")
     #expect(Judge0Model.timestamp(milliseconds: 1_704_164_645_678) == "2024-01-02T03:04:05.678Z")
+    #expect(Judge0Model.timestamp(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+  }
+
+  /// The arithmetic date against Foundation's ISO 8601 formatter, across leap days, century years
+  /// (1900 and 2100 are no leap years, 2000 is), month ends and times before 1970.
+  @Test(arguments: [
+    "1900-02-28T23:59:59.999Z", "1900-03-01T00:00:00.000Z", "1969-12-31T00:00:00.001Z", "1970-01-01T00:00:00.000Z",
+    "2000-02-29T12:34:56.789Z", "2000-12-31T23:59:59.000Z", "2024-02-29T00:00:00.500Z", "2026-12-01T20:39:23.017Z",
+    "2100-02-28T23:00:00.000Z", "2100-03-01T01:02:03.004Z", "9999-12-31T23:59:59.999Z",
+  ])
+  func timestampsAreFoundationsISO8601(_ expected: String) throws {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let date = try #require(formatter.date(from: expected))
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    #expect(Judge0Model.timestamp(milliseconds: milliseconds) == expected)
+    #expect(Judge0Model.timestamp(milliseconds: milliseconds) == formatter.string(from: date))
     let long = Judge0Model.encode64(Data(String(repeating: "x", count: 50).utf8))
     #expect(long.split(separator: "\n").map(\.count) == [60, 8] && long.hasSuffix("\n"))
     #expect(Judge0Model.encode64(Data()) == "")

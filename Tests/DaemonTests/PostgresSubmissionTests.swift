@@ -125,4 +125,48 @@ struct PostgresSubmissionTests {
     #expect(metrics.contains("dsa_run_submissions_queued 0"))
     #expect(try second.stop() == 0)
   }
+
+  @Test func anotherDaemonShowsTheResultsThisOneRecorded() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let firstDirectory = try makeTemporaryDirectory()
+    let secondDirectory = try makeTemporaryDirectory()
+    defer {
+      try? FileManager.default.removeItem(atPath: firstDirectory)
+      try? FileManager.default.removeItem(atPath: secondDirectory)
+    }
+    let settings: [String: Any] = ["submissions": ["store": cluster.connectionString]]
+    let first = try DaemonProcess(
+      arguments: ["--slots", "1", "--config", try writeConfig(firstDirectory, settings)], directory: firstDirectory)
+    defer { first.cleanUp(removeDirectory: false) }
+    // Run and recorded by the first daemon alone (the second is not up yet), each shown from its memory.
+    let hello: [String: Any] = ["language": "python", "source": "print('recorded by the first')"]
+    let batch = try post(first, "/v1/submissions/batch", ["submissions": Array(repeating: hello, count: 3)])
+    let ids = ((batch.json["submissions"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }
+    #expect(ids.count == 3)
+    var shown: [String: String] = [:]
+    for id in ids {
+      let answer = try curl(first.baseURL + "/v1/submissions/\(id)?wait=30", timeout: 40)
+      #expect(answer.json["status"] as? String == "done", "\(answer.body)")
+      shown[id] = answer.body
+    }
+    // Remembered right after each write returns (a wait may have read the store just before).
+    #expect(
+      waitUntil(timeout: .seconds(5)) {
+        let before = answeredFromMemory(first) ?? 0
+        _ = try? curl(first.baseURL + "/v1/submissions?ids=\(ids.joined(separator: ","))")
+        return (answeredFromMemory(first) ?? 0) - before == 3
+      })
+
+    // The second daemon never held them: it reads the store, and shows the very same answers.
+    let second = try DaemonProcess(
+      arguments: ["--slots", "1", "--config", try writeConfig(secondDirectory, settings)], directory: secondDirectory)
+    defer { second.cleanUp(removeDirectory: false) }
+    for id in ids {
+      #expect(try curl(second.baseURL + "/v1/submissions/\(id)").body == shown[id])
+    }
+    #expect(answeredFromMemory(second) == 0)
+    #expect(try first.stop() == 0)
+    #expect(try second.stop() == 0)
+  }
 }

@@ -59,6 +59,8 @@ struct SubmissionTests {
     // The cancelled sleeper's box is killed at once, long before its 20 s wall limit: the program is
     // gone within seconds, and the one slot runs the next job.
     #expect(waitUntil(timeout: .seconds(4)) { processes(containing: marker).isEmpty })
+    // What the killed run gave is not recorded, nor remembered as a result: it stays cancelled.
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)").json["status"] as? String == "cancelled")
     let nextID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
     #expect(
       try curl(daemon.baseURL + "/v1/submissions/\(nextID)?wait=8", timeout: 15).json["status"] as? String == "done")
@@ -176,6 +178,81 @@ struct SubmissionTests {
     #expect(try second.stop() == 0)
   }
 
+  @Test func aResultShownFromMemoryIsTheStoredOne() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let config = try writeConfig(directory, ["submissions": [String: Any]()])
+    let first = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    let bodies: [[String: Any]] = [
+      ["language": "python", "source": "print('from memory')"],
+      ["language": "python", "source": "import sys\nsys.exit(3)"],
+    ]
+    var ids: [String] = []
+    for body in bodies { ids.append(try #require(try post(first, "/v1/submissions", body).json["id"] as? String)) }
+    var shown: [String: String] = [:]
+    for id in ids {
+      let answer = try curl(first.baseURL + "/v1/submissions/\(id)?wait=20", timeout: 30)
+      #expect(answer.json["status"] as? String == "done", "\(answer.body)")
+      shown[id] = answer.body
+    }
+    // Each is remembered right after its write returns (a wait may have read the store just
+    // before): from then on a list of both is answered from memory.
+    var listed: CurlResponse?
+    #expect(
+      waitUntil(timeout: .seconds(5)) {
+        let before = answeredFromMemory(first) ?? 0
+        listed = try? curl(first.baseURL + "/v1/submissions?ids=\(ids.joined(separator: ","))")
+        return (answeredFromMemory(first) ?? 0) - before == 2
+      })
+    #expect(try first.stop() == 0)
+    first.cleanUp(removeDirectory: false)
+
+    // A new daemon on the same file has nothing in memory: its answers are the store's, and the same bytes.
+    let second = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    defer { second.cleanUp(removeDirectory: false) }
+    for id in ids {
+      #expect(try curl(second.baseURL + "/v1/submissions/\(id)").body == shown[id])
+    }
+    #expect(try curl(second.baseURL + "/v1/submissions?ids=\(ids.joined(separator: ","))").body == listed?.body)
+    #expect(answeredFromMemory(second) == 0)
+    #expect(try second.stop() == 0)
+  }
+
+  @Test func aBodyIsStoredAsSentAndOneWithACallbackWithout() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let config = try writeConfig(
+      directory, ["submissions": ["webhooks": ["allow": ["127.0.0.1/32"]]]])
+    let daemon = try DaemonProcess(arguments: ["--slots", "1", "--config", config], directory: directory)
+    // Spacing, key order and UTF-8 as sent: the stored bytes are these, not a re-encoding.
+    let sent = #"{ "source" : "print('é')",  "language":"python" }"#
+    let plain = try curl(
+      daemon.baseURL + "/v1/submissions?wait=20",
+      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", sent], timeout: 30)
+    #expect(plain.json["status"] as? String == "done", "\(plain.body)")
+    #expect(((plain.json["result"] as? [String: Any])?["run"] as? [String: Any])?["stdout"] as? String == "é\n")
+    let plainID = try #require(plain.json["id"] as? String)
+    // With a callback_url, that field is taken out: the rest is stored re-encoded.
+    let hooked = try post(
+      daemon, "/v1/submissions",
+      ["language": "python", "source": "print(1)", "callback_url": "http://127.0.0.1:9/hook"])
+    let hookedID = try #require(hooked.json["id"] as? String)
+    #expect(try daemon.stop() == 0)
+    daemon.cleanUp(removeDirectory: false)
+    let read = try runProcess(
+      "/usr/bin/python3",
+      [
+        "-c",
+        "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+          + "[sys.stdout.write(bytes(db.execute('SELECT body FROM submission_bodies WHERE id = ?', (id,)).fetchone()[0])"
+          + ".decode() + '\\n') for id in sys.argv[2:]]",
+        directory + "/state/submissions.sqlite3", plainID, hookedID,
+      ])
+    let bodies = read.stdout.split(separator: "\n").map(String.init)
+    #expect(bodies.first == sent, "\(read.stdout) \(read.stderr)")
+    #expect(bodies.count == 2 && !bodies[1].contains("callback_url") && bodies[1].contains("print(1)"), "\(bodies)")
+  }
+
   @Test func sigtermDrainsTheRunningJobAndLeavesTheQueuedOne() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -212,6 +289,32 @@ struct SubmissionTests {
 // sync lane refuses it (over the wait budget) is it queued as a stored job, and still answered.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct Judge0WaitTests {
+  @Test func aPollShowsWhatTheStoreHolds() throws {
+    let directory = try makeTemporaryDirectory()
+    let daemon = try DaemonProcess(arguments: ["--slots", "1"], directory: directory)
+    defer { daemon.cleanUp() }
+    // A wrong answer, stderr and an exit code: many attributes, each shown as the store holds it.
+    let job: [String: Any] = [
+      "source_code": "import sys\nprint('out')\nprint('err', file=sys.stderr)\nsys.exit(4)", "language_id": 71,
+      "expected_output": "other", "stdin": "in",
+    ]
+    let token = try #require(try post(daemon, "/submissions", job).json["token"] as? String)
+    var first: CurlResponse?
+    // The poll that finds it done uses the attributes its run encoded; every later one decodes the
+    // stored bytes: the same answer.
+    #expect(
+      waitUntil(timeout: .seconds(20)) {
+        first = try? curl(daemon.baseURL + "/submissions/\(token)?fields=*")
+        return (first?.json["status"] as? [String: Any])?["id"] as? Int ?? 1 > 2
+      })
+    let later = try curl(daemon.baseURL + "/submissions/\(token)?fields=*")
+    #expect(later.body == first?.body)
+    #expect(later.json["stdout"] as? String == "out\n" && later.json["exit_code"] as? Int == 4, "\(later.body)")
+    let batch = try curl(daemon.baseURL + "/submissions/batch?tokens=\(token)&fields=*")
+    #expect((batch.json["submissions"] as? [[String: Any]])?.count == 1)
+    #expect(try daemon.stop() == 0)
+  }
+
   @Test func waitTrueRunsInItsRequestAndIsQueuedOnlyPastTheBudget() throws {
     let directory = try makeTemporaryDirectory()
     let config = try writeConfig(directory, ["queue_wait_budget_s": 0])
@@ -252,6 +355,13 @@ struct Judge0WaitTests {
 func claimedAhead(_ daemon: DaemonProcess) -> Int? {
   guard let metrics = try? curl(daemon.baseURL + "/metrics").body else { return nil }
   let line = metrics.split(separator: "\n").first { $0.hasPrefix("dsa_run_submissions_claimed_ahead ") }
+  return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+}
+
+/// The daemon's `dsa_run_submissions_answered_from_memory_total`; nil when it shows none.
+func answeredFromMemory(_ daemon: DaemonProcess) -> Int? {
+  guard let metrics = try? curl(daemon.baseURL + "/metrics").body else { return nil }
+  let line = metrics.split(separator: "\n").first { $0.hasPrefix("dsa_run_submissions_answered_from_memory_total ") }
   return line.flatMap { Int($0.split(separator: " ").last ?? "") }
 }
 
@@ -317,5 +427,43 @@ struct SubmissionStoreFailureTests {
       again.status == 200 && again.json["status"] as? String == "done", "\(again.status) \(again.body.prefix(300))")
     #expect(try curl(daemon.baseURL + "/healthz").status == 200)
     #expect(try daemon.stop() == 0)
+  }
+}
+
+// The submission knobs out of range are refused by name, by --check-config and at start, and the
+// bounds themselves are taken.
+@Suite struct SubmissionConfigurationTests {
+  func check(_ submissions: String, in directory: String) throws -> Finished {
+    let path = directory + "/dsa-rund.json"
+    try Data(#"{"submissions": \#(submissions)}"#.utf8).write(to: URL(fileURLWithPath: path))
+    return try runProcess(
+      daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
+  }
+
+  @Test(arguments: [
+    (#"{"claim_ahead": -1}"#, "submissions.claim_ahead must be from 0 to 256"),
+    (#"{"claim_ahead": 257}"#, "submissions.claim_ahead must be from 0 to 256"),
+    (#"{"claim_ahead": 1.5}"#, "claim_ahead"),
+    (#"{"claim_ahead": "2"}"#, "claim_ahead"),
+    (#"{"workers": 0}"#, "submissions.workers must be from 1 to 256"),
+  ])
+  func claimAheadAndWorkersOutOfRangeAreRefused(_ submissions: String, _ message: String) throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let finished = try check(submissions, in: directory)
+    #expect(finished.status == 1)
+    let lines = finished.stderr.split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].contains(message), "\(finished.stderr)")
+    let start = try runProcess(
+      daemonBinary, ["--config", directory + "/dsa-rund.json"], environment: ["DSA_RUN_DATA": repositoryRoot])
+    #expect(start.status == 1 && start.stderr.contains(message), "\(start.stderr)")
+  }
+
+  @Test(arguments: [#"{"claim_ahead": 0}"#, #"{"claim_ahead": 256, "workers": 256}"#])
+  func theBoundsAreTaken(_ submissions: String) throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let finished = try check(submissions, in: directory)
+    #expect(finished.status == 0, "\(finished.stderr)")
   }
 }

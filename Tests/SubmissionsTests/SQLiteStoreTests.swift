@@ -126,6 +126,32 @@ import Testing
     #expect(again.map(\.id) == [first[1].id, first[2].id] && again.allSatisfy { $0.attempt == 1 })
   }
 
+  @Test func aRecordClaimsTheNextJobsInTheSameWrite() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let jobs = try (0..<5).map { _ in try submission() }
+    for (index, job) in jobs.enumerated() { try store.insert([job], now: Int64(10 + index)) }
+    let first = try store.claim(worker: "w", now: 100, leaseUntil: 1100, limit: 2)
+    // One ends, the other starts, and two more are leased to w, oldest first: none of those in the
+    // lists, so each job is held once.
+    let outcome = try store.record(
+      started: [first[1].id], finished: [FinishedRun(id: first[0].id, result: Data("{}".utf8), isError: false)],
+      worker: "w", now: 101, claim: ClaimRequest(leaseUntil: 1101, limit: 2))
+    #expect(outcome.recorded == [first[0].id])
+    #expect(outcome.claimed.map(\.id) == [jobs[2].id, jobs[3].id] && outcome.claimed.allSatisfy { $0.attempt == 1 })
+    #expect(outcome.claimed.allSatisfy { $0.owner == jobs[0].owner && $0.kind == .execute })
+    #expect(outcome.claimed.map(\.body) == [jobs[2].body, jobs[3].body])
+    let states = Dictionary(
+      uniqueKeysWithValues: try store.fetch(ids: jobs.map(\.id), owner: "").map { ($0.id, $0.state) })
+    #expect(states[jobs[0].id] == .done && states[jobs[1].id] == .running && states[jobs[4].id] == .queued)
+    // Leased to w: another worker finds only the last one; and a record asking more than is left
+    // claims what there is.
+    #expect(try store.claim(worker: "x", now: 102, leaseUntil: 1102, limit: 5).map(\.id) == [jobs[4].id])
+    let dry = try store.record(
+      started: [], finished: [], worker: "w", now: 103, claim: ClaimRequest(leaseUntil: 1103, limit: 3))
+    #expect(dry == RecordOutcome(recorded: [], claimed: []))
+  }
+
   @Test func recordWritesStartsAndResultsTogetherAndOnlyTheFirstResult() throws {
     defer { cleanUp() }
     let store = try SQLiteStore(path: path)

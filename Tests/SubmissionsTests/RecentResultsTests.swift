@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import Submissions
+
+/// The memory of recent results: only done records, only to their owner, only while they are fresh,
+/// and at most `capacity` of them.
+@Suite struct RecentResultsTests {
+  func done(_ id: String, finished: Int64) -> SubmissionRecord {
+    SubmissionRecord(
+      id: id, kind: .execute, state: .done, createdMilliseconds: finished - 5, finishedMilliseconds: finished,
+      result: Data("{\"id\":\"\(id)\"}".utf8), resultIsError: false)
+  }
+
+  @Test func aDoneRecordIsShownToItsOwnerOnly() {
+    let recent = RecentResults(keepMilliseconds: 1000)
+    recent.remember(done("a", finished: 100), owner: "alice")
+    let mine = recent.lookup(["a", "b"], owner: "alice", now: 200)
+    #expect(mine.found == [done("a", finished: 100)] && mine.missing == ["b"])
+    // Another owner asks the store, which will not show it either.
+    let theirs = recent.lookup(["a"], owner: "bob", now: 200)
+    #expect(theirs.found.isEmpty && theirs.missing == ["a"])
+    #expect(recent.hits == 1)
+  }
+
+  @Test func onlyDoneRecordsAreRemembered() {
+    let recent = RecentResults(keepMilliseconds: 1000)
+    for state in [SubmissionState.queued, .running, .cancelled] {
+      var record = done("x-\(state.rawValue)", finished: 100)
+      record.state = state
+      recent.remember(record, owner: "")
+      #expect(recent.lookup([record.id], owner: "", now: 150).found.isEmpty, "\(state)")
+    }
+  }
+
+  @Test func anEntryIsForgottenOnceItIsNoLongerFresh() {
+    let recent = RecentResults(keepMilliseconds: 1000)
+    recent.remember(done("a", finished: 100), owner: "")
+    #expect(recent.lookup(["a"], owner: "", now: 1099).found.count == 1)
+    // From then on the store answers (or, past its retention, has purged it: so must memory).
+    #expect(recent.lookup(["a"], owner: "", now: 1100).missing == ["a"])
+  }
+
+  @Test func theOldestGoesFirstPastTheCapacity() {
+    let recent = RecentResults(capacity: 2, keepMilliseconds: 1000)
+    for id in ["a", "b", "c"] { recent.remember(done(id, finished: 100), owner: "") }
+    let looked = recent.lookup(["a", "b", "c"], owner: "", now: 100)
+    #expect(looked.found.map(\.id) == ["b", "c"] && looked.missing == ["a"])
+    // Remembering one again does not take a second place.
+    recent.remember(done("c", finished: 101), owner: "")
+    recent.remember(done("d", finished: 100), owner: "")
+    #expect(recent.lookup(["b", "c", "d"], owner: "", now: 100).found.map(\.id) == ["c", "d"])
+  }
+}
