@@ -245,7 +245,8 @@ public struct RunnerCatalog: Sendable {
       }
     }
     let nameParts = (sourceFile ?? "").split(separator: ".")
-    let extensions = version.strings("source_extensions") ?? (nameParts.count > 1 ? ["." + nameParts.last!] : [])
+    let extensions =
+      version.strings("source_extensions") ?? (nameParts.count > 1 ? ["." + String(nameParts.last!)] : [])
     for fileExtension in extensions
     where !fileExtension.hasPrefix(".") || fileExtension.count < 2 || fileExtension.contains("/") {
       reader.report(
