@@ -14,8 +14,9 @@ public enum BoxInterruption {
     var stopped = false
     var liveBoxes = 0
     var nextKey: UInt64 = 0
-    /// A list, not a dictionary: a few entries at most, and the first `[UInt64: ...]` of a process
-    /// cost a one-shot CLI a scan of every protocol conformance in the binary (UInt64: Hashable).
+    /// A list, not a dictionary: as many entries as boxes run at once, and the first
+    /// `[UInt64: ...]` of a process cost a one-shot CLI a scan of every protocol conformance in the
+    /// binary (UInt64: Hashable).
     var killers = Killers()
   }
 
