@@ -504,7 +504,8 @@ public final class Executor: Sendable {
       var expanded = ""
       var rest = template[...]
       while let open = rest.firstIndex(of: "{") {
-        expanded += rest[..<open]
+        // String(...) first: `String += Substring` is generic, and its witnesses cost a runtime lookup.
+        expanded += String(rest[..<open])
         let afterOpen = rest.index(after: open)
         if let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] {
           expanded += value
@@ -514,7 +515,7 @@ public final class Executor: Sendable {
           rest = rest[afterOpen...]
         }
       }
-      return [expanded + rest]
+      return [expanded + String(rest)]
     }
   }
 

@@ -245,7 +245,8 @@ public struct RunnerCatalog: Sendable {
       }
     }
     let nameParts = (sourceFile ?? "").split(separator: ".")
-    let extensions = version.strings("source_extensions") ?? (nameParts.count > 1 ? ["." + nameParts.last!] : [])
+    let extensions =
+      version.strings("source_extensions") ?? (nameParts.count > 1 ? ["." + String(nameParts.last!)] : [])
     for fileExtension in extensions
     where !fileExtension.hasPrefix(".") || fileExtension.count < 2 || fileExtension.contains("/") {
       reader.report(
@@ -258,7 +259,7 @@ public struct RunnerCatalog: Sendable {
     let pattern = version.string("version_pattern", required: true, nonEmpty: true)
     // Swift's own Regex, the engine the probe uses: Foundation's NSRegularExpression leaks the
     // pattern's buffer when it refuses one (LeakSanitizer found it through the fuzz target).
-    if let pattern, (try? Regex(pattern)) == nil {
+    if let pattern, !isPlainRegularExpression(pattern), (try? Regex(pattern)) == nil {
       reader.report(version.path("version_pattern"), "is not a regular expression")
     }
     let number = version.string("version", required: true, nonEmpty: true)
@@ -376,4 +377,76 @@ public struct RunnerCatalog: Sendable {
 private func both<A, B>(_ first: A?, _ second: B?) -> (A, B)? {
   guard let first, let second else { return nil }
   return (first, second)
+}
+
+/// Whether `pattern` is plainly a regular expression Swift's `Regex` compiles: literal characters,
+/// escaped punctuation, `.`, groups, bracket classes of single characters and ranges, and the
+/// quantifiers `+`, `*` and `?`, nothing else. Runner files hold such patterns
+/// (`Python ([0-9.]+)`); compiling one with `Regex` was a third of a millisecond of every start
+/// that loads a runner, for a pattern only a version probe uses. False is no verdict: the caller
+/// compiles the pattern to decide.
+func isPlainRegularExpression(_ pattern: String) -> Bool {
+  let bytes = Array(pattern.utf8)
+  let metacharacters = Set(#"\()[]{}|^$.*+?"#.utf8)
+  func isLiteral(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F && !metacharacters.contains(byte) }
+  func isAlphanumeric(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+  }
+  var index = 0
+  var depth = 0
+  var canRepeat = false
+  while index < bytes.count {
+    let byte = bytes[index]
+    index += 1
+    switch byte {
+    case UInt8(ascii: "\\"):
+      guard index < bytes.count, metacharacters.contains(bytes[index]) else { return false }
+      index += 1
+      canRepeat = true
+    case UInt8(ascii: "("):
+      // "(?" opens the extended syntax: left to Regex.
+      if index < bytes.count, bytes[index] == UInt8(ascii: "?") { return false }
+      depth += 1
+      canRepeat = false
+    case UInt8(ascii: ")"):
+      guard depth > 0 else { return false }
+      depth -= 1
+      canRepeat = true
+    case UInt8(ascii: "["):
+      var members = 0
+      while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+        let member = bytes[index]
+        if isAlphanumeric(member), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "-"),
+          bytes[index + 2] != UInt8(ascii: "]")
+        {
+          guard isAlphanumeric(bytes[index + 2]), member <= bytes[index + 2] else { return false }
+          index += 3
+        } else if member == UInt8(ascii: "-") {
+          // Only last, where it is itself.
+          guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "]"), members > 0 else { return false }
+          index += 1
+        } else {
+          // `.` is itself here; `&&`, `~~`, `[:` and `[=` are set operations and classes in
+          // Swift's syntax: left to Regex.
+          guard member == UInt8(ascii: ".") || isLiteral(member), !Array("-&~:=".utf8).contains(member)
+          else { return false }
+          index += 1
+        }
+        members += 1
+      }
+      guard index < bytes.count, members > 0 else { return false }
+      index += 1
+      canRepeat = true
+    case UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "?"):
+      guard canRepeat else { return false }
+      canRepeat = false
+    case UInt8(ascii: "."):
+      canRepeat = true
+    default:
+      guard isLiteral(byte) else { return false }
+      canRepeat = true
+    }
+  }
+  return depth == 0
 }

@@ -203,6 +203,8 @@ struct InitReportPipe: InitReportChannel {
 
   func hangUp() { pipe.close() }
 
+  var hungUp: Bool { fd < 0 }
+
   func runIsOver(initExited: Bool, outputClosed: Bool, reports: [dsa_report]) -> Bool {
     initExited && outputClosed && fd < 0
   }

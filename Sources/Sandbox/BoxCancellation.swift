@@ -16,7 +16,7 @@ public final class BoxCancellation: Sendable {
   private struct State {
     var cancelled = false
     var nextKey: UInt64 = 0
-    var killers: [UInt64: @Sendable () -> Void] = [:]
+    var killers = Killers()
   }
 
   private let state = Mutex(State())
@@ -31,23 +31,32 @@ public final class BoxCancellation: Sendable {
     // Killers run under the lock, so none runs after its box detached (and closed its pidfd).
     state.withLock { state in
       state.cancelled = true
-      for killer in state.killers.values { killer() }
+      state.killers.killAll()
     }
   }
 
   /// Runs `body` with this cancellation current on the calling thread.
   public func within<Value, Failure: Error>(_ body: () throws(Failure) -> Value) throws(Failure) -> Value {
-    let thread = Thread.current.threadDictionary
-    let outer = thread[Self.key]
-    thread[Self.key] = self
-    defer { thread[Self.key] = outer }
+    let outer = pthread_getspecific(Self.threadKey)
+    // Unretained: `self` outlives this call, which is as long as it is current.
+    pthread_setspecific(Self.threadKey, Unmanaged.passUnretained(self).toOpaque())
+    defer { pthread_setspecific(Self.threadKey, outer) }
     return try body()
   }
 
   /// The calling thread's cancellation, if any.
-  static var current: BoxCancellation? { Thread.current.threadDictionary[key] as? BoxCancellation }
+  static var current: BoxCancellation? {
+    pthread_getspecific(threadKey).map { Unmanaged<BoxCancellation>.fromOpaque($0).takeUnretainedValue() }
+  }
 
-  private static let key = "dsa-run.box-cancellation"
+  /// A POSIX thread-specific slot, not Foundation's `Thread.current.threadDictionary`: every box run
+  /// asks for the current cancellation, and in a one-shot CLI that was a Foundation `Thread` for the
+  /// main thread, an NSDictionary and a bridging cast (a scan of the binary's conformances).
+  private static let threadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+    return key
+  }()
 
   /// Runs `body` (a box's run of one program) with `process` (the box's init) attached to the
   /// current cancellation, if there is one.
@@ -62,13 +71,13 @@ public final class BoxCancellation: Sendable {
   private func attach(_ killer: @escaping @Sendable () -> Void) -> UInt64 {
     state.withLock { state in
       state.nextKey += 1
-      state.killers[state.nextKey] = killer
+      state.killers.add(killer, key: state.nextKey)
       if state.cancelled { killer() }
       return state.nextKey
     }
   }
 
   private func detach(_ key: UInt64) {
-    _ = state.withLock { $0.killers.removeValue(forKey: key) }
+    state.withLock { $0.killers.remove(key) }
   }
 }

@@ -14,7 +14,10 @@ public enum BoxInterruption {
     var stopped = false
     var liveBoxes = 0
     var nextKey: UInt64 = 0
-    var killers: [UInt64: @Sendable () -> Void] = [:]
+    /// A list, not a dictionary: as many entries as boxes run at once, and the first
+    /// `[UInt64: ...]` of a process cost a one-shot CLI a scan of every protocol conformance in the
+    /// binary (UInt64: Hashable).
+    var killers = Killers()
   }
 
   private static let state = Mutex(State())
@@ -29,7 +32,7 @@ public enum BoxInterruption {
     // Killers run under the lock, so none runs after its box unregistered (and closed its pidfd).
     state.withLock { state in
       state.stopped = true
-      for killer in state.killers.values { killer() }
+      state.killers.killAll()
     }
   }
 
@@ -62,13 +65,26 @@ public enum BoxInterruption {
   static func register(killer: @escaping @Sendable () -> Void) -> UInt64 {
     state.withLock { state in
       state.nextKey += 1
-      state.killers[state.nextKey] = killer
+      state.killers.add(killer, key: state.nextKey)
       if state.stopped { killer() }
       return state.nextKey
     }
   }
 
   static func unregister(_ key: UInt64) {
-    _ = state.withLock { $0.killers.removeValue(forKey: key) }
+    state.withLock { $0.killers.remove(key) }
+  }
+}
+
+/// How to kill each running box, by the key its registration returned.
+struct Killers {
+  private var entries: [(key: UInt64, kill: @Sendable () -> Void)] = []
+
+  mutating func add(_ kill: @escaping @Sendable () -> Void, key: UInt64) { entries.append((key, kill)) }
+
+  mutating func remove(_ key: UInt64) { entries.removeAll { $0.key == key } }
+
+  func killAll() {
+    for entry in entries { entry.kill() }
   }
 }

@@ -229,8 +229,8 @@ final class BoxLease {
   }
 
   /// The outcome of a run from what the pump saw and the box measured.
-  func outcome<Reports: InitReportChannel>(
-    of pump: StreamPump<Reports>, spec: BoxSpec, ended: dsa_report?, initUsage: BoxProcess.Usage,
+  func outcome(
+    of pump: StreamPump, spec: BoxSpec, ended: dsa_report?, initUsage: BoxProcess.Usage,
     wallMicroseconds: UInt64
   ) -> Outcome {
     var ending = pump.ending(spec: spec, wallMicroseconds: wallMicroseconds)

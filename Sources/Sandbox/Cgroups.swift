@@ -27,12 +27,26 @@ public struct CgroupSetup: Sendable {
   /// v2: the directory box groups are created in.
   let v2Parent: String?
   /// v1: the directory box groups are created in, per controller.
-  let v1Parents: [V1Controller: String]
+  let v1Parents: V1Parents
 
   enum V1Controller: String, Sendable, CaseIterable {
     case memory
     case pids
     case cpuacct
+  }
+
+  /// A directory per v1 controller. Not a `[V1Controller: String]`: that dictionary's first use
+  /// cost a one-shot CLI a runtime scan of every protocol conformance (V1Controller: Hashable).
+  struct V1Parents: Sendable {
+    private var directories: [String?] = Array(repeating: nil, count: V1Controller.allCases.count)
+
+    subscript(controller: V1Controller) -> String? {
+      get { directories[V1Controller.allCases.firstIndex(of: controller)!] }
+      set { directories[V1Controller.allCases.firstIndex(of: controller)!] = newValue }
+    }
+
+    /// The directories found, in `V1Controller.allCases` order.
+    var values: [String] { directories.compactMap { $0 } }
   }
 
   /// Detects the best mode. `configuredV2Path` is an operator-delegated
@@ -49,7 +63,7 @@ public struct CgroupSetup: Sendable {
 
     if forceMode == nil || forceMode == .v2 {
       if let v2 = detectV2(configured: configuredV2Path, membership: membership, mounts: mounts, report: &report) {
-        return CgroupSetup(mode: .v2, report: report, v2Parent: v2, v1Parents: [:])
+        return CgroupSetup(mode: .v2, report: report, v2Parent: v2, v1Parents: V1Parents())
       }
     }
     if forceMode == nil || forceMode == .v1 {
@@ -59,7 +73,7 @@ public struct CgroupSetup: Sendable {
     }
     report.append(
       "rlimit-only: no writable cgroup; memory is limited per process and CPU time per process (degraded accounting)")
-    return CgroupSetup(mode: .rlimitOnly, report: report, v2Parent: nil, v1Parents: [:])
+    return CgroupSetup(mode: .rlimitOnly, report: report, v2Parent: nil, v1Parents: V1Parents())
   }
 
   struct CgroupMounts {
@@ -150,7 +164,7 @@ public struct CgroupSetup: Sendable {
     let controllers = (KernelFile.read(ownPath + "/cgroup.controllers") ?? "").split(separator: " ").map { $0.trimmed }
     guard controllers.contains("memory"), controllers.contains("pids") else {
       report.append(
-        "cgroup v2: \(ownPath) offers controllers [\(controllers.joined(separator: " "))], not memory and pids")
+        "cgroup v2: \(ownPath) offers controllers [\(joinedBySpaces(controllers))], not memory and pids")
       return nil
     }
     // A group with processes cannot hand controllers to children ("no
@@ -184,14 +198,14 @@ public struct CgroupSetup: Sendable {
 
   private static func detectV1(
     membership: String, mounts: CgroupMounts, report: inout [String]
-  ) -> [V1Controller: String]? {
+  ) -> V1Parents? {
     var own: [String: String] = [:]
     for line in membership.split(separator: "\n") {
       let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
       guard fields.count == 3 else { continue }
       for controller in fields[1].split(separator: ",") { own[String(controller)] = String(fields[2]) }
     }
-    var parents: [V1Controller: String] = [:]
+    var parents = V1Parents()
     for controller in V1Controller.allCases {
       guard let mount = mounts.v1[controller.rawValue], let path = own[controller.rawValue] else {
         report.append("cgroup v1: the \(controller.rawValue) controller is not mounted")
@@ -206,7 +220,7 @@ public struct CgroupSetup: Sendable {
     }
     report.append(
       "cgroup v1: box groups under "
-        + V1Controller.allCases.map { "\($0.rawValue)=\(parents[$0]!)" }.joined(separator: " "))
+        + joinedBySpaces(V1Controller.allCases.map { "\($0.rawValue)=\(parents[$0]!)" }))
     return parents
   }
 
@@ -473,4 +487,16 @@ func listDirectory(_ path: String) -> [String] {
     if name != "." && name != ".." { names.append(name) }
   }
   return names
+}
+
+/// `strings.joined(separator: " ")` without the generic algorithm, whose associated-type witnesses
+/// cost a one-shot CLI a runtime conformance lookup on every start (the report lines are built on
+/// every start, not only for `doctor`).
+func joinedBySpaces(_ strings: [String]) -> String {
+  var joined = ""
+  for (index, string) in strings.enumerated() {
+    if index > 0 { joined += " " }
+    joined += string
+  }
+  return joined
 }

@@ -122,8 +122,22 @@ public final class SandboxHost: Sendable {
   /// fail every box at "mount root tmpfs: EACCES", long after start and far from the cause.
   static func checkReachableByBoxes(_ workRoot: String) throws(SandboxError) {
     var path = ""
-    for component in workRoot.split(separator: "/") {
-      path += "/" + component
+    // Components split by hand: `split` and `String + Substring` went through generic witnesses
+    // that cost a one-shot CLI a runtime conformance lookup each.
+    var components: [String] = []
+    var component: [UInt8] = []
+    for byte in workRoot.utf8 {
+      if byte != UInt8(ascii: "/") {
+        component.append(byte)
+      } else if !component.isEmpty {
+        components.append(String(decoding: component, as: UTF8.self))
+        component.removeAll(keepingCapacity: true)
+      }
+    }
+    if !component.isEmpty { components.append(String(decoding: component, as: UTF8.self)) }
+    for component in components {
+      path += "/"
+      path += component
       var info = stat()
       guard stat(path, &info) == 0 else { throw SandboxError(step: "stat \(path)", errorNumber: errno) }
       if info.st_mode & S_IXOTH == 0 {

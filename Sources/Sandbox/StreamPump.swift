@@ -74,11 +74,16 @@ protocol InitReportChannel {
   func receive(into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int
   /// The init hung up its end.
   mutating func hangUp()
+  /// Whether `hangUp()` was called.
+  var hungUp: Bool { get }
   /// Whether the run is over, from what the pump saw so far.
   func runIsOver(initExited: Bool, outputClosed: Bool, reports: [dsa_report]) -> Bool
 }
 
-struct StreamPump<Reports: InitReportChannel> {
+/// Not generic over its channel: the one-shot box's `StreamPump<InitReportPipe>` had its metadata
+/// built at run time, with a scan of every protocol conformance in the binary to check the
+/// requirement, on every CLI start.
+struct StreamPump {
   let input: Data
   private var inputOffset = 0
   // The parent's ends of the program's stdio, closed here as each stream ends.
@@ -88,7 +93,7 @@ struct StreamPump<Reports: InitReportChannel> {
   private var stdinFD: Int32 { stdinPipe.rawValue }
   private var stdoutFD: Int32 { stdoutPipe.rawValue }
   private var stderrFD: Int32 { stderrPipe.rawValue }
-  private(set) var channel: Reports
+  private(set) var channel: any InitReportChannel
   let outputLimit: Int
   /// A live run's input, output callback and idle bound; nil for a run with all its stdin given.
   let live: BoxLive?
@@ -118,7 +123,8 @@ struct StreamPump<Reports: InitReportChannel> {
   }
 
   init(
-    input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor, reports: Reports,
+    input: Data, stdin: OwnedDescriptor, stdout: OwnedDescriptor, stderr: OwnedDescriptor,
+    reports: any InitReportChannel,
     outputLimit: Int, live: BoxLive? = nil, terminal: Bool = false
   ) {
     self.live = live

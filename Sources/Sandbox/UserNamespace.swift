@@ -42,8 +42,10 @@ final class HostIdentityAllocator: Sendable {
   /// keeps reusing the same few slots (and lock files) instead of touching
   /// all of them over time.
   private let start: UInt32
-  /// Slot -> the fd holding its lock.
-  private let held = Mutex<[UInt32: Int32]>([:])
+  /// Each held slot and the fd holding its lock. A list, as many as boxes run at once: the first
+  /// `[UInt32: Int32]` of a process cost a one-shot CLI a scan of every protocol conformance in the
+  /// binary (UInt32: Hashable), for one entry.
+  private let held = Mutex<[(slot: UInt32, fd: Int32)]>([])
 
   init(directory: String = HostIdentityAllocator.defaultDirectory, slotCount: UInt32 = defaultSlotCount) {
     self.directory = directory
@@ -59,12 +61,12 @@ final class HostIdentityAllocator: Sendable {
     let leased = held.withLock { held -> Result<UInt32, SandboxError> in
       for offset in 0..<slotCount {
         let slot = (start + offset) % slotCount
-        if held[slot] != nil { continue }
+        if held.contains(where: { $0.slot == slot }) { continue }
         let path = "\(directory)/\(slot)"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0 { return .failure(SandboxError(step: "open the uid lease \(path)", errorNumber: errno)) }
         if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-          held[slot] = fd
+          held.append((slot, fd))
           return .success(slot)
         }
         let error = errno
@@ -85,11 +87,15 @@ final class HostIdentityAllocator: Sendable {
   /// Gives a destroyed box's pair back (its processes are gone by then).
   func release(_ identity: HostIdentity) {
     let slot = (identity.base - Self.firstHostID) / 2
-    if let fd = held.withLock({ $0.removeValue(forKey: slot) }) { close(fd) }
+    let fd = held.withLock { held -> Int32? in
+      guard let index = held.firstIndex(where: { $0.slot == slot }) else { return nil }
+      return held.remove(at: index).fd
+    }
+    if let fd { close(fd) }
   }
 
   /// Slots this allocator holds (tests).
-  var heldSlots: Set<UInt32> { held.withLock { Set($0.keys) } }
+  var heldSlots: Set<UInt32> { held.withLock { Set($0.map(\.slot)) } }
 
   /// Root-only, so no other user can take (or block) a lease.
   private func prepareDirectory() throws(SandboxError) {

@@ -88,20 +88,24 @@ public final class StrictReader {
   /// Parses `data` as one JSON value; nil, with the problem recorded, when it is not JSON or an
   /// object in it holds a key twice (Foundation's decoder would silently keep one of the two).
   public func parse(_ data: Data) -> JSONValue? {
-    let value: JSONValue
-    do {
-      value = try JSONDecoder().decode(JSONValue.self, from: data)
-    } catch {
-      report("", "not valid JSON: \(Self.explain(error))", kind: .invalidJSON)
-      return nil
+    // The byte parser reads what it is sure of; the rest (a syntax error above all) goes to
+    // Foundation's decoder, whose message names the mistake.
+    var parsed = data.withUnsafeBytes { JSONBytes.parse($0.bindMemory(to: UInt8.self)) }
+    if parsed == nil {
+      switch JSONBytes.parseWithFoundation(data) {
+      case .success(let read): parsed = read
+      case .failure(let notJSON):
+        report("", "not valid JSON: \(notJSON.explanation)", kind: .invalidJSON)
+        return nil
+      }
     }
-    let scan = DuplicateKeys.scan(data)
-    if let key = scan.duplicate {
+    guard let parsed else { return nil }
+    if let key = parsed.duplicate {
       report(key, "is given twice; give each field once", kind: .duplicateKey)
       return nil
     }
-    longWholeNumbers = scan.longWholeNumbers
-    return value
+    longWholeNumbers = parsed.longWholeNumbers
+    return parsed.value
   }
 
   /// `value` as an object that may hold only `keys`; each other key is a problem. Nil, with the

@@ -222,15 +222,20 @@ func readAll(_ fd: Int32, limit: Int, what: String) throws -> Data {
     throw UsageError(message: "cannot read \(what): it is a directory")
   }
   var data = Data()
-  var chunk = [UInt8](repeating: 0, count: 65_536)
+  // A regular file in one read of its size (plus one byte, to see its end); nothing is zeroed: a
+  // zeroed 64 KB chunk per file was a tenth of a millisecond of a start that reads three.
+  let isRegularFile = info.st_mode & S_IFMT == S_IFREG && info.st_size > 0
+  let capacity = isRegularFile ? min(Int(info.st_size), limit) + 1 : 65_536
+  let chunk = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+  defer { chunk.deallocate() }
   while true {
-    let count = read(fd, &chunk, chunk.count)
+    let count = read(fd, chunk, capacity)
     if count == 0 { break }
     if count < 0 {
       if errno == EINTR { continue }
       throw UsageError(message: "cannot read \(what): \(String(cString: strerror(errno)))")
     }
-    data.append(contentsOf: chunk[0..<count])
+    data.append(chunk, count: count)
     if data.count > limit { throw UsageError(message: "\(what) is larger than \(limit >> 20) MiB") }
   }
   return data
