@@ -116,14 +116,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
         "migrate \(path)", "the file is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
     }
     for version in current..<max(current, target) {
-      try execute("BEGIN IMMEDIATE", operation: "migrate")
-      do throws(StoreError) {
+      try inTransaction("migrate") { () throws(StoreError) in
         try execute(Self.migrations[version], operation: "migrate to version \(version + 1)")
         try execute("PRAGMA user_version = \(version + 1)", operation: "migrate")
-        try execute("COMMIT", operation: "migrate")
-      } catch {
-        try? execute("ROLLBACK", operation: "migrate")
-        throw error
       }
     }
   }
@@ -132,8 +127,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
 
   public func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError) {
     try locked { () throws(StoreError) in
-      try execute("BEGIN IMMEDIATE", operation: "insert")
-      do throws(StoreError) {
+      try inTransaction("insert") { () throws(StoreError) in
         for submission in submissions {
           try run(
             "INSERT INTO submissions (id, owner, kind, callback_url, state, created_ms, webhook_pending) "
@@ -144,10 +138,6 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
             ], operation: "insert")
           try insertBody(of: submission)
         }
-        try execute("COMMIT", operation: "insert")
-      } catch {
-        try? execute("ROLLBACK", operation: "insert")
-        throw error
       }
     }
   }
@@ -188,8 +178,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
 
   public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
     try locked { () throws(StoreError) in
-      try execute("BEGIN IMMEDIATE", operation: "insert done")
-      do throws(StoreError) {
+      try inTransaction("insert done") { () throws(StoreError) in
         try run(
           "INSERT INTO submissions (id, owner, kind, callback_url, state, created_ms, finished_ms, attempts, "
             + "result, result_is_error, webhook_pending) VALUES (?, ?, ?, ?, 'done', ?, ?, 1, ?, ?, ?)",
@@ -199,10 +188,6 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
             .integer(isError ? 1 : 0), .integer(submission.callbackURL == nil ? 0 : 1),
           ], operation: "insert done")
         try insertBody(of: submission)
-        try execute("COMMIT", operation: "insert done")
-      } catch {
-        try? execute("ROLLBACK", operation: "insert done")
-        throw error
       }
     }
   }
@@ -279,8 +264,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       return RecordOutcome(recorded: [], claimed: [])
     }
     return try locked { () throws(StoreError) in
-      try execute("BEGIN IMMEDIATE", operation: "record")
-      do throws(StoreError) {
+      return try inTransaction("record") { () throws(StoreError) in
         for id in started {
           try run(
             "UPDATE submissions SET state = 'running' WHERE id = ? AND lease_owner = ? AND state = 'queued'",
@@ -301,11 +285,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
           if let claim, claimLimit > 0 {
             try claimRows(worker: worker, now: now, leaseUntil: claim.leaseUntil, limit: claimLimit)
           } else { [ClaimedSubmission]() }
-        try execute("COMMIT", operation: "record")
         return RecordOutcome(recorded: recorded, claimed: claimed)
-      } catch {
-        try? execute("ROLLBACK", operation: "record")
-        throw error
       }
     }
   }
@@ -313,8 +293,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func release(ids: [String], worker: String) throws(StoreError) {
     guard !ids.isEmpty else { return }
     try locked { () throws(StoreError) in
-      try execute("BEGIN IMMEDIATE", operation: "release")
-      do throws(StoreError) {
+      try inTransaction("release") { () throws(StoreError) in
         for id in ids {
           // The claim never ran: it does not count as an attempt.
           try run(
@@ -322,10 +301,6 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
               + "attempts = max(0, attempts - 1) WHERE id = ? AND lease_owner = ? AND state IN ('queued', 'running')",
             [.text(id), .text(worker)], operation: "release")
         }
-        try execute("COMMIT", operation: "release")
-      } catch {
-        try? execute("ROLLBACK", operation: "release")
-        throw error
       }
     }
   }
@@ -356,18 +331,13 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     try locked { () throws(StoreError) in
       // A webhook still being sent keeps its row until it is delivered or given up on.
       let purgeable = "state IN ('done', 'cancelled') AND finished_ms < ? AND webhook_pending <> 1"
-      try execute("BEGIN IMMEDIATE", operation: "purge")
-      do throws(StoreError) {
+      return try inTransaction("purge") { () throws(StoreError) in
         try run(
           "DELETE FROM submission_bodies WHERE id IN (SELECT id FROM submissions WHERE \(purgeable))",
           [.integer(finishedBefore)], operation: "purge")
         try run("DELETE FROM submissions WHERE \(purgeable)", [.integer(finishedBefore)], operation: "purge")
         let count = Int(sqlite3_changes(database))
-        try execute("COMMIT", operation: "purge")
         return count
-      } catch {
-        try? execute("ROLLBACK", operation: "purge")
-        throw error
       }
     }
   }
@@ -432,6 +402,20 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       case .text(let value): return Data(value.utf8)
       default: return nil
       }
+    }
+  }
+
+  /// `body` between BEGIN IMMEDIATE and COMMIT, rolled back when it throws: each write of the store is
+  /// one transaction, whole or not at all.
+  private func inTransaction<T>(_ operation: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try execute("BEGIN IMMEDIATE", operation: operation)
+    do throws(StoreError) {
+      let value = try body()
+      try execute("COMMIT", operation: operation)
+      return value
+    } catch {
+      try? execute("ROLLBACK", operation: operation)
+      throw error
     }
   }
 
