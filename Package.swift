@@ -121,7 +121,7 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       // dsa-rund is built too: the tests start it, talk to it with curl and Python, and signal it.
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Wire", "dsa-rund"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions", "Wire", "dsa-rund"],
       swiftSettings: strictSwift
     ),
     .testTarget(

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Submissions
+
 /// A throwaway PostgreSQL cluster (Debian `postgresql`): initdb and pg_ctl run as nobody in a
 /// temporary directory, listening only on a Unix socket there; `remove()` stops it and deletes it.
 final class PostgresCluster {
@@ -120,10 +122,61 @@ struct PostgresSubmissionTests {
     // It ran twice (the killed daemon's run never recorded), and has one result.
     #expect(try cluster.scalar("SELECT attempts FROM submissions WHERE id = '\(sleeperID)'") == "2")
     #expect(try cluster.scalar("SELECT count(*) FROM submissions WHERE state = 'done' AND result IS NOT NULL") == "7")
-    #expect(try cluster.scalar("SELECT max(version) FROM dsa_run_schema") == "2")
+    #expect(try cluster.scalar("SELECT max(version) FROM dsa_run_schema") == String(PostgresStore.migrations.count))
     let metrics = try curl(second.baseURL + "/metrics").body
     #expect(metrics.contains("dsa_run_submissions_queued 0"))
     #expect(try second.stop() == 0)
+  }
+
+  @Test func aSchemaTwoDatabaseKeepsItsJobsThroughMigrationThree() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let old = try PostgresStore(connectionString: cluster.connectionString, schemaVersion: 2)
+    #expect(old.schemaVersion == 2)
+    func job() throws -> NewSubmission {
+      NewSubmission(
+        id: try SubmissionID.make(), owner: "alice", kind: .execute, body: Data(#"{"language":"python"}"#.utf8))
+    }
+    // One job in each state a schema-2 database can hold.
+    let (queued, running, done, cancelled) = (try job(), try job(), try job(), try job())
+    try old.insert([running], now: 1000)
+    try old.insert([queued, cancelled], now: 1001)
+    #expect(try old.claim(worker: "old", now: 1002, leaseUntil: 1_000_000, limit: 1).map(\.id) == [running.id])
+    _ = try old.record(started: [running.id], finished: [], worker: "old", now: 1003, claim: nil)
+    try old.insertDone(done, result: Data(#"{"status":"ok"}"#.utf8), isError: false, now: 1004)
+    #expect(try old.cancel(id: cancelled.id, owner: "alice", now: 1005) == .cancelled)
+
+    let migrated = try PostgresStore(connectionString: cluster.connectionString)
+    #expect(migrated.schemaVersion == 3)
+    #expect(
+      try cluster.scalar(
+        "SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'submissions'")
+        == "submissions_by_finish,submissions_pkey,submissions_unfinished,submissions_webhooks")
+    #expect(
+      try cluster.scalar("SELECT reloptions::text FROM pg_class WHERE relname = 'submissions'") == "{fillfactor=70}")
+    let states = Dictionary(
+      uniqueKeysWithValues: try migrated.fetch(ids: [queued.id, running.id, done.id, cancelled.id], owner: "alice").map
+      {
+        ($0.id, $0.state)
+      })
+    #expect(states == [queued.id: .queued, running.id: .running, done.id: .done, cancelled.id: .cancelled])
+    #expect(try migrated.fetch(ids: [done.id], owner: "alice").first?.result == Data(#"{"status":"ok"}"#.utf8))
+    // Claims find unfinished jobs by the new index: the queued one now, the running one once its
+    // lease has lapsed, the finished ones never.
+    #expect(try migrated.claim(worker: "new", now: 2000, leaseUntil: 2_000_000, limit: 5).map(\.id) == [queued.id])
+    #expect(
+      try migrated.claim(worker: "new", now: 1_000_001, leaseUntil: 2_000_000, limit: 5).map(\.id) == [running.id])
+    let recorded = try migrated.record(
+      started: [], finished: [FinishedRun(id: running.id, result: Data("{}".utf8), isError: false)], worker: "new",
+      now: 1_000_002, claim: nil)
+    #expect(recorded.recorded == [running.id])
+    let statistics = try migrated.statistics(now: 1_000_003)
+    #expect(statistics.queued == 1 && statistics.running == 0)
+    #expect(try migrated.purge(finishedBefore: 1_000_003) == 3)
+    // Its connections plan as `sessionSettings` says, whatever the server's defaults.
+    #expect(try migrated.queryForTests("SELECT current_setting('enable_seqscan')", []).first?.first == "off")
+    #expect(
+      try migrated.queryForTests("SELECT current_setting('plan_cache_mode')", []).first?.first == "force_generic_plan")
   }
 
   @Test func anotherDaemonShowsTheResultsThisOneRecorded() throws {
