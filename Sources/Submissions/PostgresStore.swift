@@ -50,11 +50,19 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     // used) went, and claims find the unfinished jobs by `finished_ms IS NULL` (set exactly when a
     // job becomes done or cancelled) instead of by state. Pages are filled to 70% so that a row's
     // new versions fit beside it. Only the result's update writes the indexes now.
+    // Kinds and states are enum types instead of text under CHECK constraints, which hold them to
+    // the same values: a CHECK's expression is prepared again in every statement that writes the
+    // table, once for each of its updates (6% of the server's CPU in the async lane).
     """
     DROP INDEX submissions_by_state;
     DROP INDEX submissions_claimable;
-    CREATE INDEX submissions_unfinished ON submissions (created_ms) WHERE finished_ms IS NULL;
     ALTER TABLE submissions SET (fillfactor = 70);
+    ALTER TABLE submissions DROP CONSTRAINT submissions_kind_check, DROP CONSTRAINT submissions_state_check;
+    CREATE TYPE submission_kind AS ENUM ('execute', 'grade');
+    CREATE TYPE submission_state AS ENUM ('queued', 'running', 'done', 'cancelled');
+    ALTER TABLE submissions ALTER COLUMN kind TYPE submission_kind USING kind::submission_kind,
+      ALTER COLUMN state TYPE submission_state USING state::submission_state;
+    CREATE INDEX submissions_unfinished ON submissions (created_ms) WHERE finished_ms IS NULL;
     """,
   ]
 
@@ -121,9 +129,13 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   /// as the table grew (at 600 rows two scans of 43 pages per result written, half the write's
   /// time), until an autovacuum happened to invalidate it. Every statement here has an index made
   /// for it, so sequential scans are off (the planner still takes one where there is no index).
+  /// So are bitmap scans: planned for a few rows, a claim read every entry of the unfinished index
+  /// (every queued job, and the dead entries of finished ones, which only a plain index scan marks
+  /// dead) and sorted them, where walking the index in order stops at the first jobs it can take.
   /// Plans are generic: with custom plans the write of results was planned again at every call
   /// (0.65 ms, more than it took to run), as each looked cheaper than the generic one.
-  static let sessionSettings = "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off"
+  static let sessionSettings =
+    "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off; SET enable_bitmapscan = off"
 
   private func migrate(_ session: Session, upTo target: Int) throws(StoreError) {
     _ = try session.query("BEGIN", [])
@@ -336,7 +348,8 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       + "attempts = c.attempts + 1 FROM picked" + (finished.isEmpty ? ", unsynced" : "") + " WHERE c.id = picked.id "
       + "RETURNING c.id, c.kind, c.body, c.callback_url, c.attempts, c.created_ms, c.owner) "
       + "SELECT 'recorded', id, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text FROM finished "
-      + "UNION ALL SELECT 'claimed', id, kind, body, callback_url, attempts::text, created_ms::text, owner FROM claimed"
+      + "UNION ALL SELECT 'claimed', id, kind::text, body, callback_url, attempts::text, created_ms::text, owner "
+      + "FROM claimed"
     let rows = try locked { (session) throws(StoreError) in
       try session.query(
         sql,

@@ -154,6 +154,13 @@ struct PostgresSubmissionTests {
         == "submissions_by_finish,submissions_pkey,submissions_unfinished,submissions_webhooks")
     #expect(
       try cluster.scalar("SELECT reloptions::text FROM pg_class WHERE relname = 'submissions'") == "{fillfactor=70}")
+    // A kind or state outside the enum types is refused, as the CHECK constraints refused it.
+    #expect(throws: StoreError.self) {
+      try migrated.queryForTests("UPDATE submissions SET state = $1 WHERE id = $2", ["lost", queued.id])
+    }
+    #expect(throws: StoreError.self) {
+      try migrated.queryForTests("UPDATE submissions SET kind = $1 WHERE id = $2", ["compile", queued.id])
+    }
     let states = Dictionary(
       uniqueKeysWithValues: try migrated.fetch(ids: [queued.id, running.id, done.id, cancelled.id], owner: "alice").map
       {
@@ -175,6 +182,7 @@ struct PostgresSubmissionTests {
     #expect(try migrated.purge(finishedBefore: 1_000_003) == 3)
     // Its connections plan as `sessionSettings` says, whatever the server's defaults.
     #expect(try migrated.queryForTests("SELECT current_setting('enable_seqscan')", []).first?.first == "off")
+    #expect(try migrated.queryForTests("SELECT current_setting('enable_bitmapscan')", []).first?.first == "off")
     #expect(
       try migrated.queryForTests("SELECT current_setting('plan_cache_mode')", []).first?.first == "force_generic_plan")
   }
