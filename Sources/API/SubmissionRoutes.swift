@@ -198,7 +198,8 @@ extension APIRouter {
         try jsonObject(of: request), received: request.body, owner: owner, service: service, trace: &trace)
       try insert([item], service)
       if let wait, wait > 0 { return try view(id: item.id, owner: owner, wait: wait, service: service, created: true) }
-      return Self.accepted(["id": item.id, "status": "queued"])
+      return Self.jsonResponse(
+        HTTPStatus(code: 202), ResultEncoder.data(.object(["id": .string(item.id), "status": .string("queued")])))
     case ("/v1/submissions/batch", "POST"):
       return try batch(request, owner: owner, service: service, trace: &trace)
     case ("/v1/submissions", "GET"):
@@ -267,7 +268,7 @@ extension APIRouter {
         guard let fields = item as? [String: Any] else { throw .badRequest("an item must be a JSON object") }
         let submission = try submissionItem(fields, owner: owner, service: service, trace: &trace)
         accepted.append(submission)
-        answers.append(ResultEncoder.data(["id": submission.id, "status": "queued"]))
+        answers.append(ResultEncoder.data(.object(["id": .string(submission.id), "status": .string("queued")])))
       } catch {
         answers.append(ResultEncoder.data(error.jsonObject))
       }
@@ -523,10 +524,6 @@ extension APIRouter {
     return data
   }
 
-  private static func accepted(_ object: [String: Any]) -> HTTPResponse {
-    jsonResponse(HTTPStatus(code: 202), ResultEncoder.data(object))
-  }
-
   private static func jsonResponse(_ status: HTTPStatus, _ body: Data) -> HTTPResponse {
     HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
   }
@@ -536,12 +533,16 @@ extension APIRouter {
     guard let mark = target.firstIndex(of: "?") else { return [:] }
     var items: [String: String] = [:]
     // Most queries (`ids=`, `fields=`, `wait=`) have nothing to decode: Foundation's decoding is
-    // skipped for them, as it costs more than the rest of a poll's parsing.
-    func decoded(_ part: Substring) -> String {
-      part.contains("%") ? (String(part).removingPercentEncoding ?? String(part)) : String(part)
+    // skipped for them, as it costs more than the rest of a poll's parsing. Bytes, not Characters:
+    // `Substring.contains("%")` went through Foundation's string search, and splitting by
+    // Character walked grapheme breaks, together 2% of the daemon's CPU in a polled lane.
+    func decoded(_ part: Substring.UTF8View) -> String {
+      let text = String(Substring(part))
+      return part.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
     }
-    for pair in target[target.index(after: mark)...].split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+    let query = target.utf8[target.utf8.index(after: mark)...]
+    for pair in query.split(separator: UInt8(ascii: "&")) {
+      let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
       let name = decoded(parts[0])
       let value = parts.count > 1 ? decoded(parts[1]) : ""
       if items[name] == nil { items[name] = value }
