@@ -331,12 +331,15 @@ struct Judge0WaitTests {
     // The one slot busy and no wait budget: a sync request is refused, a wait=true is queued.
     let marker = uniqueMarker()
     let sleeperStatus = Mutex<Int?>(nil)
-    let sleeperBody = String(
-      decoding: try JSONSerialization.data(withJSONObject: sleeper(seconds: 2, marker: marker)), as: UTF8.self)
+    // The body goes by file: in curl's arguments, its marker would be found in curl's own command
+    // line before the sleeper ran, and the request meant to be refused could take the slot first.
+    let sleeperBodyPath = directory + "/sleeper.json"
+    try JSONSerialization.data(withJSONObject: sleeper(seconds: 2, marker: marker))
+      .write(to: URL(fileURLWithPath: sleeperBodyPath))
     let executeURL = daemon.baseURL + "/v1/execute"
     let sleeperThread = Thread {
       let answer = try? curl(
-        executeURL, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", sleeperBody])
+        executeURL, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + sleeperBodyPath])
       sleeperStatus.withLock { $0 = answer?.status }
     }
     sleeperThread.start()
