@@ -508,10 +508,25 @@ extension APIRouter {
     let envelope = ResultEncoder.data(.object(fields))
     // Splice the bytes in for the placeholder: the result is exactly what the sync route sent.
     let placeholder = Data("\"\(isError ? "error" : "result")\":null".utf8)
-    guard let range = envelope.range(of: placeholder) else { return envelope }
+    guard let range = Self.firstRange(of: placeholder, in: envelope) else { return envelope }
     var spliced = envelope
     spliced.replaceSubrange(range, with: placeholder.dropLast(4) + result)
     return spliced
+  }
+
+  /// Where `needle` first occurs in `haystack` (indices of `haystack`), compared over raw bytes:
+  /// Foundation's `Data.range(of:)` cost more than the rest of a poll's encoding.
+  static func firstRange(of needle: Data, in haystack: Data) -> Range<Data.Index>? {
+    guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+    return haystack.withUnsafeBytes { hay -> Range<Data.Index>? in
+      needle.withUnsafeBytes { wanted -> Range<Data.Index>? in
+        for offset in 0...(hay.count - wanted.count)
+        where hay[offset] == wanted[0] && memcmp(hay.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0 {
+          return (haystack.startIndex + offset)..<(haystack.startIndex + offset + wanted.count)
+        }
+        return nil
+      }
+    }
   }
 
   private static func wrap(_ items: [Data]) -> Data {
