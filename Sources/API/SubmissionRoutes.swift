@@ -254,7 +254,7 @@ extension APIRouter {
     throws(APIError) -> HTTPResponse
   {
     let object = try jsonObject(of: request)
-    guard object.count == 1, let items = object["submissions"] as? [Any] else {
+    guard object.count == 1, case .array(let items)? = object["submissions"] else {
       throw .badRequest("the body must be {\"submissions\": [ITEM, ...]}, each item a body for POST /v1/submissions")
     }
     guard (1...service.settings.maximumBatch).contains(items.count) else {
@@ -265,7 +265,7 @@ extension APIRouter {
     var accepted: [NewSubmission] = []
     for item in items {
       do throws(APIError) {
-        guard let fields = item as? [String: Any] else { throw .badRequest("an item must be a JSON object") }
+        guard case .object(let fields) = item else { throw .badRequest("an item must be a JSON object") }
         let submission = try submissionItem(fields, owner: owner, service: service, trace: &trace)
         accepted.append(submission)
         answers.append(ResultEncoder.data(.object(["id": .string(submission.id), "status": .string("queued")])))
@@ -282,12 +282,13 @@ extension APIRouter {
   /// `received`: the object's bytes as sent, stored as they are when nothing is taken out (one
   /// encoding fewer per submit; the worker reads them as the sync route reads its body).
   private func submissionItem(
-    _ given: [String: Any], received: Data? = nil, owner: String, service: SubmissionService, trace: inout Trace
+    _ given: [String: JSONValue], received: Data? = nil, owner: String, service: SubmissionService,
+    trace: inout Trace
   ) throws(APIError) -> NewSubmission {
     var fields = given
     var callbackURL: String?
     if let value = fields.removeValue(forKey: "callback_url") {
-      guard let text = value as? String else { throw .badRequest("callback_url must be a string") }
+      guard case .string(let text) = value else { throw .badRequest("callback_url must be a string") }
       guard let webhooks = service.settings.webhooks else {
         throw .badRequest("this server sends no webhooks (its config has no submissions.webhooks); poll instead")
       }
@@ -300,7 +301,8 @@ extension APIRouter {
     // Bytes as sent only when they are UTF-8 JSON text as this server writes it (Foundation's parser
     // also takes UTF-16 and UTF-32, which the stores keep as text).
     let asSent = received.flatMap { $0.first == UInt8(ascii: "{") && !$0.contains(0) ? $0 : nil }
-    let body = callbackURL == nil ? (asSent ?? ResultEncoder.data(fields)) : ResultEncoder.data(fields)
+    let body =
+      callbackURL == nil ? (asSent ?? ResultEncoder.data(.object(fields))) : ResultEncoder.data(.object(fields))
     try checkStoredBody(kind, body, trace: &trace)
     let id: String
     do throws(StoreError) {
@@ -446,14 +448,17 @@ extension APIRouter {
     return seconds
   }
 
-  private func jsonObject(of request: HTTPRequest) throws(APIError) -> [String: Any] {
+  /// The body as one JSON object, read once by the strict reader's parser, which also finds a key
+  /// given twice (it was walked for duplicates, then parsed again by JSONSerialization into
+  /// Foundation objects).
+  private func jsonObject(of request: HTTPRequest) throws(APIError) -> [String: JSONValue] {
     let data = try jsonBody(of: request) { (data) throws(APIError) -> Data in data }
-    if let key = DuplicateKeys.first(in: data) {
-      throw .badRequest("\"\(key)\" is given twice; give each field once")
+    let reader = StrictReader()
+    let parsed = reader.parse(data)
+    if let duplicate = reader.problems.first(where: { $0.kind == .duplicateKey }) {
+      throw .badRequest("\"\(duplicate.path)\" is given twice; give each field once")
     }
-    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-      throw .badRequest("the body must be one JSON object")
-    }
+    guard case .object(let object)? = parsed else { throw .badRequest("the body must be one JSON object") }
     return object
   }
 

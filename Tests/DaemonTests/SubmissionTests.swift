@@ -116,6 +116,27 @@ struct SubmissionTests {
         #expect(answer.status == 400, "\(path) \(body): \(answer.status) \(answer.body)")
       }
     }
+    // The body is read once, and its mistakes are named as the sync routes name them.
+    func message(_ path: String, _ body: String) throws -> String? {
+      let answer = try curl(
+        daemon.baseURL + path, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
+      return (answer.json["error"] as? [String: Any])?["message"] as? String
+    }
+    let twice = "{\"language\": \"python\", \"source\": \"1\", \"source\": \"2\"}"
+    #expect(try message("/v1/submissions", twice) == "\"source\" is given twice; give each field once")
+    #expect(
+      try message("/v1/submissions/batch", "{\"submissions\": [\(twice)]}")
+        == "\"submissions[0].source\" is given twice; give each field once")
+    for notAnObject in ["{", "[1]", "\"text\"", ""] {
+      #expect(try message("/v1/submissions", notAnObject) == "the body must be one JSON object", "\(notAnObject)")
+    }
+    #expect(
+      try message("/v1/submissions", "{\"language\": \"python\", \"source\": \"1\", \"callback_url\": null}")
+        == "callback_url must be a string")
+    let items = try curl(
+      daemon.baseURL + "/v1/submissions/batch",
+      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "{\"submissions\": [1]}"])
+    #expect(items.status == 202 && items.body.contains("an item must be a JSON object"), "\(items.body)")
     let plain = try curl(
       daemon.baseURL + "/v1/submissions", ["-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "{}"])
     #expect(plain.status == 415)
