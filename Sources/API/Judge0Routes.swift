@@ -185,7 +185,8 @@ extension APIRouter {
             judge0Attributes(record, token: token, service: service), fields: fields, base64: base64)
         }
         return Self.judge0JSON(.ok, ["submissions": .array(found)])
-      case ("GET", _) where rest.hasPrefix("/submissions/") && !rest.dropFirst("/submissions/".count).contains("/"):
+      case ("GET", _)
+      where rest.hasPrefix("/submissions/") && !rest.dropFirst("/submissions/".count).utf8.contains(UInt8(ascii: "/")):
         let token = String(rest.dropFirst("/submissions/".count))
         let base64 = query["base64_encoded"] == "true"
         let fields = try Self.judge0Fields(query["fields"])
