@@ -132,7 +132,9 @@ extension APIRouter {
   static func submissionRouteName(of path: String) -> String? {
     if submissionRoutes[path] != nil { return path }
     let rest = path.dropFirst(submissionPrefix.count)
-    if path.hasPrefix(submissionPrefix), !rest.isEmpty, !rest.contains("/") { return submissionRoute }
+    if path.hasPrefix(submissionPrefix), !rest.isEmpty, !rest.utf8.contains(UInt8(ascii: "/")) {
+      return submissionRoute
+    }
     return nil
   }
 

@@ -110,6 +110,59 @@ import Wire
     #expect(APIRouter.judge0ID("0123456789abcdef0123456789abcdef") == nil)
   }
 
+  /// The formula `seconds` had before it was written in integers (Ruby's `Float#to_s` for times).
+  static func formattedSeconds(_ value: Double) -> String {
+    let rounded = (value * 1000).rounded() / 1000
+    if rounded == rounded.rounded() { return String(format: "%.1f", rounded) }
+    var text = String(format: "%.3f", rounded)
+    while text.hasSuffix("0") { text.removeLast() }
+    return text
+  }
+
+  @Test func secondsAreWrittenAsTheFormatterWroteThem() {
+    for milliseconds in Array(-2_000...70_000) + [999_999, 1_000_001, 86_400_000, 3_600_000_123] {
+      let expected = Self.formattedSeconds(Double(milliseconds) / 1000)
+      #expect(Judge0Model.seconds(milliseconds: Int64(milliseconds)) == expected, "\(milliseconds) ms")
+      #expect(Judge0Model.seconds(Double(milliseconds) / 1000) == expected, "\(milliseconds) ms")
+    }
+    for value in [0.0004, 0.0005, 0.0015, 1.2345, 59.9999, 2.5e-7] {
+      #expect(Judge0Model.seconds(value) == Self.formattedSeconds(value), "\(value) s")
+    }
+  }
+
+  /// The token reading `judge0ID` had before it became one pass over the bytes.
+  static func splitTokenID(_ token: String) -> String? {
+    let parts = token.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
+    let id = parts.joined().lowercased()
+    return id.utf8.count == 32 && id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+      ? id : nil
+  }
+
+  @Test func tokensAreReadAsTheSplittingReaderReadThem() {
+    let good = "01234567-89ab-4def-8123-456789abcdef"
+    var tokens = [
+      good, good.uppercased(), "", "-", String(good.dropLast()), good + "0",
+      good.replacingOccurrences(of: "-", with: ""),
+      "0123456-789ab-4def-8123-456789abcdef", "01234567-89ab-4def-8123-456789abcdeg",
+      "01234567_89ab_4def_8123_456789abcdef",
+      "01234567-89ab-4def-8123-456789abcdé", "0123456\u{212A}-89ab-4def-8123-456789abcdef",
+      "01234567-89ab-4def-8123--56789abcdef",
+    ]
+    // Every single-byte change of a good token, over an alphabet of what tokens and near-misses hold.
+    let alphabet = Array("0189afAFgG-_ %/.")
+    for position in good.indices {
+      for replacement in alphabet {
+        var changed = good
+        changed.replaceSubrange(position...position, with: String(replacement))
+        tokens.append(changed)
+      }
+    }
+    for token in tokens {
+      #expect(APIRouter.judge0ID(token) == Self.splitTokenID(token), "\(token)")
+    }
+  }
+
   // Archives made by Python's zipfile.
   static let deflated =
     "UEsDBBQAAAAIAAAAIQAv+vhICwAAAHgAAAAFAAAAYS50eHTLSM3JyVfIoDsJAFBLAwQUAAAACAAAACEAacxAkQUAAAADAAAACQAAAGRpci9iLnR4dEtKTQUAUEsBAhQDFAAAAAgAAAAhAC/6+EgLAAAAeAAAAAUAAAAAAAAAAAAAAIABAAAAAGEudHh0UEsBAhQDFAAAAAgAAAAhAGnMQJEFAAAAAwAAAAkAAAAAAAAAAAAAAIABLgAAAGRpci9iLnR4dFBLBQYAAAAAAgACAGoAAABaAAAAAAA="
