@@ -390,26 +390,75 @@ static void write_user_sysctls(const struct dsa_spawn_plan *plan) {
   }
 }
 
+// Moves the init (only itself: a thread moving itself skips the threadgroup
+// lock, see dsa_spawn_plan.cgroup_join_fds) into each v1 group, and closes
+// the fds.
+static void join_cgroups(int report_fd, const int32_t *fds, int32_t count) {
+  for (int32_t i = 0; i < count && i < 3; i++) {
+    ssize_t written;
+    do {
+      written = write(fds[i], "0", 1);
+    } while (written < 0 && errno == EINTR);
+    if (written != 1) fail(report_fd, DSA_STEP_JOIN_CGROUP, i);
+    close(fds[i]);
+  }
+}
+
+// The parent's "c" message on the go pair with exactly `count` fds
+// (dsa_send_cgroup_join). 0, or -1 with errno (EPIPE: the parent hung up;
+// EPROTO: anything else arrived).
+static int receive_cgroup_join(int go_fd, int fds[3], int32_t count) {
+  char tag = 0;
+  struct iovec vector = {.iov_base = &tag, .iov_len = 1};
+  union {
+    char buffer[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t got;
+  do {
+    got = recvmsg(go_fd, &message, MSG_CMSG_CLOEXEC);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) return -1;
+  int received = 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    for (int i = 0; i < n; i++) {
+      int fd;
+      memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+      if (received < 3) fds[received] = fd;
+      else close(fd);
+      received++;
+    }
+  }
+  if (got == 1 && tag == 'c' && received == count && !(message.msg_flags & MSG_CTRUNC) && count <= 3) return 0;
+  for (int i = 0; i < received && i < 3; i++) close(fds[i]);
+  errno = got == 0 ? EPIPE : EPROTO;
+  return -1;
+}
+
 // Sets up the init's side of a box: leaves only its fds, joins the v1
-// cgroups, waits for the parent's maps, becomes the box's root, builds the
-// file system.
+// cgroups (or, with cgroup_join_late, takes them from the parent once the
+// file system is built), waits for the parent's maps, becomes the box's
+// root, builds the file system.
 static void prepare_init(const struct dsa_spawn_plan *plan) {
   int report_fd = plan->program.report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   forget_parent_strings();
   reset_signals();
   int32_t keep[10] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, plan->terminal_fd, plan->command_fd, -1, -1, -1};
-  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[7 + i] = plan->cgroup_join_fds[i];
+  if (!plan->cgroup_join_late)
+    for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[7 + i] = plan->cgroup_join_fds[i];
   if (close_all_except(keep, 10) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
-  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) {
-    ssize_t written;
-    do {
-      written = write(plan->cgroup_join_fds[i], "0", 1);
-    } while (written < 0 && errno == EINTR);
-    if (written != 1) fail(report_fd, DSA_STEP_JOIN_CGROUP, i);
-    close(plan->cgroup_join_fds[i]);
-  }
+  if (!plan->cgroup_join_late) join_cgroups(report_fd, plan->cgroup_join_fds, plan->cgroup_join_count);
 
   // The parent writes our uid/gid maps, then sends one byte. EOF means the
   // parent died or gave up before that.
@@ -434,14 +483,22 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   struct pollfd parent = {.fd = plan->go_fd, .events = POLLIN};
   if (poll(&parent, 1, 0) != 0 && (parent.revents & POLLHUP)) _exit(1);
-  close(plan->go_fd);
-  // Unshared after joining the cgroups, so the box's cgroup root is its own.
-  if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
+  if (!plan->cgroup_join_late) close(plan->go_fd);
   write_user_sysctls(plan);
 
   build_file_system(plan);
   if (plan->hostname != NULL && sethostname(plan->hostname, strlen(plan->hostname)) != 0)
     fail(report_fd, DSA_STEP_SETHOSTNAME, -1);
+  if (plan->cgroup_join_late) {
+    // The parent made the groups meanwhile, on the other CPU.
+    int fds[3] = {-1, -1, -1};
+    if (receive_cgroup_join(plan->go_fd, fds, plan->cgroup_join_count) != 0)
+      fail(report_fd, DSA_STEP_WAIT_FOR_PARENT, -1);
+    close(plan->go_fd);
+    join_cgroups(report_fd, fds, plan->cgroup_join_count);
+  }
+  // Unshared after joining the cgroups, so the box's cgroup root is its own.
+  if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
 
   // An empty bounding set, inherited by every program: even a setuid binary
   // (nosuid mounts and no_new_privs already refuse it) could never regain a
@@ -849,6 +906,17 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
   *pid_out = (pid_t)pid;
   *pidfd_out = pidfd;
   return 0;
+}
+
+int dsa_seqpacket_pair(int fds[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds); }
+
+int dsa_send_cgroup_join(int go_fd, const int *fds, int count) {
+  if (count < 1 || count > 3) {
+    errno = EINVAL;
+    return -1;
+  }
+  char tag = 'c';
+  return send_with_descriptors(go_fd, &tag, 1, fds, count) == 1 ? 0 : -1;
 }
 
 int dsa_pidfd_send_signal(int pidfd, int signal) {
