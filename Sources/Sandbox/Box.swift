@@ -43,7 +43,9 @@ public struct BoxSpec: Sendable {
 ///     joins them, pivots, forks the program, which sets rlimits, identity,
 ///     no_new_privs and seccomp and execs; the parent pumps stdin/stdout/
 ///     stderr with caps and enforces wall and CPU time; the init reports.
-///  3. `destroy`: cgroups removed, work directory unmounted and removed.
+///  3. `destroy`: cgroups removed, work directory unmounted and removed (in
+///     the CLI's own mount namespace the last box's unmount is left to the
+///     namespace's end, `SandboxHost.removeScratch`).
 ///
 /// As a `BoxEnvironment` it runs one command (`OneShotBoxes` makes one per command).
 public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable {
@@ -100,10 +102,11 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     defer { lease.release() }
     lease.destroyCgroup()
     if workDirectoryMounted {
-      _ = umount2(directory.path, Int32(MNT_DETACH))
       workDirectoryMounted = false
+      host.removeScratch(directory.path)
+    } else {
+      _ = rmdir(directory.path)
     }
-    _ = rmdir(directory.path)
   }
 
   /// Runs the box's spec once with this stdin.

@@ -49,6 +49,7 @@ final class BoxLease {
   /// Leases an identity and admits the box; throws (holding nothing) once the process is stopping.
   init(host: SandboxHost) throws(SandboxError) {
     self.host = host
+    host.unmountScratchLeftToExit()
     name = host.nextBoxName()
     identity = try host.identities.next()
     directory = BoxDirectory(path: host.boxesDirectory + "/" + name)

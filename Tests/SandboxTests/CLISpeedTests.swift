@@ -55,4 +55,54 @@ import Testing
     #expect(cli.terminationStatus == 143)
     #expect(leftovers(of: pid).isEmpty)
   }
+
+  /// In the CLI's own namespace a box's tmpfs is left mounted for the namespace's end only until the
+  /// next box is made: while a C++ program runs, its compile box's tmpfs is gone from the CLI's
+  /// namespace (its artifacts do not stay in memory), and after the CLI ends the host sees nothing.
+  @Test func anEarlierBoxsTmpfsIsUnmountedWhenTheNextBoxIsMade() throws {
+    let marker = "dsa-run-left-tmpfs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let directory = NSTemporaryDirectory() + marker
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let source = directory + "/sleep.cpp"
+    // The marker makes the source new to the compile cache, so a compile box is made first.
+    try Data("#include <unistd.h>\n// \(marker)\nint main() { sleep(30); }\n".utf8).write(
+      to: URL(fileURLWithPath: source))
+    let cli = Process()
+    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    cli.arguments = ["--lang", "cpp", source, "--wall-limit", "40", "--cache-dir", directory + "/cache"]
+    cli.standardOutput = FileHandle.nullDevice
+    cli.standardError = FileHandle.nullDevice
+    try cli.run()
+    let pid = cli.processIdentifier
+    defer {
+      if cli.isRunning { kill(pid, SIGKILL) }
+      cli.waitUntilExit()
+    }
+    func cliMounts() -> String { KernelFile.read("/proc/\(pid)/mountinfo", limit: 1 << 22) ?? "" }
+    let deadline = Date().addingTimeInterval(60)
+    while cli.isRunning && Date() < deadline && !cliMounts().contains("/run/dsa-run/boxes/\(pid)-2 ") {
+      usleep(20_000)
+    }
+    try #require(cli.isRunning, "the CLI ended before its run box was seen")
+    let mounts = cliMounts()
+    #expect(mounts.contains("/run/dsa-run/boxes/\(pid)-2 "), "the run box's tmpfs is not in the CLI's namespace")
+    #expect(!mounts.contains("/run/dsa-run/boxes/\(pid)-1 "), "the compile box's tmpfs is still mounted")
+    kill(pid, SIGTERM)
+    cli.waitUntilExit()
+    #expect(cli.terminationStatus == 143)
+    #expect(leftovers(of: pid).isEmpty, "\(leftovers(of: pid))")
+  }
+
+  /// A run that ends by itself leaves nothing the host can see either, though its box's tmpfs was
+  /// left to the end of the CLI's mount namespace.
+  @Test func aFinishedRunLeavesNothingBehind() throws {
+    let cli = Process()
+    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    cli.arguments = ["exec", "--", "/bin/true"]
+    try cli.run()
+    cli.waitUntilExit()
+    #expect(cli.terminationStatus == 0)
+    #expect(leftovers(of: cli.processIdentifier).isEmpty, "\(leftovers(of: cli.processIdentifier))")
+  }
 }
