@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mount.h>
@@ -878,18 +879,69 @@ static int become_owner(uint32_t owner) {
   return 0;
 }
 
+int dsa_make_network_namespace(void) {
+  if (unshare(CLONE_NEWNET) != 0) return -errno;
+  int fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  return fd < 0 ? -errno : fd;
+}
+
+// The thread that makes the next box's network namespace, and what it made:
+// its fd or -errno, read once the thread is joined.
+static pthread_t network_namespace_thread;
+static int network_namespace_thread_started;
+static int prepared_network_namespace = -1;
+
+static void *make_prepared_network_namespace(void *unused) {
+  (void)unused;
+  prepared_network_namespace = dsa_make_network_namespace();
+  return NULL;
+}
+
+void dsa_prepare_network_namespace(void) {
+  if (pthread_create(&network_namespace_thread, NULL, make_prepared_network_namespace, NULL) == 0)
+    __atomic_store_n(&network_namespace_thread_started, 1, __ATOMIC_RELEASE);
+}
+
+int dsa_take_network_namespace(void) {
+  // One caller joins the thread; waiting for it is never longer than making a namespace anew.
+  if (!__atomic_exchange_n(&network_namespace_thread_started, 0, __ATOMIC_ACQ_REL)) return -1;
+  if (pthread_join(network_namespace_thread, NULL) != 0) return -1;
+  return prepared_network_namespace >= 0 ? prepared_network_namespace : -1;
+}
+
+// Puts the calling thread back into the network namespace `original` (an fd of
+// its own one), and closes it. It cannot fail: the fd is valid and we are root.
+static void return_to_network_namespace(int original) {
+  if (original < 0) return;
+  if (setns(original, CLONE_NEWNET) != 0) abort();
+  close(original);
+}
+
 int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out) {
   int pidfd = -1;
+  // Entered before the owner's uid is taken: setns needs CAP_SYS_ADMIN.
+  int original_network = -1;
+  if (plan->network_namespace_fd >= 0) {
+    original_network = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (original_network < 0) return errno;
+    if (setns(plan->network_namespace_fd, CLONE_NEWNET) != 0) {
+      int error = errno;
+      close(original_network);
+      return error;
+    }
+  }
   int owned = plan->user_namespace_owner != 0 && geteuid() == 0;
   if (owned && become_owner(plan->user_namespace_owner) != 0) {
     int error = errno;
     // Back to uid 0, which also gives back the effective capabilities.
     (void)syscall(SYS_setresuid, -1, 0, -1);
+    return_to_network_namespace(original_network);
     return error;
   }
   struct clone_args args;
   memset(&args, 0, sizeof args);
   args.flags = plan->namespace_flags | CLONE_PIDFD;
+  if (plan->network_namespace_fd >= 0) args.flags &= ~(uint64_t)CLONE_NEWNET;
   args.pidfd = (uint64_t)(uintptr_t)&pidfd;
   args.exit_signal = SIGCHLD;
   if (plan->cgroup_fd >= 0) {
@@ -902,6 +954,7 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
   // Going back to euid 0 makes the effective capabilities the permitted
   // set again; it cannot fail, since the real and saved uids are 0.
   if (owned && syscall(SYS_setresuid, -1, 0, -1) != 0) abort();
+  return_to_network_namespace(original_network);
   if (pid < 0) return error;
   *pid_out = (pid_t)pid;
   *pidfd_out = pidfd;

@@ -156,6 +156,8 @@ final class BoxLease {
     let cgroupAtClone = self.cgroup
     let identity = self.identity
 
+    let network = SandboxHost.takePreparedNetworkNamespace()
+    defer { network?.close() }
     var pid: pid_t = 0
     var pidfd: Int32 = -1
     let spawnError: Int32 = cMounts.withUnsafeBufferPointer { mounts in
@@ -192,6 +194,7 @@ final class BoxLease {
             joinFDs.count > 2 ? joinFDs[2] : -1
           )
           plan.namespace_flags = SandboxHost.namespaceFlags
+          plan.network_namespace_fd = network?.rawValue ?? -1
           plan.serve = scratchDirectories == nil ? 0 : 1
           plan.user_namespace_owner = identity.base
           plan.user_sysctl_paths = UnsafePointer(sysctlPaths)

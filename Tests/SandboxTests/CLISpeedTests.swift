@@ -105,4 +105,22 @@ import Testing
     #expect(cli.terminationStatus == 0)
     #expect(leftovers(of: cli.processIdentifier).isEmpty, "\(leftovers(of: cli.processIdentifier))")
   }
+
+  /// The CLI makes its first box's network namespace ahead, on a thread of its own. The box still
+  /// has a namespace of its own (not the host's) with only a loopback, and that namespace belongs to
+  /// the host's user namespace: the box's root does not own it, so its /proc/sys/net files show the
+  /// overflow uid, where a namespace made by the box's clone shows the box's root (0).
+  @Test func theFirstBoxGetsANetworkNamespaceMadeAhead() throws {
+    let result = try runCLI([
+      "exec", "--", "/bin/sh", "-c",
+      "readlink /proc/self/ns/net; stat -c %u /proc/sys/net/core/somaxconn; tail -n +3 /proc/net/dev | cut -d: -f1",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    try #require(lines.count >= 3, "\(result.stdout)")
+    let host = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+    #expect(lines[0].hasPrefix("net:[") && lines[0] != host, "the box is in the host's network namespace")
+    #expect(lines[1] == "65534", "the box's root owns its network namespace: it was not made ahead")
+    #expect(Array(lines[2...]) == ["lo"])
+  }
 }

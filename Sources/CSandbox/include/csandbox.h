@@ -207,6 +207,10 @@ struct dsa_spawn_plan {
   int32_t cgroup_join_late;
   /// Extra clone flags chosen by the parent (the namespaces).
   uint64_t namespace_flags;
+  /// A fresh network namespace made ahead (`dsa_make_network_namespace`), or
+  /// -1. The calling thread enters it for the clone, so the init starts in it
+  /// (CLONE_NEWNET is then dropped from the flags), and goes back to its own.
+  int32_t network_namespace_fd;
   /// Non-zero for a warm box: the init builds the box once, then serves run
   /// commands from `program.report_fd` (a SOCK_SEQPACKET socket) one at a
   /// time; the rest of `program` is then unused.
@@ -294,6 +298,20 @@ int dsa_control_socketpair(int fds[2]);
 /// Sends a box's cgroup v1 `tasks` fds to its init (`dsa_spawn_plan.cgroup_join_late`) on the
 /// parent's end of the go pair: 0, or -1 with errno.
 int dsa_send_cgroup_join(int go_fd, const int *fds, int count);
+
+/// A new network namespace (lo only, down), for one box: the calling thread
+/// is moved into it (a thread made for this and then ended). Returns an fd of
+/// it, or -errno.
+int dsa_make_network_namespace(void);
+
+/// Starts a thread that makes a network namespace (`dsa_make_network_namespace`)
+/// for `dsa_take_network_namespace` and ends.
+void dsa_prepare_network_namespace(void);
+
+/// The namespace `dsa_prepare_network_namespace` made, once (the first caller
+/// waits for the thread if it is not done): its fd, which the caller closes, or
+/// -1 when none was prepared, it was taken, or making it failed.
+int dsa_take_network_namespace(void);
 
 /// Clones the box's init. On success returns 0 and stores the init's pid and
 /// a pidfd for it; on failure returns an errno value and no process exists.
