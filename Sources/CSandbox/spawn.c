@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mount.h>
@@ -390,26 +391,75 @@ static void write_user_sysctls(const struct dsa_spawn_plan *plan) {
   }
 }
 
+// Moves the init (only itself: a thread moving itself skips the threadgroup
+// lock, see dsa_spawn_plan.cgroup_join_fds) into each v1 group, and closes
+// the fds.
+static void join_cgroups(int report_fd, const int32_t *fds, int32_t count) {
+  for (int32_t i = 0; i < count && i < 3; i++) {
+    ssize_t written;
+    do {
+      written = write(fds[i], "0", 1);
+    } while (written < 0 && errno == EINTR);
+    if (written != 1) fail(report_fd, DSA_STEP_JOIN_CGROUP, i);
+    close(fds[i]);
+  }
+}
+
+// The parent's "c" message on the go pair with exactly `count` fds
+// (dsa_send_cgroup_join). 0, or -1 with errno (EPIPE: the parent hung up;
+// EPROTO: anything else arrived).
+static int receive_cgroup_join(int go_fd, int fds[3], int32_t count) {
+  char tag = 0;
+  struct iovec vector = {.iov_base = &tag, .iov_len = 1};
+  union {
+    char buffer[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t got;
+  do {
+    got = recvmsg(go_fd, &message, MSG_CMSG_CLOEXEC);
+  } while (got < 0 && errno == EINTR);
+  if (got < 0) return -1;
+  int received = 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    for (int i = 0; i < n; i++) {
+      int fd;
+      memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+      if (received < 3) fds[received] = fd;
+      else close(fd);
+      received++;
+    }
+  }
+  if (got == 1 && tag == 'c' && received == count && !(message.msg_flags & MSG_CTRUNC) && count <= 3) return 0;
+  for (int i = 0; i < received && i < 3; i++) close(fds[i]);
+  errno = got == 0 ? EPIPE : EPROTO;
+  return -1;
+}
+
 // Sets up the init's side of a box: leaves only its fds, joins the v1
-// cgroups, waits for the parent's maps, becomes the box's root, builds the
-// file system.
+// cgroups (or, with cgroup_join_late, takes them from the parent once the
+// file system is built), waits for the parent's maps, becomes the box's
+// root, builds the file system.
 static void prepare_init(const struct dsa_spawn_plan *plan) {
   int report_fd = plan->program.report_fd;
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   forget_parent_strings();
   reset_signals();
   int32_t keep[10] = {plan->program.stdin_fd, plan->program.stdout_fd, plan->program.stderr_fd, plan->program.report_fd, plan->go_fd, plan->terminal_fd, plan->command_fd, -1, -1, -1};
-  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[7 + i] = plan->cgroup_join_fds[i];
+  if (!plan->cgroup_join_late)
+    for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) keep[7 + i] = plan->cgroup_join_fds[i];
   if (close_all_except(keep, 10) != 0) fail(report_fd, DSA_STEP_CLOSE_FDS, -1);
 
-  for (int32_t i = 0; i < plan->cgroup_join_count && i < 3; i++) {
-    ssize_t written;
-    do {
-      written = write(plan->cgroup_join_fds[i], "0", 1);
-    } while (written < 0 && errno == EINTR);
-    if (written != 1) fail(report_fd, DSA_STEP_JOIN_CGROUP, i);
-    close(plan->cgroup_join_fds[i]);
-  }
+  if (!plan->cgroup_join_late) join_cgroups(report_fd, plan->cgroup_join_fds, plan->cgroup_join_count);
 
   // The parent writes our uid/gid maps, then sends one byte. EOF means the
   // parent died or gave up before that.
@@ -434,14 +484,22 @@ static void prepare_init(const struct dsa_spawn_plan *plan) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(report_fd, DSA_STEP_PDEATHSIG, -1);
   struct pollfd parent = {.fd = plan->go_fd, .events = POLLIN};
   if (poll(&parent, 1, 0) != 0 && (parent.revents & POLLHUP)) _exit(1);
-  close(plan->go_fd);
-  // Unshared after joining the cgroups, so the box's cgroup root is its own.
-  if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
+  if (!plan->cgroup_join_late) close(plan->go_fd);
   write_user_sysctls(plan);
 
   build_file_system(plan);
   if (plan->hostname != NULL && sethostname(plan->hostname, strlen(plan->hostname)) != 0)
     fail(report_fd, DSA_STEP_SETHOSTNAME, -1);
+  if (plan->cgroup_join_late) {
+    // The parent made the groups meanwhile, on the other CPU.
+    int fds[3] = {-1, -1, -1};
+    if (receive_cgroup_join(plan->go_fd, fds, plan->cgroup_join_count) != 0)
+      fail(report_fd, DSA_STEP_WAIT_FOR_PARENT, -1);
+    close(plan->go_fd);
+    join_cgroups(report_fd, fds, plan->cgroup_join_count);
+  }
+  // Unshared after joining the cgroups, so the box's cgroup root is its own.
+  if (unshare(CLONE_NEWCGROUP) != 0) fail(report_fd, DSA_STEP_UNSHARE_CGROUP, -1);
 
   // An empty bounding set, inherited by every program: even a setuid binary
   // (nosuid mounts and no_new_privs already refuse it) could never regain a
@@ -821,18 +879,69 @@ static int become_owner(uint32_t owner) {
   return 0;
 }
 
+int dsa_make_network_namespace(void) {
+  if (unshare(CLONE_NEWNET) != 0) return -errno;
+  int fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  return fd < 0 ? -errno : fd;
+}
+
+// The thread that makes the next box's network namespace, and what it made:
+// its fd or -errno, read once the thread is joined.
+static pthread_t network_namespace_thread;
+static int network_namespace_thread_started;
+static int prepared_network_namespace = -1;
+
+static void *make_prepared_network_namespace(void *unused) {
+  (void)unused;
+  prepared_network_namespace = dsa_make_network_namespace();
+  return NULL;
+}
+
+void dsa_prepare_network_namespace(void) {
+  if (pthread_create(&network_namespace_thread, NULL, make_prepared_network_namespace, NULL) == 0)
+    __atomic_store_n(&network_namespace_thread_started, 1, __ATOMIC_RELEASE);
+}
+
+int dsa_take_network_namespace(void) {
+  // One caller joins the thread; waiting for it is never longer than making a namespace anew.
+  if (!__atomic_exchange_n(&network_namespace_thread_started, 0, __ATOMIC_ACQ_REL)) return -1;
+  if (pthread_join(network_namespace_thread, NULL) != 0) return -1;
+  return prepared_network_namespace >= 0 ? prepared_network_namespace : -1;
+}
+
+// Puts the calling thread back into the network namespace `original` (an fd of
+// its own one), and closes it. It cannot fail: the fd is valid and we are root.
+static void return_to_network_namespace(int original) {
+  if (original < 0) return;
+  if (setns(original, CLONE_NEWNET) != 0) abort();
+  close(original);
+}
+
 int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out) {
   int pidfd = -1;
+  // Entered before the owner's uid is taken: setns needs CAP_SYS_ADMIN.
+  int original_network = -1;
+  if (plan->network_namespace_fd >= 0) {
+    original_network = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (original_network < 0) return errno;
+    if (setns(plan->network_namespace_fd, CLONE_NEWNET) != 0) {
+      int error = errno;
+      close(original_network);
+      return error;
+    }
+  }
   int owned = plan->user_namespace_owner != 0 && geteuid() == 0;
   if (owned && become_owner(plan->user_namespace_owner) != 0) {
     int error = errno;
     // Back to uid 0, which also gives back the effective capabilities.
     (void)syscall(SYS_setresuid, -1, 0, -1);
+    return_to_network_namespace(original_network);
     return error;
   }
   struct clone_args args;
   memset(&args, 0, sizeof args);
   args.flags = plan->namespace_flags | CLONE_PIDFD;
+  if (plan->network_namespace_fd >= 0) args.flags &= ~(uint64_t)CLONE_NEWNET;
   args.pidfd = (uint64_t)(uintptr_t)&pidfd;
   args.exit_signal = SIGCHLD;
   if (plan->cgroup_fd >= 0) {
@@ -845,10 +954,22 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
   // Going back to euid 0 makes the effective capabilities the permitted
   // set again; it cannot fail, since the real and saved uids are 0.
   if (owned && syscall(SYS_setresuid, -1, 0, -1) != 0) abort();
+  return_to_network_namespace(original_network);
   if (pid < 0) return error;
   *pid_out = (pid_t)pid;
   *pidfd_out = pidfd;
   return 0;
+}
+
+int dsa_seqpacket_pair(int fds[2]) { return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds); }
+
+int dsa_send_cgroup_join(int go_fd, const int *fds, int count) {
+  if (count < 1 || count > 3) {
+    errno = EINVAL;
+    return -1;
+  }
+  char tag = 'c';
+  return send_with_descriptors(go_fd, &tag, 1, fds, count) == 1 ? 0 : -1;
 }
 
 int dsa_pidfd_send_signal(int pidfd, int signal) {

@@ -35,14 +35,17 @@ public struct BoxSpec: Sendable {
 ///
 /// The checklist, in the order it happens:
 ///  1. `init`: work directory as a size-capped host tmpfs owned by the box's
-///     program uid; cgroup(s) with limits.
+///     program uid; the v2 cgroup with limits.
 ///  2. `run`: pipes; clone3 into user, pid, mount, ipc, uts and net
 ///     namespaces (and straight into the v2 cgroup); uid/gid maps written
-///     by the parent; "go"; the C init joins its v1 groups, builds the
-///     file system, pivots, forks the program, which sets rlimits, identity,
+///     by the parent; "go"; the C init builds the file system while the
+///     parent makes the v1 groups with limits and sends them to it; the init
+///     joins them, pivots, forks the program, which sets rlimits, identity,
 ///     no_new_privs and seccomp and execs; the parent pumps stdin/stdout/
 ///     stderr with caps and enforces wall and CPU time; the init reports.
-///  3. `destroy`: cgroups removed, work directory unmounted and removed.
+///  3. `destroy`: cgroups removed, work directory unmounted and removed (in
+///     the CLI's own mount namespace the last box's unmount is left to the
+///     namespace's end, `SandboxHost.removeScratch`).
 ///
 /// As a `BoxEnvironment` it runs one command (`OneShotBoxes` makes one per command).
 public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable {
@@ -77,7 +80,8 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     do {
       try lease.mountScratch(lease.directory.path, bytes: limits.workDirectoryBytes) {}
       workDirectoryMounted = true
-      try lease.createCgroup(limits: limits)
+      // Under v1 the groups are made while the init builds the box (`run`).
+      if !lease.makesCgroupAfterClone { try lease.createCgroup(limits: limits) }
     } catch {
       destroy()
       throw error
@@ -98,10 +102,11 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     defer { lease.release() }
     lease.destroyCgroup()
     if workDirectoryMounted {
-      _ = umount2(directory.path, Int32(MNT_DETACH))
       workDirectoryMounted = false
+      host.removeScratch(directory.path)
+    } else {
+      _ = rmdir(directory.path)
     }
-    _ = rmdir(directory.path)
   }
 
   /// Runs the box's spec once with this stdin.
@@ -143,7 +148,8 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       try SandboxError.systemCall("socketpair for the box's commands") { dsa_control_socketpair(&sockets) }
       pipes.commands = OwnedPair(sockets)
     }
-    let (process, planned) = try lease.spawnInit(layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes)
+    let (process, planned) = try lease.spawnInit(
+      layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes, cgroupLimits: limits)
     defer { process.close() }
     let interruption = lease.registerInterruption(process)
     defer { BoxInterruption.unregister(interruption) }

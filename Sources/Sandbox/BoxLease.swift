@@ -49,6 +49,7 @@ final class BoxLease {
   /// Leases an identity and admits the box; throws (holding nothing) once the process is stopping.
   init(host: SandboxHost) throws(SandboxError) {
     self.host = host
+    host.unmountScratchLeftToExit()
     name = host.nextBoxName()
     identity = try host.identities.next()
     directory = BoxDirectory(path: host.boxesDirectory + "/" + name)
@@ -107,11 +108,21 @@ final class BoxLease {
     BoxInterruption.leave()
   }
 
+  /// Whether a box's cgroups are better made after its clone (`spawnInit(..., cgroupLimits:)`):
+  /// under v1 the init joins its groups through fds that can be handed to it later. Under v2 the
+  /// group must exist at the clone (CLONE_INTO_CGROUP).
+  var makesCgroupAfterClone: Bool { host.cgroups.mode == .v1 }
+
   /// Clones the box's init (all plan data prepared here, in the parent), writes its uid/gid maps
-  /// and lets it go. `limits` size the scratch mounts and give the init's rlimits.
-  func spawnInit(layout: BoxLayout, limits: BoxLimits, role: InitRole, pipes: PipeSet) throws(SandboxError)
-    -> (BoxProcess, [PlannedMount])
-  {
+  /// and lets it go. `limits` size the scratch mounts and give the init's rlimits. With
+  /// `cgroupLimits` (only when `makesCgroupAfterClone` and no cgroup exists yet) the box's v1
+  /// groups are made after the go, while the init builds the box's file system on the other CPU,
+  /// and then sent to the init, which joins them before it starts the program: the 0.3 to 0.5 ms
+  /// of mkdir and limit writes no longer come before the init's own work.
+  func spawnInit(
+    layout: BoxLayout, limits: BoxLimits, role: InitRole, pipes: PipeSet, cgroupLimits: BoxLimits? = nil
+  ) throws(SandboxError) -> (BoxProcess, [PlannedMount]) {
+    let joinsLate = cgroupLimits != nil && cgroup == nil && makesCgroupAfterClone
     let program: BoxSpec?
     let scratchDirectories: (tmp: String, sharedMemory: String)?
     switch role {
@@ -142,9 +153,11 @@ final class BoxLease {
     let filter = program?.policy.filter ?? []
     let sysctlPaths = strings.array(boxUserNamespaceLimits.map { "/proc/sys/user/" + $0.name })
     let sysctlValues = strings.array(boxUserNamespaceLimits.map { "\($0.value)" })
-    let cgroup = self.cgroup
+    let cgroupAtClone = self.cgroup
     let identity = self.identity
 
+    let network = SandboxHost.takePreparedNetworkNamespace()
+    defer { network?.close() }
     var pid: pid_t = 0
     var pidfd: Int32 = -1
     let spawnError: Int32 = cMounts.withUnsafeBufferPointer { mounts in
@@ -172,14 +185,16 @@ final class BoxLease {
           plan.go_fd = pipes.go.read.rawValue
           plan.terminal_fd = pipes.terminal.write.rawValue
           plan.command_fd = pipes.commands.write.rawValue
-          plan.cgroup_fd = cgroup?.directory.rawValue ?? -1
-          let joinFDs = cgroup?.joinFDs ?? []
-          plan.cgroup_join_count = Int32(joinFDs.count)
+          plan.cgroup_fd = cgroupAtClone?.directory.rawValue ?? -1
+          let joinFDs = cgroupAtClone?.joinFDs ?? []
+          plan.cgroup_join_count = joinsLate ? Int32(CgroupSetup.V1Controller.allCases.count) : Int32(joinFDs.count)
+          plan.cgroup_join_late = joinsLate ? 1 : 0
           plan.cgroup_join_fds = (
             joinFDs.count > 0 ? joinFDs[0] : -1, joinFDs.count > 1 ? joinFDs[1] : -1,
             joinFDs.count > 2 ? joinFDs[2] : -1
           )
           plan.namespace_flags = SandboxHost.namespaceFlags
+          plan.network_namespace_fd = network?.rawValue ?? -1
           plan.serve = scratchDirectories == nil ? 0 : 1
           plan.user_namespace_owner = identity.base
           plan.user_sysctl_paths = UnsafePointer(sysctlPaths)
@@ -207,6 +222,19 @@ final class BoxLease {
     // a hang-up on it as the parent's death (see prepare_init).
     var go: UInt8 = 0x67
     _ = Glibc.write(pipes.go.write.rawValue, &go, 1)
+    if joinsLate, let cgroupLimits {
+      do {
+        try createCgroup(limits: cgroupLimits)
+        let joinFDs = cgroup?.joinFDs ?? []
+        try SandboxError.systemCall("send the box's cgroups to its init") {
+          dsa_send_cgroup_join(pipes.go.write.rawValue, joinFDs, Int32(joinFDs.count))
+        }
+        cgroup?.closeJoinFiles()
+      } catch {
+        process.close()
+        throw error
+      }
+    }
     return (process, planned)
   }
 

@@ -333,6 +333,12 @@ final class BoxCgroup: @unchecked Sendable {
     }
   }
 
+  /// Closes the join fds once the init holds its own copies.
+  func closeJoinFiles() {
+    for fd in joinFDs { close(fd) }
+    joinFDs = []
+  }
+
   /// Counters at the start of the current run (warm boxes run many times in
   /// one group; cumulative counters are reported as differences).
   private var cpuBase: UInt64 = 0
@@ -460,8 +466,7 @@ final class BoxCgroup: @unchecked Sendable {
 
   /// Removes the groups; safe to call twice.
   func destroy() {
-    for fd in joinFDs { close(fd) }
-    joinFDs = []
+    closeJoinFiles()
     directory.close()
     for directory in directories.reversed() {
       // The last processes may still be leaving the group for a moment after

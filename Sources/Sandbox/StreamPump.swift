@@ -17,6 +17,14 @@ extension OwnedPair {
     try SandboxError.systemCall("pipe2") { dsa_pipe_cloexec(&fds) }
     return OwnedPair(fds)
   }
+
+  /// A box's go pair: `read` is the init's end, `write` the parent's. A socket pair, not a pipe, so
+  /// the parent can send the init descriptors on it (`dsa_send_cgroup_join`).
+  static func makeGoPair() throws(SandboxError) -> OwnedPair {
+    var fds: [Int32] = [-1, -1]
+    try SandboxError.systemCall("socketpair for the box's go messages") { dsa_seqpacket_pair(&fds) }
+    return OwnedPair(fds)
+  }
 }
 
 /// The five pipes of a run. All are O_CLOEXEC: the init closes what it does
@@ -40,7 +48,7 @@ struct PipeSet {
     stdout = try .makePipe()
     stderr = try .makePipe()
     report = try .makePipe()
-    go = try .makePipe()
+    go = try .makeGoPair()
     for fd in [stdin.write, stdout.read, stderr.read, report.read] {
       _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
     }

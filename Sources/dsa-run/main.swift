@@ -16,8 +16,12 @@ func makesBoxes(_ arguments: [String]) -> Bool {
 }
 
 // First, before any thread: every thread and every box's init must share the namespace.
-if makesBoxes(Array(CommandLine.arguments.dropFirst())) { SandboxHost.enterPrivateMountNamespace() }
+let willMakeBoxes = makesBoxes(Array(CommandLine.arguments.dropFirst()))
+if willMakeBoxes { SandboxHost.enterPrivateMountNamespace() }
 installInterruptHandling()
+// On another CPU while this one reads the runner and sets up the host (after the signal mask, which
+// its thread inherits).
+if willMakeBoxes { SandboxHost.prepareNetworkNamespace() }
 
 struct UsageError: Error { let message: String }
 

@@ -55,4 +55,72 @@ import Testing
     #expect(cli.terminationStatus == 143)
     #expect(leftovers(of: pid).isEmpty)
   }
+
+  /// In the CLI's own namespace a box's tmpfs is left mounted for the namespace's end only until the
+  /// next box is made: while a C++ program runs, its compile box's tmpfs is gone from the CLI's
+  /// namespace (its artifacts do not stay in memory), and after the CLI ends the host sees nothing.
+  @Test func anEarlierBoxsTmpfsIsUnmountedWhenTheNextBoxIsMade() throws {
+    let marker = "dsa-run-left-tmpfs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let directory = NSTemporaryDirectory() + marker
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let source = directory + "/sleep.cpp"
+    // The marker makes the source new to the compile cache, so a compile box is made first.
+    try Data("#include <unistd.h>\n// \(marker)\nint main() { sleep(30); }\n".utf8).write(
+      to: URL(fileURLWithPath: source))
+    let cli = Process()
+    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    cli.arguments = ["--lang", "cpp", source, "--wall-limit", "40", "--cache-dir", directory + "/cache"]
+    cli.standardOutput = FileHandle.nullDevice
+    cli.standardError = FileHandle.nullDevice
+    try cli.run()
+    let pid = cli.processIdentifier
+    defer {
+      if cli.isRunning { kill(pid, SIGKILL) }
+      cli.waitUntilExit()
+    }
+    func cliMounts() -> String { KernelFile.read("/proc/\(pid)/mountinfo", limit: 1 << 22) ?? "" }
+    let deadline = Date().addingTimeInterval(60)
+    while cli.isRunning && Date() < deadline && !cliMounts().contains("/run/dsa-run/boxes/\(pid)-2 ") {
+      usleep(20_000)
+    }
+    try #require(cli.isRunning, "the CLI ended before its run box was seen")
+    let mounts = cliMounts()
+    #expect(mounts.contains("/run/dsa-run/boxes/\(pid)-2 "), "the run box's tmpfs is not in the CLI's namespace")
+    #expect(!mounts.contains("/run/dsa-run/boxes/\(pid)-1 "), "the compile box's tmpfs is still mounted")
+    kill(pid, SIGTERM)
+    cli.waitUntilExit()
+    #expect(cli.terminationStatus == 143)
+    #expect(leftovers(of: pid).isEmpty, "\(leftovers(of: pid))")
+  }
+
+  /// A run that ends by itself leaves nothing the host can see either, though its box's tmpfs was
+  /// left to the end of the CLI's mount namespace.
+  @Test func aFinishedRunLeavesNothingBehind() throws {
+    let cli = Process()
+    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    cli.arguments = ["exec", "--", "/bin/true"]
+    try cli.run()
+    cli.waitUntilExit()
+    #expect(cli.terminationStatus == 0)
+    #expect(leftovers(of: cli.processIdentifier).isEmpty, "\(leftovers(of: cli.processIdentifier))")
+  }
+
+  /// The CLI makes its first box's network namespace ahead, on a thread of its own. The box still
+  /// has a namespace of its own (not the host's) with only a loopback, and that namespace belongs to
+  /// the host's user namespace: the box's root does not own it, so its /proc/sys/net files show the
+  /// overflow uid, where a namespace made by the box's clone shows the box's root (0).
+  @Test func theFirstBoxGetsANetworkNamespaceMadeAhead() throws {
+    let result = try runCLI([
+      "exec", "--", "/bin/sh", "-c",
+      "readlink /proc/self/ns/net; stat -c %u /proc/sys/net/core/somaxconn; tail -n +3 /proc/net/dev | cut -d: -f1",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    try #require(lines.count >= 3, "\(result.stdout)")
+    let host = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+    #expect(lines[0].hasPrefix("net:[") && lines[0] != host, "the box is in the host's network namespace")
+    #expect(lines[1] == "65534", "the box's root owns its network namespace: it was not made ahead")
+    #expect(Array(lines[2...]) == ["lo"])
+  }
 }

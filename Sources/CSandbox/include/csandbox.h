@@ -9,9 +9,10 @@
 // When it runs, per function:
 //   dsa_spawn()          parent: clone3 into fresh namespaces, return the pid
 //                        and a pidfd.
-//   (child, as init)     waits for the parent's go byte (uid/gid maps and
-//                        cgroup placement done), builds the file system,
-//                        pivots, forks the program, reaps, reports.
+//   (child, as init)     waits for the parent's go byte (uid/gid maps
+//                        written), builds the file system, pivots, joins
+//                        its v1 cgroups (sent meanwhile, or given at clone),
+//                        forks the program, reaps, reports.
 //   (grandchild)         fds, rlimits, identity, no_new_privs, seccomp, execve.
 #ifndef CSANDBOX_H
 #define CSANDBOX_H
@@ -185,8 +186,9 @@ struct dsa_spawn_plan {
   const struct dsa_mount *mounts;
   int32_t mount_count;
   const char *hostname;
-  /// Read end of the go pipe (O_CLOEXEC): one byte means "maps written,
-  /// cgroup joined, go on"; EOF means "the parent gave up or died".
+  /// The init's end of the go socket pair (SOCK_SEQPACKET, O_CLOEXEC): a
+  /// one-byte message means "maps written, go on"; EOF means "the parent
+  /// gave up or died". With `cgroup_join_late` a second message follows.
   int32_t go_fd;
   /// A cgroup v2 directory fd to start the box in (CLONE_INTO_CGROUP), or -1.
   int32_t cgroup_fd;
@@ -198,8 +200,17 @@ struct dsa_spawn_plan {
   /// cgroup.procs.
   int32_t cgroup_join_fds[3];
   int32_t cgroup_join_count;
+  /// cgroup v1, non-zero: the groups do not exist yet at clone time. The parent makes them while
+  /// the init builds the box's file system and then sends their `tasks` fds on `go_fd` (a
+  /// SOCK_SEQPACKET pair: one "c" message with `cgroup_join_count` fds, `dsa_send_cgroup_join`);
+  /// the init joins them before it starts the program. `cgroup_join_fds` are unused then.
+  int32_t cgroup_join_late;
   /// Extra clone flags chosen by the parent (the namespaces).
   uint64_t namespace_flags;
+  /// A fresh network namespace made ahead (`dsa_make_network_namespace`), or
+  /// -1. The calling thread enters it for the clone, so the init starts in it
+  /// (CLONE_NEWNET is then dropped from the flags), and goes back to its own.
+  int32_t network_namespace_fd;
   /// Non-zero for a warm box: the init builds the box once, then serves run
   /// commands from `program.report_fd` (a SOCK_SEQPACKET socket) one at a
   /// time; the rest of `program` is then unused.
@@ -278,8 +289,29 @@ int dsa_send_kill(int control_fd);
 /// runs, the request is dropped. 0, or -1 with errno.
 int dsa_send_signal(int control_fd, int signal);
 
+/// A plain SOCK_SEQPACKET | SOCK_CLOEXEC pair (a box's go pair); 0, or -1 with errno.
+int dsa_seqpacket_pair(int fds[2]);
+
 /// A SOCK_SEQPACKET | SOCK_CLOEXEC pair sized for the largest command.
 int dsa_control_socketpair(int fds[2]);
+
+/// Sends a box's cgroup v1 `tasks` fds to its init (`dsa_spawn_plan.cgroup_join_late`) on the
+/// parent's end of the go pair: 0, or -1 with errno.
+int dsa_send_cgroup_join(int go_fd, const int *fds, int count);
+
+/// A new network namespace (lo only, down), for one box: the calling thread
+/// is moved into it (a thread made for this and then ended). Returns an fd of
+/// it, or -errno.
+int dsa_make_network_namespace(void);
+
+/// Starts a thread that makes a network namespace (`dsa_make_network_namespace`)
+/// for `dsa_take_network_namespace` and ends.
+void dsa_prepare_network_namespace(void);
+
+/// The namespace `dsa_prepare_network_namespace` made, once (the first caller
+/// waits for the thread if it is not done): its fd, which the caller closes, or
+/// -1 when none was prepared, it was taken, or making it failed.
+int dsa_take_network_namespace(void);
 
 /// Clones the box's init. On success returns 0 and stores the init's pid and
 /// a pidfd for it; on failure returns an errno value and no process exists.
