@@ -405,12 +405,14 @@ static void join_cgroups(int report_fd, const int32_t *fds, int32_t count) {
   }
 }
 
-// The parent's "c" message on the go pair with exactly `count` fds
-// (dsa_send_cgroup_join). 0, or -1 with errno (EPIPE: the parent hung up;
-// EPROTO: anything else arrived).
-static int receive_cgroup_join(int go_fd, int fds[3], int32_t count) {
-  char tag = 0;
-  struct iovec vector = {.iov_base = &tag, .iov_len = 1};
+// One message into `bytes` (at most `length` of them) with at most 3 descriptors, as one recvmsg
+// retried on EINTR: the receiving side of send_with_descriptors (the run command and its stdio, the
+// cgroups to join, a terminal's master). The descriptors that came are in `fds`, their number in
+// `*fd_count`; a message with more than fit is cut (MSG_CTRUNC in `*message_flags`) and the kernel
+// installs none of the rest. recvmsg's length, or -1 with errno.
+static ssize_t receive_with_descriptors(int socket_fd, void *bytes, size_t length, int flags, int fds[3],
+                                        int *fd_count, int *message_flags) {
+  struct iovec vector = {.iov_base = bytes, .iov_len = length};
   union {
     char buffer[CMSG_SPACE(3 * sizeof(int))];
     struct cmsghdr align;
@@ -424,23 +426,35 @@ static int receive_cgroup_join(int go_fd, int fds[3], int32_t count) {
   message.msg_controllen = sizeof control.buffer;
   ssize_t got;
   do {
-    got = recvmsg(go_fd, &message, MSG_CMSG_CLOEXEC);
+    got = recvmsg(socket_fd, &message, flags | MSG_CMSG_CLOEXEC);
   } while (got < 0 && errno == EINTR);
+  *fd_count = 0;
+  *message_flags = 0;
   if (got < 0) return -1;
-  int received = 0;
+  *message_flags = message.msg_flags;
   for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
     if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
-    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-    for (int i = 0; i < n; i++) {
+    int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    for (int i = 0; i < count; i++) {
       int fd;
       memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
-      if (received < 3) fds[received] = fd;
+      if (*fd_count < 3) fds[(*fd_count)++] = fd;
       else close(fd);
-      received++;
     }
   }
-  if (got == 1 && tag == 'c' && received == count && !(message.msg_flags & MSG_CTRUNC) && count <= 3) return 0;
-  for (int i = 0; i < received && i < 3; i++) close(fds[i]);
+  return got;
+}
+
+// The parent's "c" message on the go pair with exactly `count` fds
+// (dsa_send_cgroup_join). 0, or -1 with errno (EPIPE: the parent hung up;
+// EPROTO: anything else arrived).
+static int receive_cgroup_join(int go_fd, int fds[3], int32_t count) {
+  char tag = 0;
+  int received = 0, flags = 0;
+  ssize_t got = receive_with_descriptors(go_fd, &tag, 1, 0, fds, &received, &flags);
+  if (got < 0) return -1;
+  if (got == 1 && tag == 'c' && received == count && !(flags & MSG_CTRUNC) && count <= 3) return 0;
+  for (int i = 0; i < received; i++) close(fds[i]);
   errno = got == 0 ? EPIPE : EPROTO;
   return -1;
 }
@@ -754,29 +768,9 @@ static int reset_after_run(void) {
 }
 
 static ssize_t receive_command(int control_fd, int fds[3], int *fd_count) {
-  struct iovec vector = {.iov_base = command_buffer, .iov_len = sizeof command_buffer};
-  union {
-    char buffer[CMSG_SPACE(3 * sizeof(int))];
-    struct cmsghdr align;
-  } control;
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
-  ssize_t length;
-  do {
-    length = recvmsg(control_fd, &message, MSG_CMSG_CLOEXEC);
-  } while (length < 0 && errno == EINTR);
-  *fd_count = 0;
-  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
-    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) {
-      int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-      for (int i = 0; i < count && *fd_count < 3; i++) memcpy(&fds[(*fd_count)++], CMSG_DATA(header) + i * sizeof(int), sizeof(int));
-    }
-  }
-  if (length > 0 && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+  int flags = 0;
+  ssize_t length = receive_with_descriptors(control_fd, command_buffer, sizeof command_buffer, 0, fds, fd_count, &flags);
+  if (length > 0 && (flags & (MSG_TRUNC | MSG_CTRUNC))) {
     for (int i = 0; i < *fd_count; i++) close(fds[i]);
     *fd_count = 0;
     errno = EMSGSIZE;
@@ -1106,33 +1100,16 @@ int dsa_receive_terminal(int socket_fd, int timeout_ms, void *record, size_t rec
     errno = ETIMEDOUT;
     return -1;
   }
-  struct iovec vector = {.iov_base = record, .iov_len = record_size};
-  union {
-    char buffer[CMSG_SPACE(sizeof(int))];
-    struct cmsghdr align;
-  } control;
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
-  ssize_t length;
-  do {
-    length = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-  } while (length < 0 && errno == EINTR);
+  int fds[3] = {-1, -1, -1};
+  int fd_count = 0, flags = 0;
+  ssize_t length = receive_with_descriptors(socket_fd, record, record_size, MSG_DONTWAIT, fds, &fd_count, &flags);
   if (length < 0) return -1;
+  if (length == 1 && ((const char *)record)[0] == 'T' && fd_count == 1 && !(flags & MSG_CTRUNC)) return fds[0];
+  for (int i = 0; i < fd_count; i++) close(fds[i]);
   if (length == 0) {
     errno = EPIPE;
     return -1;
   }
-  int fd = -1;
-  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-  if (header != NULL && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
-      header->cmsg_len == CMSG_LEN(sizeof(int)))
-    memcpy(&fd, CMSG_DATA(header), sizeof(int));
-  if (length == 1 && ((const char *)record)[0] == 'T' && fd >= 0 && !(message.msg_flags & MSG_CTRUNC)) return fd;
-  if (fd >= 0) close(fd);
   *record_length = (size_t)length;
   errno = EPROTO;
   return -1;
