@@ -72,12 +72,26 @@ func openFileCount() -> Int { listDirectory("/proc/self/fd").count }
     #expect(statuses == [.ok: 1_000])
     // Leases are reused: a pair these boxes had may now belong to a live box of a test running
     // alongside, whose processes are its own. Every pair held now is such a box's (ours are gone).
-    let leasedNow = host.identities.heldSlots.flatMap { slot -> [UInt32] in
-      let base = HostIdentityAllocator.firstHostID + slot * 2
-      return [base, base + 1]
+    func leasedNow() -> Set<UInt32> {
+      Set(
+        host.identities.heldSlots.flatMap { slot -> [UInt32] in
+          let base = HostIdentityAllocator.firstHostID + slot * 2
+          return [base, base + 1]
+        })
     }
-    hostIDs.subtract(leasedNow)
-    let left = Leftovers.of(names: names, hostIDs: hostIDs, host: host)
+    hostIDs.subtract(leasedNow())
+    var left = Leftovers.of(names: names, hostIDs: hostIDs, host: host)
+    if !left.processes.isEmpty {
+      // The allocator hands the next box the pair ours just freed, so a box of a suite alongside
+      // can lease one between the look at the leases and the walk of /proc, and its processes
+      // then carry one of these ids (seen once in a loaded full run: four processes, gone a moment
+      // later). A process left by these boxes stays: count only those still there a moment
+      // later under a pair nobody holds then.
+      usleep(500_000)
+      hostIDs.subtract(leasedNow())
+      let again = Leftovers.of(names: [], hostIDs: hostIDs, host: host)
+      left.processes = left.processes.filter(again.processes.contains)
+    }
     #expect(left.isEmpty, "\(left)")
     // 20 samples: runs 50 to 250 against runs 800 to 1000. One descriptor leaked per run would be 550
     // more; the bound leaves room for other suites' boxes alive at both ends.
