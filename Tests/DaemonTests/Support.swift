@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Sandbox
 import Testing
 
 /// The repository's root, found from this file's path.
@@ -179,7 +180,17 @@ final class DaemonProcess {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
+    sweepIfKilled()
     if removeDirectory { try? FileManager.default.removeItem(atPath: directory) }
+  }
+
+  /// A daemon ended by a signal leaves its warm boxes' mounts and cgroups for the next start on its
+  /// work root to sweep; a test that kills the last daemon it starts there would leave them on the
+  /// host. At the test's end (not at `stop`, so that a restart still has its own sweep to do), a host
+  /// of this process on that work root sweeps what dead processes left, as a start does.
+  private func sweepIfKilled() {
+    guard !process.isRunning, process.terminationReason == .uncaughtSignal else { return }
+    _ = try? SandboxHost(configuration: SandboxConfiguration(workRoot: testWorkRoot))
   }
 }
 
