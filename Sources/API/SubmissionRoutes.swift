@@ -200,8 +200,7 @@ extension APIRouter {
         try jsonObject(of: request), received: request.body, owner: owner, service: service, trace: &trace)
       try insert([item], service)
       if let wait, wait > 0 { return try view(id: item.id, owner: owner, wait: wait, service: service, created: true) }
-      return Self.jsonResponse(
-        HTTPStatus(code: 202), ResultEncoder.data(.object(["id": .string(item.id), "status": .string("queued")])))
+      return Self.jsonResponse(HTTPStatus(code: 202), Self.queuedAnswer(item.id))
     case ("/v1/submissions/batch", "POST"):
       return try batch(request, owner: owner, service: service, trace: &trace)
     case ("/v1/submissions", "GET"):
@@ -270,7 +269,7 @@ extension APIRouter {
         guard case .object(let fields) = item else { throw .badRequest("an item must be a JSON object") }
         let submission = try submissionItem(fields, owner: owner, service: service, trace: &trace)
         accepted.append(submission)
-        answers.append(ResultEncoder.data(.object(["id": .string(submission.id), "status": .string("queued")])))
+        answers.append(Self.queuedAnswer(submission.id))
       } catch {
         answers.append(ResultEncoder.data(error.jsonObject))
       }
@@ -544,6 +543,11 @@ extension APIRouter {
     }
     data.append(contentsOf: Array("]}".utf8))
     return data
+  }
+
+  /// What an accepted submission is answered with, alone or as a batch's item.
+  private static func queuedAnswer(_ id: String) -> Data {
+    ResultEncoder.data(.object(["id": .string(id), "status": .string("queued")]))
   }
 
   private static func jsonResponse(_ status: HTTPStatus, _ body: Data) -> HTTPResponse {

@@ -405,6 +405,27 @@ static void join_cgroups(int report_fd, const int32_t *fds, int32_t count) {
   }
 }
 
+// One buffer and room for 3 descriptors: the message send_with_descriptors and
+// receive_with_descriptors hand to sendmsg and recvmsg.
+struct descriptor_message {
+  struct iovec vector;
+  struct msghdr message;
+  union {
+    char buffer[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr align;
+  } control;
+};
+
+static void prepare_descriptor_message(struct descriptor_message *m, void *bytes, size_t length) {
+  memset(m, 0, sizeof *m);
+  m->vector.iov_base = bytes;
+  m->vector.iov_len = length;
+  m->message.msg_iov = &m->vector;
+  m->message.msg_iovlen = 1;
+  m->message.msg_control = m->control.buffer;
+  m->message.msg_controllen = sizeof m->control.buffer;
+}
+
 // One message into `bytes` (at most `length` of them) with at most 3 descriptors, as one recvmsg
 // retried on EINTR: the receiving side of send_with_descriptors (the run command and its stdio, the
 // cgroups to join, a terminal's master). The descriptors that came are in `fds`, their number in
@@ -412,27 +433,18 @@ static void join_cgroups(int report_fd, const int32_t *fds, int32_t count) {
 // installs none of the rest. recvmsg's length, or -1 with errno.
 static ssize_t receive_with_descriptors(int socket_fd, void *bytes, size_t length, int flags, int fds[3],
                                         int *fd_count, int *message_flags) {
-  struct iovec vector = {.iov_base = bytes, .iov_len = length};
-  union {
-    char buffer[CMSG_SPACE(3 * sizeof(int))];
-    struct cmsghdr align;
-  } control;
-  memset(&control, 0, sizeof control);
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
+  struct descriptor_message m;
+  prepare_descriptor_message(&m, bytes, length);
   ssize_t got;
   do {
-    got = recvmsg(socket_fd, &message, flags | MSG_CMSG_CLOEXEC);
+    got = recvmsg(socket_fd, &m.message, flags | MSG_CMSG_CLOEXEC);
   } while (got < 0 && errno == EINTR);
   *fd_count = 0;
   *message_flags = 0;
   if (got < 0) return -1;
-  *message_flags = message.msg_flags;
-  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+  *message_flags = m.message.msg_flags;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&m.message); header != NULL;
+       header = CMSG_NXTHDR(&m.message, header)) {
     if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
     int count = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
     for (int i = 0; i < count; i++) {
@@ -575,26 +587,17 @@ static void reap_box(long program, int control_fd, int signal_fd, struct dsa_rep
 // One message of `length` bytes with `count` (at most 3) descriptors attached, as one sendmsg
 // retried on EINTR: the run command's stdio going to the init, and a terminal's master coming back.
 static ssize_t send_with_descriptors(int socket_fd, const void *bytes, size_t length, const int *fds, int count) {
-  struct iovec vector = {.iov_base = (void *)bytes, .iov_len = length};
-  union {
-    char buffer[CMSG_SPACE(3 * sizeof(int))];
-    struct cmsghdr align;
-  } control;
-  memset(&control, 0, sizeof control);
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.buffer;
-  message.msg_controllen = CMSG_SPACE(count * sizeof(int));
-  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  struct descriptor_message m;
+  prepare_descriptor_message(&m, (void *)bytes, length);
+  m.message.msg_controllen = CMSG_SPACE(count * sizeof(int));
+  struct cmsghdr *header = CMSG_FIRSTHDR(&m.message);
   header->cmsg_level = SOL_SOCKET;
   header->cmsg_type = SCM_RIGHTS;
   header->cmsg_len = CMSG_LEN(count * sizeof(int));
   memcpy(CMSG_DATA(header), fds, count * sizeof(int));
   ssize_t sent;
   do {
-    sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
+    sent = sendmsg(socket_fd, &m.message, MSG_NOSIGNAL);
   } while (sent < 0 && errno == EINTR);
   return sent;
 }
@@ -1081,7 +1084,7 @@ int dsa_send_signal(int control_fd, int signal) {
 }
 
 int dsa_control_socketpair(int fds[2]) {
-  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) return -1;
+  if (dsa_seqpacket_pair(fds) != 0) return -1;
   int size = DSA_COMMAND_MAXIMUM_BYTES + 4096;
   setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
   setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &size, sizeof size);

@@ -149,7 +149,7 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       pipes.commands = OwnedPair(sockets)
     }
     let (process, planned) = try lease.spawnInit(
-      layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes, cgroupLimits: limits)
+      layout: layout, limits: limits, role: .runOnce(spec), pipes: pipes, makesCgroupAfterGo: true)
     defer { process.close() }
     let interruption = lease.registerInterruption(process)
     defer { BoxInterruption.unregister(interruption) }

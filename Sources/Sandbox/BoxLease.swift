@@ -108,21 +108,21 @@ final class BoxLease {
     BoxInterruption.leave()
   }
 
-  /// Whether a box's cgroups are better made after its clone (`spawnInit(..., cgroupLimits:)`):
+  /// Whether a box's cgroups are better made after its clone (`spawnInit(..., makesCgroupAfterGo:)`):
   /// under v1 the init joins its groups through fds that can be handed to it later. Under v2 the
   /// group must exist at the clone (CLONE_INTO_CGROUP).
   var makesCgroupAfterClone: Bool { host.cgroups.mode == .v1 }
 
   /// Clones the box's init (all plan data prepared here, in the parent), writes its uid/gid maps
   /// and lets it go. `limits` size the scratch mounts and give the init's rlimits. With
-  /// `cgroupLimits` (only when `makesCgroupAfterClone` and no cgroup exists yet) the box's v1
-  /// groups are made after the go, while the init builds the box's file system on the other CPU,
+  /// `makesCgroupAfterGo` (it counts only when `makesCgroupAfterClone` and no cgroup exists yet)
+  /// the box's v1 groups, with `limits`, are made after the go, while the init builds the box's file system on the other CPU,
   /// and then sent to the init, which joins them before it starts the program: the 0.3 to 0.5 ms
   /// of mkdir and limit writes no longer come before the init's own work.
   func spawnInit(
-    layout: BoxLayout, limits: BoxLimits, role: InitRole, pipes: PipeSet, cgroupLimits: BoxLimits? = nil
+    layout: BoxLayout, limits: BoxLimits, role: InitRole, pipes: PipeSet, makesCgroupAfterGo: Bool = false
   ) throws(SandboxError) -> (BoxProcess, [PlannedMount]) {
-    let joinsLate = cgroupLimits != nil && cgroup == nil && makesCgroupAfterClone
+    let joinsLate = makesCgroupAfterGo && cgroup == nil && makesCgroupAfterClone
     let program: BoxSpec?
     let scratchDirectories: (tmp: String, sharedMemory: String)?
     switch role {
@@ -222,9 +222,9 @@ final class BoxLease {
     // a hang-up on it as the parent's death (see prepare_init).
     var go: UInt8 = 0x67
     _ = Glibc.write(pipes.go.write.rawValue, &go, 1)
-    if joinsLate, let cgroupLimits {
+    if joinsLate {
       do {
-        try createCgroup(limits: cgroupLimits)
+        try createCgroup(limits: limits)
         let joinFDs = cgroup?.joinFDs ?? []
         try SandboxError.systemCall("send the box's cgroups to its init") {
           dsa_send_cgroup_join(pipes.go.write.rawValue, joinFDs, Int32(joinFDs.count))
