@@ -3,6 +3,7 @@ import HTTP
 import Runners
 import Sandbox
 import Submissions
+import Synchronization
 import Wire
 
 /// Where the Judge0 CE routes are served (`judge0` in the daemon's config).
@@ -11,9 +12,35 @@ public struct Judge0Settings: Sendable, Equatable {
   public var prefix: String
   /// The most an `additional_files` zip may unpack to, bytes (`max_extract_size`).
   public var maximumExtractBytes = 10 << 20
+  /// How long a `GET /submissions/{token}` (or batch GET) of a submission not yet final waits for
+  /// it to become final before it answers its status, milliseconds; 0 answers at once, as Judge0
+  /// does. A client polling every 0.1 s then learns of its result when it is recorded, not up to a
+  /// poll later, and asks fewer times (docs/compat.md, "Deviations").
+  public var pollHoldMilliseconds = 1000
+  /// The most polls held at once; any more answer at once. Each held poll keeps its connection's
+  /// thread, so this keeps held polls from taking the connections `/v1/execute` needs.
+  public var maximumHeldPolls = 64
 
   public init(prefix: String = "") {
     self.prefix = prefix
+  }
+}
+
+/// How many Judge0 polls are held now, bounded by `Judge0Settings.maximumHeldPolls`.
+final class Judge0PollHolds: Sendable {
+  private let held = Mutex(0)
+
+  /// Takes a hold; false (none taken) when `maximum` are held.
+  func enter(maximum: Int) -> Bool {
+    held.withLock { count in
+      guard count < maximum else { return false }
+      count += 1
+      return true
+    }
+  }
+
+  func leave() {
+    held.withLock { $0 -= 1 }
   }
 }
 
@@ -176,7 +203,7 @@ extension APIRouter {
         }
         let ids = tokens.compactMap(Self.judge0ID)
         let records = try Judge0Refusal.lifting { () throws(APIError) in
-          try judge0Fetch(ids, owner: owner, service: service, trace: &trace)
+          try judge0Poll(ids, owner: owner, service: service, settings: settings, trace: &trace)
         }
         let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let found = tokens.map { token -> JSONValue in
@@ -192,7 +219,7 @@ extension APIRouter {
         let fields = try Self.judge0Fields(query["fields"])
         guard let id = Self.judge0ID(token) else { throw .error(.notFound, "Not Found") }
         let records = try Judge0Refusal.lifting { () throws(APIError) in
-          try judge0Fetch([id], owner: owner, service: service, trace: &trace)
+          try judge0Poll([id], owner: owner, service: service, settings: settings, trace: &trace)
         }
         guard let record = records.first, Self.isJudge0(record) else { throw .error(.notFound, "Not Found") }
         return Self.judge0JSON(
@@ -552,6 +579,37 @@ extension APIRouter {
     } catch {
       throw storeUnavailable(error, trace: &trace)
     }
+  }
+
+  /// A poll's records: at once when one of the caller's Judge0 submissions among them is final (or
+  /// none is the caller's, which answers 404 or null), else once the first of them becomes final or
+  /// the hold runs out, whichever comes first. Past `maximumHeldPolls` held, or once the daemon
+  /// drains, at once.
+  private func judge0Poll(
+    _ ids: [String], owner: String, service: SubmissionService, settings: Judge0Settings, trace: inout Trace
+  ) throws(APIError) -> [SubmissionRecord] {
+    guard settings.pollHoldMilliseconds > 0, !ids.isEmpty else {
+      return try judge0Fetch(ids, owner: owner, service: service, trace: &trace)
+    }
+    // Watched before the first read, so a result recorded in between wakes the hold.
+    let watch = service.recorded.watch(ids)
+    defer { service.recorded.end(watch) }
+    var records = try judge0Fetch(ids, owner: owner, service: service, trace: &trace)
+    func nothingFinal(_ records: [SubmissionRecord]) -> Bool {
+      let shown = records.filter(Self.isJudge0)
+      return !shown.isEmpty && !shown.contains { $0.state == .done || $0.state == .cancelled }
+    }
+    guard nothingFinal(records), service.judge0Holds.enter(maximum: settings.maximumHeldPolls) else { return records }
+    defer { service.judge0Holds.leave() }
+    let deadline = Date(timeIntervalSinceNow: Double(settings.pollHoldMilliseconds) / 1000)
+    while !service.recorded.isClosed && Date() < deadline {
+      // Woken by a result recorded here; the short bound also catches one recorded by another
+      // daemon of the store, or a cancel.
+      watch.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
+      records = try judge0Fetch(ids, owner: owner, service: service, trace: &trace)
+      if !nothingFinal(records) { break }
+    }
+    return records
   }
 
   /// `wait=true`: the record once it is final, or as it is when the longest wait runs out.

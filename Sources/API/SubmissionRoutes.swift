@@ -43,6 +43,8 @@ public final class SubmissionService: Sendable {
   /// The Judge0 results this daemon's runs made, with the attributes they encode, until a poll
   /// shows one done (it then need not decode the stored bytes, when they are these).
   let judge0Results = PreparedJobs<Judge0Result>(capacity: 4096, maximumBytes: 16 << 20)
+  /// The Judge0 polls held now (`Judge0Settings.pollHoldMilliseconds`).
+  let judge0Holds = Judge0PollHolds()
 
   /// How long a result is answered from memory: a few minutes covers the polls that follow a
   /// result; never past the retention, so nothing purged is answered.
@@ -74,38 +76,46 @@ public final class SubmissionService: Sendable {
 }
 
 /// Wakes the requests waiting for a submission when this daemon records its result. Each waiter
-/// watches its own id, so a result wakes only the requests that wait for it (woken all at once, each
+/// watches its own ids, so a result wakes only the requests that wait for it (woken all at once, each
 /// would read the store again to find its own still running).
 final class CompletionSignal: Sendable {
   private let watchers = Mutex<[String: [Watch]]>([:])
+  private let closed = Atomic<Bool>(false)
 
-  /// One request's watch on one id.
+  /// One request's watch on one or more ids (a Judge0 batch GET waits for any of its tokens).
   final class Watch: Sendable {
-    let id: String
+    let ids: Set<String>
     fileprivate let semaphore = DispatchSemaphore(value: 0)
 
-    fileprivate init(id: String) {
-      self.id = id
+    fileprivate init(ids: Set<String>) {
+      self.ids = ids
     }
 
-    /// Sleeps until the id's result is recorded here (at any time since the watch began) or until
-    /// `deadline`.
+    /// Sleeps until a result of its ids is recorded here (at any time since the watch began), the
+    /// signal closes, or `deadline`.
     func wait(until deadline: Date) {
       _ = semaphore.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow))
     }
   }
 
   /// Starts watching `id`; begin before reading its state, so a result recorded in between is seen.
-  func watch(_ id: String) -> Watch {
-    let watch = Watch(id: id)
-    watchers.withLock { $0[id, default: []].append(watch) }
+  func watch(_ id: String) -> Watch { watch([id]) }
+
+  /// Starts watching every id of `ids` with one watch, woken by the first of them recorded.
+  func watch(_ ids: [String]) -> Watch {
+    let watch = Watch(ids: Set(ids))
+    watchers.withLock { all in
+      for id in watch.ids { all[id, default: []].append(watch) }
+    }
     return watch
   }
 
   func end(_ watch: Watch) {
     watchers.withLock { all in
-      all[watch.id]?.removeAll { $0 === watch }
-      if all[watch.id]?.isEmpty == true { all.removeValue(forKey: watch.id) }
+      for id in watch.ids {
+        all[id]?.removeAll { $0 === watch }
+        if all[id]?.isEmpty == true { all.removeValue(forKey: id) }
+      }
     }
   }
 
@@ -113,6 +123,17 @@ final class CompletionSignal: Sendable {
   func recorded(_ id: String) {
     for watch in watchers.withLock({ $0[id] ?? [] }) { watch.semaphore.signal() }
   }
+
+  /// This daemon records no more results (its workers stopped for a drain): every watch is woken
+  /// once, and a wait that is only a hold (a Judge0 poll) ends rather than keep the drain waiting.
+  func close() {
+    closed.store(true, ordering: .sequentiallyConsistent)
+    let all = watchers.withLock { all in all.values.flatMap { $0 } }
+    for watch in all { watch.semaphore.signal() }
+  }
+
+  /// Whether `close()` was called.
+  var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }
 }
 
 extension APIRouter {
@@ -175,6 +196,8 @@ extension APIRouter {
   public func stopSubmissionWorkers(drainingFor timeout: Duration) -> Bool {
     guard let service = submissions else { return true }
     let drained = service.runningWorkers?.stop(drainingFor: timeout) ?? true
+    // The running jobs' results are recorded by now; held Judge0 polls answer as things stand.
+    service.recorded.close()
     service.sender?.stop()
     return drained
   }

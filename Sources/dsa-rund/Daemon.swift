@@ -144,7 +144,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     }
     do {
       apiConfiguration.submissions = try configuration.submissions.settings(slots: configuration.resolvedSlots)
-      apiConfiguration.judge0 = configuration.judge0.settings
+      apiConfiguration.judge0 = configuration.judge0.settings(maximumConnections: configuration.maxConnections)
     } catch {
       throw UsageError("cannot open the submission store: \(error)")
     }
@@ -172,6 +172,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
         "auth": configuration.bearerTokens.isEmpty ? "none" : "bearer",
         "submission_store": router.submissions?.store.kindName ?? NSNull(),
         "page": apiConfiguration.page != nil,
+        "judge0_poll_hold_ms": apiConfiguration.judge0?.pollHoldMilliseconds ?? NSNull(),
       ])
   } catch let error as UsageError {
     logLine("error", ["message": error.message])

@@ -268,7 +268,7 @@ struct DaemonConfiguration: Equatable {
       }
     }
     problems += submissions.problems()
-    problems += judge0.problems()
+    problems += judge0.problems(maximumWaitSeconds: submissions.maxWaitSeconds)
     return problems
   }
 
