@@ -110,6 +110,34 @@ import Wire
     #expect(APIRouter.judge0ID("0123456789abcdef0123456789abcdef") == nil)
   }
 
+  /// The token making `uuid4ID` and `judge0Token` had before they worked on bytes.
+  static func characterToken(_ id: String) -> String {
+    var characters = Array(id)
+    characters[12] = "4"
+    let variant = Int(String(characters[16]), radix: 16) ?? 0
+    characters[16] = Character(String((variant & 0x3) | 0x8, radix: 16))
+    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+  }
+
+  @Test func tokensAreMadeAsTheCharacterFormulaMadeThem() {
+    var generator = SystemRandomNumberGenerator()
+    let digits = Array("0123456789abcdef")
+    var ids: [String] = []
+    // Every digit at the variant's and the version's places, the rest random.
+    for variant in digits {
+      for version in digits {
+        var id = (0..<32).map { _ in digits[Int(generator.next() % 16)] }
+        id[16] = variant
+        id[12] = version
+        ids.append(String(id))
+      }
+    }
+    for _ in 0..<200 { ids.append(String((0..<32).map { _ in digits[Int(generator.next() % 16)] })) }
+    for id in ids {
+      #expect(APIRouter.judge0Token(APIRouter.uuid4ID(id)) == Self.characterToken(id), "\(id)")
+    }
+  }
+
   /// The formula `seconds` had before it was written in integers (Ruby's `Float#to_s` for times).
   static func formattedSeconds(_ value: Double) -> String {
     let rounded = (value * 1000).rounded() / 1000
