@@ -607,10 +607,12 @@ extension APIRouter {
     guard nothingFinal(records), service.judge0Holds.enter(maximum: settings.maximumHeldPolls) else { return records }
     defer { service.judge0Holds.leave() }
     let deadline = Date(timeIntervalSinceNow: Double(settings.pollHoldMilliseconds) / 1000)
+    // Woken by a result or a cancel of this daemon's. Only a store other daemons share can end a
+    // submission unseen here: there it looks again every 0.2 s; a store of this daemon's alone is
+    // read again only when woken (each look was a store read: most of a held poll's CPU).
+    let lookEvery: TimeInterval? = service.store.wakesAcrossProcesses ? 0.2 : nil
     while !service.recorded.isClosed && Date() < deadline {
-      // Woken by a result recorded here; the short bound also catches one recorded by another
-      // daemon of the store, or a cancel.
-      watch.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
+      watch.wait(until: lookEvery.map { min(deadline, Date(timeIntervalSinceNow: $0)) } ?? deadline)
       records = try judge0Fetch(ids, owner: owner, service: service, trace: &trace)
       if !nothingFinal(records) { break }
     }

@@ -269,6 +269,8 @@ extension APIRouter {
           status: HTTPStatus(code: 409))
       case .cancelled:
         service.runningWorkers?.stopRun(of: id)
+        // Final too: a request waiting for it need not find out at its next look.
+        service.recorded.recorded(id)
         return try view(id: id, owner: owner, wait: 0, service: service, created: false)
       }
     }

@@ -50,6 +50,29 @@ struct Judge0HoldTests {
     #expect(try daemon.stop() == 0)
   }
 
+  @Test func aCancelEndsAHeldPoll() throws {
+    let directory = try makeTemporaryDirectory()
+    let daemon = try daemon(directory, slots: 1, ["drain_s": 1, "judge0": ["poll_hold_ms": 25_000]])
+    defer { daemon.cleanUp() }
+    let marker = uniqueMarker()
+    _ = try #require(try post(daemon, "/submissions", sleeping(18, marker)).json["token"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let queued = try #require(
+      try post(daemon, "/submissions", ["source_code": "print(1)", "language_id": 71]).json["token"] as? String)
+    let answer = Mutex<CurlResponse?>(nil)
+    let url = daemon.baseURL + "/submissions/\(queued)?fields=status"
+    // 15 s of curl against a 25 s hold: only the cancel can end it in time.
+    let poller = Thread { answer.withLock { $0 = try? curl(url, timeout: 15) } }
+    poller.start()
+    usleep(500_000)
+    let id = queued.replacingOccurrences(of: "-", with: "")
+    #expect(try curl(daemon.baseURL + "/v1/submissions/\(id)", ["-X", "DELETE"]).status == 200)
+    #expect(waitUntil(timeout: .seconds(20)) { answer.withLock { $0 } != nil || !poller.isExecuting })
+    let got = answer.withLock { $0 }
+    #expect(got?.status == 200 && statusID(got) == 13, "\(got?.body ?? "no answer")")
+    #expect(try daemon.stop() == 0)
+  }
+
   @Test func aHeldPollOfAJobThatCannotFinishAnswersItsStatusWhenTheHoldRunsOut() throws {
     let directory = try makeTemporaryDirectory()
     let daemon = try daemon(directory, slots: 1, ["drain_s": 1, "judge0": ["poll_hold_ms": 1500]])
