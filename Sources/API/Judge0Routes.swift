@@ -16,7 +16,7 @@ public struct Judge0Settings: Sendable, Equatable {
   /// it to become final before it answers its status, milliseconds; 0 answers at once, as Judge0
   /// does. A client polling every 0.1 s then learns of its result when it is recorded, not up to a
   /// poll later, and asks fewer times (docs/compat.md, "Deviations").
-  public var pollHoldMilliseconds = 1000
+  public var pollHoldMilliseconds = 2000
   /// The most polls held at once; any more answer at once. Each held poll keeps its connection's
   /// thread, so this keeps held polls from taking the connections `/v1/execute` needs.
   public var maximumHeldPolls = 64

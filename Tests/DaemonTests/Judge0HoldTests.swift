@@ -96,7 +96,7 @@ struct Judge0HoldTests {
     let marker = uniqueMarker()
     let token = try #require(try post(daemon, "/submissions", sleeping(0.8, marker)).json["token"] as? String)
     let answer = try curl(daemon.baseURL + "/submissions/\(token)?fields=status", timeout: 20)
-    // Asked about at once: not final yet, as Judge0 would answer (the default hold, 1 s, would
+    // Asked about at once: not final yet, as Judge0 would answer (the default hold, 2 s, would
     // have waited for its end).
     #expect(answer.status == 200 && [1, 2].contains(statusID(answer)), "\(answer.body)")
     #expect(try daemon.stop() == 0)
