@@ -94,7 +94,7 @@ struct Judge0HoldTests {
     let daemon = try daemon(directory, slots: 1, ["drain_s": 1, "judge0": ["poll_hold_ms": 0]])
     defer { daemon.cleanUp() }
     let marker = uniqueMarker()
-    let token = try #require(try post(daemon, "/submissions", sleeping(0.8, marker)).json["token"] as? String)
+    let token = try #require(try post(daemon, "/submissions", sleeping(1.5, marker)).json["token"] as? String)
     let answer = try curl(daemon.baseURL + "/submissions/\(token)?fields=status", timeout: 20)
     // Asked about at once: not final yet, as Judge0 would answer (the default hold, 2 s, would
     // have waited for its end).
