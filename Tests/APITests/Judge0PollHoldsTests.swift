@@ -18,5 +18,4 @@ import Testing
     #expect(holds.enter(maximum: 1))
     #expect(!holds.enter(maximum: 1))
   }
-
 }
