@@ -4,6 +4,7 @@
 // {step, errno} record on the report pipe.
 #define _GNU_SOURCE
 #include "csandbox.h"
+#include "spawn_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -849,6 +850,8 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
   run_once(plan);
 }
 
+void dsa_internal_run_init(const struct dsa_spawn_plan *plan) { run_init(plan); }
+
 // ---------------------------------------------------------------------------
 // Parent side
 
@@ -945,8 +948,13 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
     args.flags |= CLONE_INTO_CGROUP;
     args.cgroup = (uint64_t)plan->cgroup_fd;
   }
-  long pid = syscall(SYS_clone3, &args, sizeof args);
-  if (pid == 0) run_init(plan);
+  long pid;
+  if (dsa_internal_init_executable() >= 0) {
+    pid = dsa_internal_clone_exec_init(&args, plan);
+  } else {
+    pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid == 0) run_init(plan);
+  }
   int error = errno;
   // Going back to euid 0 makes the effective capabilities the permitted
   // set again; it cannot fail, since the real and saved uids are 0.

@@ -21,7 +21,10 @@ if willMakeBoxes { SandboxHost.enterPrivateMountNamespace() }
 installInterruptHandling()
 // On another CPU while this one reads the runner and sets up the host (after the signal mask, which
 // its thread inherits).
-if willMakeBoxes { SandboxHost.prepareNetworkNamespace() }
+if willMakeBoxes {
+  SandboxHost.prepareNetworkNamespace()
+  SandboxHost.startInitsByExec()
+}
 
 struct UsageError: Error { let message: String }
 
