@@ -306,9 +306,11 @@ static int exec_init_entry(void *argument) {
     for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) data[i].inheritable = data[i].permitted;
     result = raw_syscall(SYS_capset, (long)&header, (long)data, 0, 0, 0);
   }
+  // Up to the kernel's last capability, the first one it calls invalid.
   for (long capability = 0; result == 0 && capability < 64; capability++) {
     long raised = raw_syscall(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, capability, 0, 0);
-    if (raised != 0 && raised != -EINVAL) result = raised;
+    if (raised == -EINVAL && capability > 0) break;
+    if (raised != 0) result = raised;
   }
   // The fds the init is handed are O_CLOEXEC in the parent; this copy of the fd table is the child's own.
   for (int i = 0; result == 0 && i < start->keep_count; i++)
