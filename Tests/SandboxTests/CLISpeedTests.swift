@@ -121,9 +121,11 @@ import Testing
     cli.standardError = FileHandle.nullDevice
     try cli.run()
     let pid = cli.processIdentifier
+    // SIGTERM: the CLI ends its box and removes its cgroups (a SIGKILL would leave them to a sweep).
     defer {
-      if cli.isRunning { kill(pid, SIGKILL) }
+      if cli.isRunning { kill(pid, SIGTERM) }
       cli.waitUntilExit()
+      #expect(leftovers(of: pid).isEmpty, "\(leftovers(of: pid))")
     }
     // The init, once it has started the program (its set-up is done then).
     func children(of parent: Int32) -> [(pid: Int32, name: String)] {
