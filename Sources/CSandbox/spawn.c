@@ -4,6 +4,7 @@
 // {step, errno} record on the report pipe.
 #define _GNU_SOURCE
 #include "csandbox.h"
+#include "spawn_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -849,6 +850,8 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
   run_once(plan);
 }
 
+void dsa_internal_run_init(const struct dsa_spawn_plan *plan) { run_init(plan); }
+
 // ---------------------------------------------------------------------------
 // Parent side
 
@@ -865,8 +868,13 @@ __attribute__((noreturn)) static void run_init(const struct dsa_spawn_plan *plan
 // LSMs that police user namespaces look at CAP_SYS_ADMIN), and returns to
 // uid 0 right after. The child's credentials are replaced by the new
 // namespace's anyway, and the parent still writes its uid/gid maps.
-static int become_owner(uint32_t owner) {
-  if (syscall(SYS_setresuid, -1, owner, -1) != 0) return -1;
+// An init started by exec (`exec_init`) takes the owner as its real uid too:
+// on Debian 12's 6.1 (not on 6.18) an exec whose effective uid differs from
+// the real one counts as set-uid (commoncap's __is_setuid) and clears the
+// ambient capabilities the child carries over it (the box then failed at
+// "become box root: EPERM"); the saved uid stays root.
+static int become_owner(uint32_t owner, int exec_init) {
+  if (syscall(SYS_setresuid, exec_init ? (long)owner : -1L, owner, -1) != 0) return -1;
   struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
   struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
   memset(data, 0, sizeof data);
@@ -928,10 +936,13 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
     }
   }
   int owned = plan->user_namespace_owner != 0 && geteuid() == 0;
-  if (owned && become_owner(plan->user_namespace_owner) != 0) {
+  int exec_init = dsa_internal_init_executable() >= 0;
+  // The real uid goes back too when it was changed; -1 leaves it.
+  long real_after = exec_init ? 0L : -1L;
+  if (owned && become_owner(plan->user_namespace_owner, exec_init) != 0) {
     int error = errno;
     // Back to uid 0, which also gives back the effective capabilities.
-    (void)syscall(SYS_setresuid, -1, 0, -1);
+    (void)syscall(SYS_setresuid, real_after, 0, -1);
     return_to_network_namespace(original_network);
     return error;
   }
@@ -945,12 +956,17 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
     args.flags |= CLONE_INTO_CGROUP;
     args.cgroup = (uint64_t)plan->cgroup_fd;
   }
-  long pid = syscall(SYS_clone3, &args, sizeof args);
-  if (pid == 0) run_init(plan);
+  long pid;
+  if (exec_init) {
+    pid = dsa_internal_clone_exec_init(&args, plan);
+  } else {
+    pid = syscall(SYS_clone3, &args, sizeof args);
+    if (pid == 0) run_init(plan);
+  }
   int error = errno;
   // Going back to euid 0 makes the effective capabilities the permitted
-  // set again; it cannot fail, since the real and saved uids are 0.
-  if (owned && syscall(SYS_setresuid, -1, 0, -1) != 0) abort();
+  // set again; it cannot fail, since the saved uid is 0.
+  if (owned && syscall(SYS_setresuid, real_after, 0, -1) != 0) abort();
   return_to_network_namespace(original_network);
   if (pid < 0) return error;
   *pid_out = (pid_t)pid;

@@ -323,6 +323,7 @@ func stepName(_ step: Int32) -> String {
     DSA_STEP_CAPBSET.rawValue: "drop bounding capabilities", DSA_STEP_JOIN_CGROUP.rawValue: "join cgroup",
     DSA_STEP_TERMINAL.rawValue: "open the box's pty", DSA_STEP_CONTROLLING_TERMINAL.rawValue: "TIOCSCTTY",
     DSA_STEP_USER_SYSCTL.rawValue: "limit the box's user namespace",
+    DSA_STEP_EXEC_INIT.rawValue: "start the box's init",
   ]
   return names[step] ?? "step \(step)"
 }

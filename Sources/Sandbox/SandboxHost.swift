@@ -152,6 +152,24 @@ public final class SandboxHost: Sendable {
   /// the one-shot CLI; call it after the signal mask is set, which the thread inherits.
   public static func prepareNetworkNamespace() { dsa_prepare_network_namespace() }
 
+  /// Starts every later box's init as a fresh process, by exec of this binary in init mode, instead
+  /// of as a copy of this process (`dsa_start_inits_by_exec`): the clone copies no page tables, no
+  /// page of either side is copied on write, and the init's exit, on the path between the program's
+  /// end and the result, frees a small address space. The init then holds no copy of this process's
+  /// memory either. For the one-shot CLI (a static binary, which execs without a dynamic loader);
+  /// does nothing where the binary cannot be opened or is not executable by every user (the box's
+  /// root execs it under its own unprivileged host uid), so boxes are then forked as before.
+  public static func startInitsByExec() {
+    let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & S_IXOTH != 0 else {
+      close(fd)
+      return
+    }
+    dsa_start_inits_by_exec(fd)
+  }
+
   /// The prepared network namespace, once: nil when none was prepared or it was taken (the box
   /// then makes its own).
   static func takePreparedNetworkNamespace() -> OwnedDescriptor? {

@@ -21,7 +21,10 @@ if willMakeBoxes { SandboxHost.enterPrivateMountNamespace() }
 installInterruptHandling()
 // On another CPU while this one reads the runner and sets up the host (after the signal mask, which
 // its thread inherits).
-if willMakeBoxes { SandboxHost.prepareNetworkNamespace() }
+if willMakeBoxes {
+  SandboxHost.prepareNetworkNamespace()
+  SandboxHost.startInitsByExec()
+}
 
 struct UsageError: Error { let message: String }
 
@@ -250,14 +253,22 @@ func runExec(_ arguments: [String]) -> Never {
   let options: ExecOptions
   let input: Data
   let policy: SeccompPolicy
+  var settingUpHost: ValueOnThread<SandboxHost>?
+  // A usage error waits for the host's set-up: no exit in the middle of it.
+  func refuse(_ message: String) -> Never {
+    settingUpHost?.wait()
+    fail(message, code: 2)
+  }
   do {
     options = try parseExec(arguments)
+    let configuration = options.configuration
+    settingUpHost = ValueOnThread { try SandboxHost(configuration: configuration) }
     input = try readInput(path: options.stdinPath)
     policy = try loadPolicy(named: options.policy)
   } catch let error as UsageError {
-    fail(error.message, code: 2)
+    refuse(error.message)
   } catch {
-    fail("\(error)", code: 2)
+    refuse("\(error)")
   }
   var spec = BoxSpec(command: options.command, environment: options.environment, policy: policy)
   spec.limits = options.limits
@@ -272,13 +283,14 @@ func runExec(_ arguments: [String]) -> Never {
       defer { close(fd) }
       contents.append((name, try readAll(fd, limit: 64 << 20, what: "--file \(hostPath)"), access(hostPath, X_OK) == 0))
     } catch let error as UsageError {
-      fail(error.message, code: 2)
+      refuse(error.message)
     } catch {
-      fail("\(error)", code: 2)
+      refuse("\(error)")
     }
   }
+  let hostSetUp = settingUpHost ?? ValueOnThread { try SandboxHost(configuration: options.configuration) }
   do {
-    let host = try SandboxHost(configuration: options.configuration)
+    let host = try hostSetUp.value()
     let box = try Box(host: host, spec: spec)
     defer { box.destroy() }
     for (name, data, executable) in contents {

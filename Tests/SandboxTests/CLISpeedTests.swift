@@ -106,6 +106,67 @@ import Testing
     #expect(leftovers(of: cli.processIdentifier).isEmpty, "\(leftovers(of: cli.processIdentifier))")
   }
 
+  /// The CLI starts its box's init as a fresh process (an exec of its own binary in init mode), not
+  /// as a copy of itself: bytes the CLI read for the run (here its --stdin file, which only the CLI
+  /// ever holds) are nowhere in the init's private memory, where a forked init has them in its
+  /// copy of the CLI's heap.
+  @Test func theBoxsInitHoldsNoCopyOfTheCLIsMemory() throws {
+    let marker = "dsa-run-init-memory-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let input = try temporaryFile(String(repeating: marker + "\n", count: 64), name: "stdin.txt")
+    defer { try? FileManager.default.removeItem(atPath: (input as NSString).deletingLastPathComponent) }
+    let cli = Process()
+    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+    cli.arguments = ["exec", "--stdin", input, "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60"]
+    cli.standardOutput = FileHandle.nullDevice
+    cli.standardError = FileHandle.nullDevice
+    try cli.run()
+    let pid = cli.processIdentifier
+    // SIGTERM: the CLI ends its box and removes its cgroups (a SIGKILL would leave them to a sweep).
+    defer {
+      if cli.isRunning { kill(pid, SIGTERM) }
+      cli.waitUntilExit()
+      #expect(leftovers(of: pid).isEmpty, "\(leftovers(of: pid))")
+    }
+    // The init, once it has started the program (its set-up is done then).
+    func children(of parent: Int32) -> [(pid: Int32, name: String)] {
+      listDirectory("/proc").compactMap { entry in
+        guard let child = Int32(entry), let stat = KernelFile.read("/proc/\(entry)/stat"),
+          let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 2, Int32(fields[1]) == parent else { return nil }
+        return (child, String(stat[stat.index(after: open)..<close]))
+      }
+    }
+    let deadline = Date().addingTimeInterval(45)
+    var initPID: Int32?
+    while initPID == nil && cli.isRunning && Date() < deadline {
+      initPID = children(of: pid).first { $0.name == "dsa-box-init" && !children(of: $0.pid).isEmpty }?.pid
+      if initPID == nil { usleep(20_000) }
+    }
+    let found = try #require(initPID, "no box init with a program under the CLI \(pid)")
+    // Its private memory: anonymous mappings, heap and stack (file mappings hold files, not state).
+    let maps = KernelFile.read("/proc/\(found)/maps", limit: 1 << 22) ?? ""
+    let memory = try #require(FileHandle(forReadingAtPath: "/proc/\(found)/mem"))
+    defer { try? memory.close() }
+    var scanned = 0
+    var holders: [String] = []
+    for line in maps.split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 5, fields[1].hasPrefix("r") else { continue }
+      let name = fields.count > 5 ? String(fields[5]) : ""
+      guard name.isEmpty || name == "[heap]" || name == "[stack]" else { continue }
+      let bounds = fields[0].split(separator: "-").compactMap { UInt64($0, radix: 16) }
+      guard bounds.count == 2, bounds[1] > bounds[0], bounds[1] - bounds[0] <= 1 << 30 else { continue }
+      try memory.seek(toOffset: bounds[0])
+      guard let bytes = try? memory.read(upToCount: Int(bounds[1] - bounds[0])) else { continue }
+      scanned += bytes.count
+      if bytes.range(of: Data(marker.utf8)) != nil { holders.append(String(line)) }
+    }
+    #expect(scanned > 0, "nothing of the init's memory could be read")
+    #expect(holders.isEmpty, "the box's init holds the CLI's --stdin bytes in \(holders)")
+  }
+
   /// The CLI makes its first box's network namespace ahead, on a thread of its own. The box still
   /// has a namespace of its own (not the host's) with only a loopback, and that namespace belongs to
   /// the host's user namespace: the box's root does not own it, so its /proc/sys/net files show the

@@ -4,7 +4,8 @@
 // multi-threaded) Swift process, so it allocates nothing, takes no locks and
 // calls only raw system calls. The Swift side prepares every string, array,
 // mount entry and BPF program before calling dsa_spawn(); the child only
-// reads that memory (its copy-on-write view of it).
+// reads that memory (its copy-on-write view of it), or, when inits are
+// started by exec (dsa_start_inits_by_exec), a copy of it sent in a memfd.
 //
 // When it runs, per function:
 //   dsa_spawn()          parent: clone3 into fresh namespaces, return the pid
@@ -105,6 +106,8 @@ enum dsa_step {
   DSA_STEP_TERMINAL,
   /// Making the pty the program's controlling terminal.
   DSA_STEP_CONTROLLING_TERMINAL,
+  /// Starting the init by exec (`dsa_start_inits_by_exec`): its capabilities, or the execveat.
+  DSA_STEP_EXEC_INIT,
 };
 
 enum dsa_report_kind {
@@ -316,6 +319,15 @@ int dsa_take_network_namespace(void);
 /// Clones the box's init. On success returns 0 and stores the init's pid and
 /// a pidfd for it; on failure returns an errno value and no process exists.
 int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out);
+
+/// From now on, dsa_spawn starts each box's init as a fresh process: the clone shares this
+/// process's memory only until the child has exec'd `executable_fd` (this very binary, opened
+/// from /proc/self/exe) in init mode, which reads the plan from a memfd (`init_exec.c`). So no
+/// box's init holds a copy of this process's memory, the clone copies no page tables, and the
+/// init's exit tears down a small address space. For the one-shot CLI; the daemon forks its
+/// inits (its dynamic binary would spend milliseconds in the dynamic loader at each exec).
+/// Takes ownership of the fd (O_CLOEXEC). x86-64 only; elsewhere it does nothing.
+void dsa_start_inits_by_exec(int executable_fd);
 
 /// Sends a signal through a pidfd (never hits a recycled pid).
 int dsa_pidfd_send_signal(int pidfd, int signal);
