@@ -63,6 +63,12 @@ public final class SubmissionWorkers: Sendable {
     public var purgeIntervalMilliseconds: Int64 = 60_000
     /// How long the claimer waits, when it found nothing, before it looks at the store again.
     public var idlePollMilliseconds = 1000
+    /// How long a job's start waits to be written with a result (of its own run, or of another):
+    /// `running` shows up to that much later, and a start that finds no result within it costs a
+    /// write of its own. With 10 ms, a third of the PostgreSQL bench lane's jobs wrote their start
+    /// alone (2 slots, a loaded 2-core host: the result that freed the slot came later than that);
+    /// with 50 ms, 1 in 100.
+    public var startLingerMilliseconds = 50
 
     public init(workers: Int, claimAhead: Int? = nil) {
       self.workers = max(1, workers)
@@ -275,9 +281,6 @@ public final class SubmissionWorkers: Sendable {
     }
   }
 
-  /// How long a start waits for a result to be written with.
-  static let startLingerSeconds = 0.01
-
   /// Writes the starts and results the workers gathered, all in one store call, retrying while the
   /// store is down: the leases are renewed meanwhile, so the jobs are not taken over, and if this
   /// daemon dies first another run records them.
@@ -290,7 +293,8 @@ public final class SubmissionWorkers: Sendable {
           if !shared.started.isEmpty {
             // Starts alone wait a moment for a result to share their write: the status shows
             // `running` up to that much later, and a job that ends as the next starts costs one.
-            let deadline = lingerUntil ?? Date(timeIntervalSinceNow: Self.startLingerSeconds)
+            let deadline =
+              lingerUntil ?? Date(timeIntervalSinceNow: Double(settings.startLingerMilliseconds) / 1000)
             lingerUntil = deadline
             if shared.stopping || Date() >= deadline { break }
             shared.sleep(.recorder, until: deadline)
