@@ -14,7 +14,11 @@ import Synchronization
 ///   claimer leaves the claiming to it, so a busy daemon's stored job costs one write after its submit;
 /// - one **housekeeper** renews this daemon's leases and purges old results;
 /// - for a store shared by several daemons, one **listener** wakes the claimer when another daemon
-///   queues work (work queued here wakes it directly, through `wake()`).
+///   queues work (work queued here wakes it directly, through `wake()`). It listens only while this
+///   daemon has room for more jobs (its claimer waits for work, or did within
+///   `listenLingerMilliseconds`): a daemon with no room claims with each write of its results, and
+///   a server that signals nobody for an insert does not wake this daemon's listener connection,
+///   nor its listener and claimer threads, for every job queued.
 ///
 /// Leases are what make a crash safe: a job is held only while its daemon keeps renewing the lease
 /// (every third of its length), whether it runs, waits claimed ahead, or waits for its result to be
@@ -393,13 +397,45 @@ public final class SubmissionWorkers: Sendable {
     }
   }
 
+  /// How long the listener keeps listening after the claimer last waited for work: a daemon that
+  /// gets room now and then (as each job ends, when jobs come about as fast as it runs them) would
+  /// otherwise stop and start listening for each, and claim once more at each start; at most 10
+  /// times a second so.
+  static let listenLingerMilliseconds = 100
+
   private func listen() {
-    while !shared.isStopping {
-      do throws(StoreError) {
-        try store.waitForOtherProcesses(timeoutMilliseconds: 1000)
-        wake()
-      } catch {
-        usleep(500_000)
+    var listening = false
+    while true {
+      // How long to listen now: 0 when this daemon has no room (stop listening and sleep until it
+      // has), nil when stopping.
+      let milliseconds = shared.locked { () -> Int? in
+        if shared.stopping { return nil }
+        if shared.waitingForQueued { return 1000 }
+        guard let last = shared.lastWaitedForQueued else { return 0 }
+        let left = Duration.milliseconds(Self.listenLingerMilliseconds) - (ContinuousClock.now - last)
+        return left > .zero ? max(1, Int(left / .milliseconds(1))) : 0
+      }
+      guard let milliseconds else { return }
+      if milliseconds > 0 {
+        do throws(StoreError) {
+          // Returns at once when it had to start listening: the claimer then looks for what was
+          // queued while nobody here listened.
+          try store.waitForOtherProcesses(timeoutMilliseconds: milliseconds)
+          listening = true
+          wake()
+        } catch {
+          listening = false
+          usleep(500_000)
+        }
+        continue
+      }
+      if listening {
+        // A failure drops the listener's connection; either way nothing is heard until the next wait.
+        try? store.stopWaitingForOtherProcesses()
+        listening = false
+      }
+      shared.locked {
+        while !shared.stopping && !shared.waitingForQueued { shared.sleep(.listener) }
       }
     }
   }
@@ -412,6 +448,7 @@ private final class Shared: @unchecked Sendable {
     case claimer
     case workers
     case recorder
+    case listener
   }
 
   // pthread primitives, heap-allocated so their addresses never move: NSCondition cannot share one
@@ -444,6 +481,10 @@ private final class Shared: @unchecked Sendable {
   var emptyAtGeneration: UInt64?
   /// The claimer, workers and recorder still running.
   var threadsHoldingJobs = 0
+  /// Whether the claimer waits for news of queued work (this daemon has room), and when it last
+  /// stopped waiting: the listener listens meanwhile, and for a while after.
+  var waitingForQueued = false
+  var lastWaitedForQueued: ContinuousClock.Instant?
 
   init() {
     pthread_mutex_init(mutex, nil)
@@ -516,6 +557,12 @@ private final class Shared: @unchecked Sendable {
   func waitForQueued(after generation: UInt64, milliseconds: Int) {
     let deadline = Date(timeIntervalSinceNow: Double(milliseconds) / 1000)
     locked {
+      waitingForQueued = true
+      wake(.listener)
+      defer {
+        waitingForQueued = false
+        lastWaitedForQueued = .now
+      }
       while queuedGeneration == generation && !stopping && Date() < deadline {
         sleep(.claimer, until: deadline)
       }

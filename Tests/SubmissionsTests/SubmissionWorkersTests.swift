@@ -69,6 +69,7 @@ final class RecordingStore: SubmissionStore, Sendable {
   func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError) {
     usleep(UInt32(timeoutMilliseconds) * 1000)
   }
+  func stopWaitingForOtherProcesses() {}
 }
 
 /// The workers over a real store, with runs that take a set time instead of boxes.
