@@ -73,6 +73,10 @@ public final class SubmissionWorkers: Sendable {
     /// alone (2 slots, a loaded 2-core host: the result that freed the slot came later than that);
     /// with 50 ms, 1 in 100.
     public var startLingerMilliseconds = 50
+    /// How long a result waits for another run's, when another job is running here, to share its
+    /// write: a commit that waits for the disk (PostgreSQL's) for two results instead of one. 0: a
+    /// result is written as soon as the recorder is free.
+    public var resultLingerMilliseconds = 0
 
     public init(workers: Int, claimAhead: Int? = nil) {
       self.workers = max(1, workers)
@@ -308,6 +312,12 @@ public final class SubmissionWorkers: Sendable {
           if shared.stopping && shared.busyWorkers == 0 { return nil }
           shared.sleep(.recorder)
         }
+        if settings.resultLingerMilliseconds > 0 && !shared.finished.isEmpty {
+          let deadline = Date(timeIntervalSinceNow: Double(settings.resultLingerMilliseconds) / 1000)
+          while !shared.stopping && shared.finished.count < 2 && shared.runningCount > 0 && Date() < deadline {
+            shared.sleep(.recorder, until: deadline)
+          }
+        }
         defer {
           shared.started = []
           shared.finished = []
@@ -518,6 +528,9 @@ private final class Shared: @unchecked Sendable {
   func wanted(_ settings: SubmissionWorkers.Settings) -> Int {
     settings.workers + settings.claimAhead - busyWorkers - ready.count - claiming
   }
+
+  /// Jobs running in a slot here now (started, their result not handed on); only inside `locked`.
+  var runningCount: Int { held.count - unstarted.count - finished.count }
 
   /// Whether the recorder has a write to make (or makes one now), which will claim what is wanted;
   /// only inside `locked`.

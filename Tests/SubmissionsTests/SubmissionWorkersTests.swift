@@ -74,41 +74,64 @@ final class RecordingStore: SubmissionStore, Sendable {
 
 /// The workers over a real store, with runs that take a set time instead of boxes.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct SubmissionWorkersTests {
-  /// Runs one job that takes `runMilliseconds` after its start, with starts lingering
-  /// `lingerMilliseconds`, and returns the writes it cost.
-  private func writes(runMilliseconds: UInt32, lingerMilliseconds: Int) throws -> (String, [RecordingStore.Write]) {
+  /// Runs one job per entry of `runMilliseconds` (each that long after its start), each on a worker of
+  /// its own, with `configure`'s settings, and returns their ids and the writes they cost.
+  private func writes(
+    runMilliseconds: [UInt32], _ configure: (inout SubmissionWorkers.Settings) -> Void
+  ) throws -> ([String], [RecordingStore.Write]) {
     let store = try RecordingStore()
     defer { store.remove() }
-    let job = NewSubmission(
-      id: try SubmissionID.make(), owner: "", kind: .execute, body: Data(#"{"language":"python"}"#.utf8))
-    try store.insert([job], now: wallClockMilliseconds())
-    var settings = SubmissionWorkers.Settings(workers: 1, claimAhead: 0)
-    settings.startLingerMilliseconds = lingerMilliseconds
-    let workers = SubmissionWorkers(store: store, settings: settings) { _, _, start in
+    var jobs: [NewSubmission] = []
+    for _ in runMilliseconds {
+      jobs.append(
+        NewSubmission(
+          id: try SubmissionID.make(), owner: "", kind: .execute, body: Data(#"{"language":"python"}"#.utf8)))
+    }
+    try store.insert(jobs, now: wallClockMilliseconds())
+    let lengths = Dictionary(uniqueKeysWithValues: zip(jobs.map(\.id), runMilliseconds))
+    var settings = SubmissionWorkers.Settings(workers: jobs.count, claimAhead: 0)
+    configure(&settings)
+    let workers = SubmissionWorkers(store: store, settings: settings) { job, _, start in
       guard start() else { return .retryLater }
-      usleep(runMilliseconds * 1000)
+      usleep((lengths[job.id] ?? 0) * 1000)
       return .finished(Data("{}".utf8), isError: false)
     }
     workers.start()
     workers.wake()
     let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline, try store.fetch(ids: [job.id], owner: "").first?.state != .done {
+    while ContinuousClock.now < deadline,
+      try store.fetch(ids: jobs.map(\.id), owner: "").contains(where: { $0.state != .done })
+    {
       usleep(10_000)
     }
     #expect(workers.stop(drainingFor: .seconds(5)))
-    return (job.id, store.writes)
+    return (jobs.map(\.id), store.writes)
   }
 
   @Test func aStartWaitsForAResultThatComesWithinTheLinger() throws {
     // The run ends well within the linger: its start is never written on its own, and the write
     // of its result shows it ended (a start and an end in one write are written as ended only).
-    let (id, writes) = try writes(runMilliseconds: 100, lingerMilliseconds: 5_000)
-    #expect(writes == [RecordingStore.Write(started: [], finished: [id])])
+    let (ids, writes) = try writes(runMilliseconds: [100]) { $0.startLingerMilliseconds = 5_000 }
+    #expect(writes == [RecordingStore.Write(started: [], finished: ids)])
   }
 
   @Test func aStartWithNoResultWithinTheLingerIsWrittenAlone() throws {
-    let (id, writes) = try writes(runMilliseconds: 1_000, lingerMilliseconds: 50)
+    let (ids, writes) = try writes(runMilliseconds: [1_000]) { $0.startLingerMilliseconds = 50 }
     #expect(
-      writes == [RecordingStore.Write(started: [id], finished: []), RecordingStore.Write(started: [], finished: [id])])
+      writes == [RecordingStore.Write(started: ids, finished: []), RecordingStore.Write(started: [], finished: ids)])
+  }
+
+  @Test func aResultWaitsForAnotherRunningJobsToShareItsWrite() throws {
+    let (ids, together) = try writes(runMilliseconds: [100, 400]) { $0.resultLingerMilliseconds = 5_000 }
+    #expect(together.filter { !$0.finished.isEmpty }.map { Set($0.finished) } == [Set(ids)])
+    // Without a linger (SQLite's default) each result has a write of its own.
+    let (_, apart) = try writes(runMilliseconds: [100, 400]) { _ in }
+    #expect(apart.filter { !$0.finished.isEmpty }.count == 2)
+  }
+
+  @Test func aResultWithNoOtherJobRunningIsWrittenAtOnce() throws {
+    // A linger longer than the test waits: the result is written only if it did not wait.
+    let (ids, writes) = try writes(runMilliseconds: [10]) { $0.resultLingerMilliseconds = 60_000 }
+    #expect(writes == [RecordingStore.Write(started: [], finished: ids)])
   }
 }
