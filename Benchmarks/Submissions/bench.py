@@ -2,16 +2,23 @@
 """The sync /v1/execute lane against async /v1/submissions through SQLite and through PostgreSQL, side by
 side in one run (Python hello, 2 slots): accepted submissions/s, completed runs/s, submit p50/p99.
 
-usage: Benchmarks/Submissions/bench.py [--count N] [--rounds N] [--bin DIR]
+usage: Benchmarks/Submissions/bench.py [--count N] [--rounds N] [--bin DIR] [--stores sqlite,postgresql]
+                                      [--versus DIR]
 Starts its own daemons (SQLite in a scratch state directory; a throwaway PostgreSQL cluster made and
-removed as scripts/scale-out-test does) on loopback, one after another, so the lanes do not share the
-machine. On each daemon the sync and async lanes alternate, --rounds times with --count runs each,
-and the rates are totals over the rounds: a change in the machine's load falls on both lanes.
+removed as scripts/scale-out-test does) on loopback, one store after another, so the lanes do not
+share the machine. On each daemon the sync and async lanes alternate, --rounds times with --count
+runs each (sync first in even rounds, async first in odd ones), and the rates are totals over the
+rounds: a change in the machine's load falls on both lanes. Each round's own share (its async lane
+against its sync lane) is printed too, with their median and range: the spread says how far one
+figure can be trusted. So is the CPU a stored run costs beyond a sync run (daemon, database server
+and client, async minus sync), which the machine's load disturbs less than the rates. --versus DIR
+runs DIR/dsa-rund beside --bin's, each on a store of its own, their rounds taking turns: a
+before/after comparison at the same time on the same machine.
 Build with `swift build -c release` and pass --bin .build/release for figures worth quoting.
 Run as root. Prints one JSON line per store and the ratios against the targets (async completed >= 90 %
 of sync with each store, submit p99 <= 5 ms with SQLite).
 """
-import argparse, http.client, importlib.machinery, json, os, shutil, tempfile, threading, time
+import argparse, http.client, importlib.machinery, json, os, shutil, statistics, tempfile, threading, time
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 parts = importlib.machinery.SourceFileLoader("scale_out", os.path.join(REPOSITORY, "scripts/scale-out-test")).load_module()
@@ -133,61 +140,97 @@ def async_lane(port, count):
     return accepted, completed, latencies, tail_ms
 
 
-def measure(binary, scratch, name, submissions, count, rounds, database_pid=None):
-    config = os.path.join(scratch, f"{name}.json")
-    with open(config, "w") as handle:
-        json.dump({"slots": 2, "submissions": submissions}, handle)
-    daemon = parts.Daemon(binary, scratch, name, config)
-    sync_seconds = async_seconds = accept_seconds = 0.0
-    latencies, tails = [], []
-    cpu = {"sync": [0.0, 0.0, 0.0], "async": [0.0, 0.0, 0.0]}
-    load_before = os.getloadavg()[0]
-    try:
-        # Warm the boxes and the interpreter's page cache before anything is timed.
-        sync_lane(daemon.port, 8, threads=2)
-        for _ in range(rounds):
-            with CPUMeter(daemon.process.pid, database_pid) as meter:
-                sync_seconds += count / sync_lane(daemon.port, count)
-            cpu["sync"] = [a + b for a, b in zip(cpu["sync"], meter.spent)]
-            with CPUMeter(daemon.process.pid, database_pid) as meter:
-                accepted, completed, submits, tail_ms = async_lane(daemon.port, count)
-            cpu["async"] = [a + b for a, b in zip(cpu["async"], meter.spent)]
-            accept_seconds += count / accepted
-            async_seconds += count / completed
-            latencies += submits
-            tails.append(round(tail_ms, 1))
-    finally:
-        daemon.stop()
-    runs = count * rounds
-    sync, accepted, completed = runs / sync_seconds, runs / accept_seconds, runs / async_seconds
-    latencies.sort()
-    p50, p99 = latencies[len(latencies) // 2], latencies[max(0, int(len(latencies) * 0.99) - 1)]
-    # The daemon's own time for each submit (its request log's total_ms): what the client saw, minus
-    # the client, the kernel's sockets and the wait for a CPU on a busy machine.
-    server = []
-    with open(daemon.log_path) as handle:
-        for line in handle:
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            if entry.get("route") == "/v1/submissions" and entry.get("method") == "POST":
-                server.append(entry["total_ms"])
-    server.sort()
-    return {
-        "store": name, "count": count, "rounds": rounds, "sync_completed_per_s": round(sync, 1),
-        "async_accepted_per_s": round(accepted, 1), "async_completed_per_s": round(completed, 1),
-        "submit_p50_ms": round(p50 * 1000, 2), "submit_p99_ms": round(p99 * 1000, 2),
-        "server_submit_p50_ms": server[len(server) // 2], "server_submit_p99_ms": server[max(0, int(len(server) * 0.99) - 1)],
-        "load_average_before": round(load_before, 1), "load_average": round(os.getloadavg()[0], 1),
-        "async_vs_sync": round(completed / sync, 2),
+class Lanes:
+    """One daemon on one store, its sync and async lanes run round by round, totals kept."""
+
+    def __init__(self, binary, scratch, name, submissions, count, database_pid=None):
+        self.name, self.count, self.database_pid = name, count, database_pid
+        config = os.path.join(scratch, f"{name}.json")
+        with open(config, "w") as handle:
+            json.dump({"slots": 2, "submissions": submissions}, handle)
+        self.daemon = parts.Daemon(binary, scratch, name, config)
+        self.sync_seconds = self.async_seconds = self.accept_seconds = 0.0
+        self.latencies, self.tails, self.round_shares = [], [], []
+        self.cpu = {"sync": [0.0, 0.0, 0.0], "async": [0.0, 0.0, 0.0]}
+        self.load_before = os.getloadavg()[0]
+        # Warm the boxes, the interpreter's page cache and the store's prepared statements before
+        # anything is timed.
+        sync_lane(self.daemon.port, 8, threads=2)
+        async_lane(self.daemon.port, 20)
+
+    def round(self, index):
+        # Sync first in even rounds, async first in odd ones: a load that grows or fades through
+        # the run falls on both lanes alike over each pair of rounds.
+        for lane in ("sync", "async") if index % 2 == 0 else ("async", "sync"):
+            with CPUMeter(self.daemon.process.pid, self.database_pid) as meter:
+                if lane == "sync":
+                    sync_rate = sync_lane(self.daemon.port, self.count)
+                else:
+                    accepted, completed, submits, tail_ms = async_lane(self.daemon.port, self.count)
+            self.cpu[lane] = [a + b for a, b in zip(self.cpu[lane], meter.spent)]
+        self.sync_seconds += self.count / sync_rate
+        self.accept_seconds += self.count / accepted
+        self.async_seconds += self.count / completed
+        self.round_shares.append(round(completed / sync_rate, 3))
+        self.latencies += submits
+        self.tails.append(round(tail_ms, 1))
+
+    def stop(self):
+        self.daemon.stop()
+
+    def row(self):
+        rounds = len(self.round_shares)
+        runs = self.count * rounds
+        sync, accepted, completed = runs / self.sync_seconds, runs / self.accept_seconds, runs / self.async_seconds
+        latencies = sorted(self.latencies)
+        p50, p99 = latencies[len(latencies) // 2], latencies[max(0, int(len(latencies) * 0.99) - 1)]
+        # The daemon's own time for each submit (its request log's total_ms): what the client saw,
+        # minus the client, the kernel's sockets and the wait for a CPU on a busy machine.
+        server = []
+        with open(self.daemon.log_path) as handle:
+            for line in handle:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if entry.get("route") == "/v1/submissions" and entry.get("method") == "POST":
+                    server.append(entry["total_ms"])
+        server.sort()
         # CPU milliseconds per run in each lane: the daemon's own threads (not the boxes), the
         # database server's processes, this client.
-        **{f"{lane}_cpu_ms_per_run_{part}": round(spent * 1000 / runs, 2)
-           for lane, parts_spent in cpu.items()
-           for part, spent in zip(("daemon", "database", "client"), parts_spent)},
-        "async_poll_tail_ms": tails,
-    }
+        cpu = {f"{lane}_cpu_ms_per_run_{part}": round(spent * 1000 / runs, 2)
+               for lane, parts_spent in self.cpu.items()
+               for part, spent in zip(("daemon", "database", "client"), parts_spent)}
+        return {
+            "store": self.name, "count": self.count, "rounds": rounds, "sync_completed_per_s": round(sync, 1),
+            "async_accepted_per_s": round(accepted, 1), "async_completed_per_s": round(completed, 1),
+            "submit_p50_ms": round(p50 * 1000, 2), "submit_p99_ms": round(p99 * 1000, 2),
+            "server_submit_p50_ms": server[len(server) // 2],
+            "server_submit_p99_ms": server[max(0, int(len(server) * 0.99) - 1)],
+            "load_average_before": round(self.load_before, 1), "load_average": round(os.getloadavg()[0], 1),
+            "async_vs_sync": round(completed / sync, 2),
+            "async_vs_sync_per_round": self.round_shares,
+            "async_vs_sync_round_median": round(statistics.median(self.round_shares), 3),
+            "async_vs_sync_round_range": [min(self.round_shares), max(self.round_shares)],
+            **cpu,
+            # What a stored run costs beyond a sync run: the three parts' CPU, async minus sync.
+            "extra_cpu_ms_per_stored_run": round(sum(cpu[f"async_cpu_ms_per_run_{part}"] - cpu[f"sync_cpu_ms_per_run_{part}"]
+                                                     for part in ("daemon", "database", "client")), 2),
+            "async_poll_tail_ms": self.tails,
+        }
+
+
+def measure(lanes, rounds):
+    """Runs the rounds of every daemon in `lanes`, interleaved (in turn, the order reversed every
+    other round), so that two binaries compared see the same machine."""
+    try:
+        for index in range(rounds):
+            for each in lanes if index % 2 == 0 else lanes[::-1]:
+                each.round(index)
+    finally:
+        for each in lanes:
+            each.stop()
+    return [each.row() for each in lanes]
 
 
 def main():
@@ -195,17 +238,38 @@ def main():
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--bin", default=os.path.join(REPOSITORY, ".build/release"))
+    parser.add_argument("--versus", metavar="DIR",
+                        help="also measure DIR/dsa-rund, its rounds interleaved with --bin's (a store of its own "
+                             "each): a before/after comparison on the same machine at the same time")
+    parser.add_argument("--stores", default="sqlite,postgresql",
+                        help="the stores to measure, comma-separated (sqlite, postgresql)")
     arguments = parser.parse_args()
+    stores = arguments.stores.split(",")
+    if not stores or set(stores) - {"sqlite", "postgresql"}:
+        parser.error(f"--stores takes sqlite and postgresql, comma-separated, not {arguments.stores!r}")
     binary = os.path.join(arguments.bin, "dsa-rund")
     scratch = tempfile.mkdtemp(prefix="dsa-run-submissions-bench-")
     os.chmod(scratch, 0o755)
     postgres = None
     try:
-        rows = [measure(binary, scratch, "sqlite", {"store": "sqlite:" + scratch + "/state/submissions.sqlite3"},
-                        arguments.count, arguments.rounds)]
-        postgres = parts.Postgres(scratch)
-        rows.append(measure(binary, scratch, "postgresql", {"store": postgres.url}, arguments.count, arguments.rounds,
-                            database_pid=postgres.process.pid))
+        rows = []
+        binaries = [("", binary)] + ([("-versus", os.path.join(arguments.versus, "dsa-rund"))] if arguments.versus else [])
+        if "sqlite" in stores:
+            rows += measure([Lanes(path, scratch, "sqlite" + suffix,
+                                   {"store": f"sqlite:{scratch}/state{suffix}/submissions.sqlite3"}, arguments.count)
+                             for suffix, path in binaries], arguments.rounds)
+        if "postgresql" in stores:
+            postgres = parts.Postgres(scratch)
+            lanes = []
+            for suffix, path in binaries:
+                # Each binary's daemon has a database of its own in the one cluster: they share no queue.
+                url = postgres.url
+                if suffix:
+                    postgres.query("CREATE DATABASE versus")
+                    url = postgres.url.replace("/postgres?", "/versus?")
+                lanes.append(Lanes(path, scratch, "postgresql" + suffix, {"store": url}, arguments.count,
+                                   database_pid=postgres.process.pid))
+            rows += measure(lanes, arguments.rounds)
     finally:
         if postgres:
             postgres.stop()
@@ -214,10 +278,13 @@ def main():
         print(json.dumps(row))
     for row in rows:
         verdict = "meets" if row["async_vs_sync"] >= 0.9 else "MISSES"
-        print(f"{row['store']}: async completed {row['async_vs_sync']:.0%} of sync ({verdict} >= 90 %)"
+        low, high = row["async_vs_sync_round_range"]
+        print(f"{row['store']}: async completed {row['async_vs_sync']:.0%} of sync ({verdict} >= 90 %); rounds: median "
+              f"{row['async_vs_sync_round_median']:.0%}, {low:.0%} to {high:.0%}; a stored run's extra CPU "
+              f"{row['extra_cpu_ms_per_stored_run']} ms"
               + (f"; submit p99 {row['submit_p99_ms']} ms ({'meets' if row['submit_p99_ms'] <= 5 else 'MISSES'} <= 5 ms), "
                  f"in the daemon {row['server_submit_p99_ms']} ms"
-                 if row["store"] == "sqlite" else ""))
+                 if row["store"].startswith("sqlite") else ""))
 
 
 if __name__ == "__main__":

@@ -1,22 +1,24 @@
 #!/usr/bin/python3
 """Where the PostgreSQL async lane's database CPU goes: per statement and per server process, per job.
 
-usage: Benchmarks/Submissions/profile_postgres.py [--count N] [--rounds N] [--bin DIR]
+usage: Benchmarks/Submissions/profile_postgres.py [--count N] [--rounds N] [--bin DIR] [--perf DIR]
 Starts a throwaway cluster as scripts/scale-out-test does, with pg_stat_statements loaded, and one
 daemon on it (2 slots, as bench.py); runs bench.py's async lane --rounds times with --count jobs, then
 prints per job: each statement's calls, execution time, rows and shared blocks dirtied/written; the
 CPU of each server process by its role (backends, walwriter, checkpointer, autovacuum, ...); the
-table's updates and how many were HOT; the WAL written. Run as root.
+table's updates and how many were HOT; the WAL written. With --perf, perf records the daemon and the
+backends meanwhile. Run as root.
 """
-import argparse, importlib.machinery, json, os, shutil, tempfile
+import argparse, importlib.machinery, json, os, shutil, signal, subprocess, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 bench = importlib.machinery.SourceFileLoader("bench", os.path.join(HERE, "bench.py")).load_module()
 parts = bench.parts
 
 
-def server_processes(root):
-    """{pid: role} of the postmaster's children, the role from their process title."""
+def server_processes(root, listeners=()):
+    """{pid: role} of the postmaster's children, the role from their process title; the backends of
+    `listeners` (the daemon's LISTEN connection) apart from the others."""
     found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -31,13 +33,18 @@ def server_processes(root):
         if parent == root:
             role = title.removeprefix("postgres: ")
             # Backends are titled "user database [local] STATE": one role for all of them.
-            found[int(entry)] = "backend" if "[local]" in role else role
+            found[int(entry)] = ("listener backend" if int(entry) in listeners else "backend") if "[local]" in role else role
     return found
 
 
-def role_cpu(root):
+def listener_pids(postgres):
+    return {int(pid) for pid in postgres.query(
+        "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN %'").split()}
+
+
+def role_cpu(root, listeners=()):
     totals = {"postmaster": bench.cpu_seconds(root)}
-    for pid, role in server_processes(root).items():
+    for pid, role in server_processes(root, listeners).items():
         totals[role] = totals.get(role, 0.0) + bench.cpu_seconds(pid)
     return totals
 
@@ -49,6 +56,9 @@ def main():
     parser.add_argument("--bin", default=os.path.join(bench.REPOSITORY, ".build/release"))
     parser.add_argument("--explain", metavar="FILE",
                         help="also log the plans of statements that took 0.5 ms or more (auto_explain) to FILE")
+    parser.add_argument("--perf", metavar="DIR",
+                        help="perf record -g the daemon and the server's backends during the timed rounds into "
+                             "DIR/daemon.data and DIR/backends.data")
     parser.add_argument("--setup", metavar="SQL", action="append", default=[],
                         help="run SQL once the daemon has migrated the schema (it is then restarted), to try a change")
     arguments = parser.parse_args()
@@ -74,12 +84,25 @@ def main():
         bench.sync_lane(daemon.port, 8, threads=2)
         bench.async_lane(daemon.port, 20)
         postgres.query("SELECT pg_stat_statements_reset(), pg_stat_reset(), pg_stat_reset_shared('wal')")
-        before = role_cpu(postgres.process.pid)
+        listeners = listener_pids(postgres)
+        before = role_cpu(postgres.process.pid, listeners)
+        recorders = []
+        if arguments.perf:
+            os.makedirs(arguments.perf, exist_ok=True)
+            backends = [pid for pid, role in server_processes(postgres.process.pid, listeners).items()
+                        if role.endswith("backend")]
+            for name, pids in (("daemon", [daemon.process.pid]), ("backends", backends)):
+                recorders.append(subprocess.Popen(
+                    ["perf", "record", "-q", "-F", "1999", "-g", "-o", os.path.join(arguments.perf, name + ".data"),
+                     "-p", ",".join(map(str, pids))], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         daemon_before = bench.cpu_seconds(daemon.process.pid)
         completed = []
         for _ in range(arguments.rounds):
             completed.append(round(bench.async_lane(daemon.port, arguments.count)[1], 1))
-        after = role_cpu(postgres.process.pid)
+        for recorder in recorders:
+            recorder.send_signal(signal.SIGINT)
+            recorder.wait()
+        after = role_cpu(postgres.process.pid, listeners)
         daemon_spent = bench.cpu_seconds(daemon.process.pid) - daemon_before
         jobs = arguments.count * arguments.rounds
         print(f"{jobs} jobs, async completed/s per round {completed}, load {os.getloadavg()[0]:.1f}")

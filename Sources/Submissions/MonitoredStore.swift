@@ -106,4 +106,5 @@ public final class MonitoredStore: SubmissionStore, Sendable {
     // Not timed: it blocks by design.
     try inner.waitForOtherProcesses(timeoutMilliseconds: timeoutMilliseconds)
   }
+  public func stopWaitingForOtherProcesses() throws(StoreError) { try inner.stopWaitingForOtherProcesses() }
 }

@@ -7,7 +7,8 @@ import Glibc
 ///
 /// Workers claim jobs with `FOR UPDATE SKIP LOCKED`, so two daemons never take the same job and never
 /// wait on each other's claims; an insert sends `NOTIFY dsa_run_submissions`, which the listener
-/// connection of every daemon hears, so idle workers start at once instead of at their next poll.
+/// connection of every daemon with room for more jobs hears, so idle workers start at once instead
+/// of at their next poll.
 /// A lost connection is re-established on the next call; the call that saw it fails (503 for a
 /// submit, a retry for a worker).
 public final class PostgresStore: SubmissionStore, @unchecked Sendable {
@@ -77,6 +78,8 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   private let listenLock = NSLock()
   // Guarded by `listenLock`.
   private var listener: OpaquePointer?
+  /// Whether `listener` has `LISTEN` in force (guarded by `listenLock`).
+  private var listening = false
 
   /// Connects to `connectionString` ("postgresql://user@host/db?...") and migrates the schema.
   public convenience init(connectionString: String) throws(StoreError) {
@@ -481,15 +484,13 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     if listener == nil || PQstatus(listener) != CONNECTION_OK {
       PQfinish(listener)
       listener = nil
-      let made = try connect()
-      let result = PQexec(made, "LISTEN \(Self.channel)")
-      defer { PQclear(result) }
-      guard PQresultStatus(result) == PGRES_COMMAND_OK else {
-        let message = String(cString: PQerrorMessage(made))
-        PQfinish(made)
-        throw StoreError("listen", message)
-      }
-      listener = made
+      listening = false
+      listener = try connect()
+    }
+    if !listening {
+      try listenerCommand("LISTEN \(Self.channel)", "listen")
+      listening = true
+      return
     }
     var poller = pollfd(fd: PQsocket(listener), events: Int16(POLLIN), revents: 0)
     _ = poll(&poller, 1, Int32(timeoutMilliseconds))
@@ -497,9 +498,35 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       let message = String(cString: PQerrorMessage(listener))
       PQfinish(listener)
       listener = nil
+      listening = false
       throw StoreError("listen", message)
     }
     while let notification = PQnotifies(listener) { PQfreemem(notification) }
+  }
+
+  public func stopWaitingForOtherProcesses() throws(StoreError) {
+    listenLock.lock()
+    defer { listenLock.unlock() }
+    guard listening, listener != nil, PQstatus(listener) == CONNECTION_OK else { return }
+    try listenerCommand("UNLISTEN \(Self.channel)", "unlisten")
+    listening = false
+    // What was announced before it took effect is of no use now.
+    _ = PQconsumeInput(listener)
+    while let notification = PQnotifies(listener) { PQfreemem(notification) }
+  }
+
+  /// Runs `command` on the listener connection (inside `listenLock`); a failure drops the connection,
+  /// and the next wait makes a new one.
+  private func listenerCommand(_ command: String, _ operation: String) throws(StoreError) {
+    let result = PQexec(listener, command)
+    defer { PQclear(result) }
+    guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+      let message = String(cString: PQerrorMessage(listener)).trimmingCharacters(in: .whitespacesAndNewlines)
+      PQfinish(listener)
+      listener = nil
+      listening = false
+      throw StoreError(operation, message)
+    }
   }
 
   // MARK: libpq plumbing

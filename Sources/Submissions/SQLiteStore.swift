@@ -361,6 +361,8 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     usleep(UInt32(max(0, min(timeoutMilliseconds, 60_000))) * 1000)
   }
 
+  public func stopWaitingForOtherProcesses() {}
+
   /// `items` as a JSON array of strings, for `json_each` (written here: it runs at every poll).
   static func jsonArray(_ items: [String]) -> String {
     var text = "["

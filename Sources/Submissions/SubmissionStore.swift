@@ -225,8 +225,17 @@ public protocol SubmissionStore: Sendable {
   func statistics(now: Int64) throws(StoreError) -> SubmissionStatistics
 
   /// Blocks up to `timeoutMilliseconds` or until another process may have queued work (PostgreSQL's
-  /// `NOTIFY`); a store without such a signal just returns after the timeout.
+  /// `NOTIFY`); a store without such a signal just returns after the timeout. A call that finds the
+  /// store not listening (the first, one after `stopWaitingForOtherProcesses`, one after a lost
+  /// connection) starts to and returns at once: work queued before that was announced to nobody
+  /// here, and the caller looks for it now.
   func waitForOtherProcesses(timeoutMilliseconds: Int) throws(StoreError)
+
+  /// Stops hearing of other processes' work until the next `waitForOtherProcesses` (PostgreSQL's
+  /// `UNLISTEN`): a daemon with no room for more jobs claims with each of its writes and needs no
+  /// wake-up, and the server then signals it for nobody's insert. Nothing, for a store without
+  /// such a signal.
+  func stopWaitingForOtherProcesses() throws(StoreError)
 }
 
 extension SubmissionStore {

@@ -115,6 +115,7 @@ struct SubmissionsConfiguration: Equatable {
     var workerSettings = SubmissionWorkers.Settings(workers: workers ?? slots, claimAhead: claimAhead)
     workerSettings.waitsInSlotLine = workerSettings.workers >= slots
     workerSettings.leaseMilliseconds = Int64(leaseSeconds * 1000)
+    if store is PostgresStore { workerSettings.resultLingerMilliseconds = 20 }
     workerSettings.retentionMilliseconds = Int64(retentionSeconds * 1000)
     // Often enough that a short retention (tests, small disks) is honoured within a fraction of it.
     workerSettings.purgeIntervalMilliseconds = min(60_000, max(250, workerSettings.retentionMilliseconds / 4))

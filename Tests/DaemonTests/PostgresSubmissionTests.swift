@@ -77,28 +77,42 @@ final class PostgresCluster {
   .serialized, .timeLimit(.minutes(5)),
   .enabled(if: PostgresCluster.binaries != nil, "Debian postgresql is not installed"))
 struct PostgresSubmissionTests {
+  /// A daemon with one slot on `cluster`'s store and `submissions`' other settings, in a directory of
+  /// its own that `cleanUp()` removes.
+  private func daemon(on cluster: PostgresCluster, _ submissions: [String: Any] = [:]) throws -> DaemonProcess {
+    let directory = try makeTemporaryDirectory()
+    var settings = submissions
+    settings["store"] = cluster.connectionString
+    do {
+      return try DaemonProcess(
+        arguments: ["--slots", "1", "--config", try writeConfig(directory, ["submissions": settings])],
+        directory: directory)
+    } catch {
+      try? FileManager.default.removeItem(atPath: directory)
+      throw error
+    }
+  }
+
+  /// The last command of each daemon's listener connection (LISTEN or UNLISTEN), as the server shows it.
+  private func listenerCommands(_ cluster: PostgresCluster) throws -> String {
+    try cluster.scalar(
+      "SELECT coalesce(string_agg(split_part(query, ' ', 1), ',' ORDER BY pid), '') FROM pg_stat_activity "
+        + "WHERE query LIKE '%LISTEN \(PostgresStore.channel)'")
+  }
+
   @Test func twoDaemonsShareOneQueueAndSurviveAKill() throws {
     let cluster = try PostgresCluster()
     defer { cluster.remove() }
-    let firstDirectory = try makeTemporaryDirectory()
-    let secondDirectory = try makeTemporaryDirectory()
-    defer {
-      try? FileManager.default.removeItem(atPath: firstDirectory)
-      try? FileManager.default.removeItem(atPath: secondDirectory)
-    }
-    let settings: [String: Any] = ["submissions": ["store": cluster.connectionString, "lease_s": 2]]
-    let first = try DaemonProcess(
-      arguments: ["--slots", "1", "--config", try writeConfig(firstDirectory, settings)], directory: firstDirectory)
-    defer { first.cleanUp(removeDirectory: false) }
+    let first = try daemon(on: cluster, ["lease_s": 2])
+    defer { first.cleanUp() }
     let marker = uniqueMarker()
     let sleeperID = try #require(
       try post(first, "/v1/submissions", sleeper(seconds: 3, marker: marker)).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
 
     // The second daemon starts on the migrated schema and sees the first one's running job.
-    let second = try DaemonProcess(
-      arguments: ["--slots", "1", "--config", try writeConfig(secondDirectory, settings)], directory: secondDirectory)
-    defer { second.cleanUp(removeDirectory: false) }
+    let second = try daemon(on: cluster, ["lease_s": 2])
+    defer { second.cleanUp() }
     #expect(try curl(second.baseURL + "/v1/submissions/\(sleeperID)").json["status"] as? String == "running")
     let hello: [String: Any] = ["language": "python", "source": "import os\nprint('pid', os.getpid())"]
     let batch = try post(first, "/v1/submissions/batch", ["submissions": Array(repeating: hello, count: 4)])
@@ -190,16 +204,8 @@ struct PostgresSubmissionTests {
   @Test func anotherDaemonShowsTheResultsThisOneRecorded() throws {
     let cluster = try PostgresCluster()
     defer { cluster.remove() }
-    let firstDirectory = try makeTemporaryDirectory()
-    let secondDirectory = try makeTemporaryDirectory()
-    defer {
-      try? FileManager.default.removeItem(atPath: firstDirectory)
-      try? FileManager.default.removeItem(atPath: secondDirectory)
-    }
-    let settings: [String: Any] = ["submissions": ["store": cluster.connectionString]]
-    let first = try DaemonProcess(
-      arguments: ["--slots", "1", "--config", try writeConfig(firstDirectory, settings)], directory: firstDirectory)
-    defer { first.cleanUp(removeDirectory: false) }
+    let first = try daemon(on: cluster)
+    defer { first.cleanUp() }
     // Run and recorded by the first daemon alone (the second is not up yet), each shown from its memory.
     let hello: [String: Any] = ["language": "python", "source": "print('recorded by the first')"]
     let batch = try post(first, "/v1/submissions/batch", ["submissions": Array(repeating: hello, count: 3)])
@@ -220,13 +226,48 @@ struct PostgresSubmissionTests {
       })
 
     // The second daemon never held them: it reads the store, and shows the very same answers.
-    let second = try DaemonProcess(
-      arguments: ["--slots", "1", "--config", try writeConfig(secondDirectory, settings)], directory: secondDirectory)
-    defer { second.cleanUp(removeDirectory: false) }
+    let second = try daemon(on: cluster)
+    defer { second.cleanUp() }
     for id in ids {
       #expect(try curl(second.baseURL + "/v1/submissions/\(id)").body == shown[id])
     }
     #expect(answeredFromMemory(second) == 0)
+    #expect(try first.stop() == 0)
+    #expect(try second.stop() == 0)
+  }
+
+  @Test func aDaemonWithNoRoomStopsListeningAndAnotherTakesTheWorkItQueues() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let first = try daemon(on: cluster)
+    defer { first.cleanUp() }
+    // Idle, it listens for work queued by other daemons.
+    #expect(waitUntil(timeout: .seconds(10)) { (try? listenerCommands(cluster)) == "LISTEN" })
+    // One slot and one job claimed ahead: no room for more. Its next job comes with a write of its
+    // own, so the server need not signal it for every insert.
+    let marker = uniqueMarker()
+    let sleeperID = try #require(
+      try post(first, "/v1/submissions", sleeper(seconds: 8, marker: marker)).json["id"] as? String)
+    let hello: [String: Any] = ["language": "python", "source": "print('hello')"]
+    let aheadID = try #require(try post(first, "/v1/submissions", hello).json["id"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty && claimedAhead(first) == 1 })
+    #expect(waitUntil(timeout: .seconds(5)) { (try? listenerCommands(cluster)) == "UNLISTEN" })
+
+    // A second daemon, idle, listens; a job queued through the busy first one runs there meanwhile.
+    let second = try daemon(on: cluster)
+    defer { second.cleanUp() }
+    #expect(waitUntil(timeout: .seconds(10)) { (try? listenerCommands(cluster)) == "UNLISTEN,LISTEN" })
+    let queuedID = try #require(try post(first, "/v1/submissions", hello).json["id"] as? String)
+    let done = try curl(second.baseURL + "/v1/submissions/\(queuedID)?wait=30", timeout: 40)
+    #expect(done.json["status"] as? String == "done", "\(done.body)")
+    #expect(try curl(first.baseURL + "/v1/submissions/\(sleeperID)").json["status"] as? String == "running")
+
+    // With its jobs done the first has room again, and listens.
+    for id in [sleeperID, aheadID] {
+      #expect(
+        try curl(first.baseURL + "/v1/submissions/\(id)?wait=30", timeout: 40).json["status"] as? String == "done")
+    }
+    #expect(waitUntil(timeout: .seconds(10)) { (try? listenerCommands(cluster)) == "LISTEN,LISTEN" })
     #expect(try first.stop() == 0)
     #expect(try second.stop() == 0)
   }

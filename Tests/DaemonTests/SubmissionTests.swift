@@ -44,8 +44,11 @@ struct SubmissionTests {
         as? String)
     let queuedID = try #require(try post(daemon, "/v1/submissions", hello).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
-    let running = try curl(daemon.baseURL + "/v1/submissions/\(sleeperID)")
-    #expect(running.json["status"] as? String == "running")
+    // Its start is written with the next result or once the start linger (50 ms) has passed.
+    #expect(
+      waitUntil(timeout: .seconds(5)) {
+        (try? curl(daemon.baseURL + "/v1/submissions/\(sleeperID)"))?.json["status"] as? String == "running"
+      })
     #expect(try curl(daemon.baseURL + "/v1/submissions/\(queuedID)").json["status"] as? String == "queued")
     let cancelledQueued = try curl(daemon.baseURL + "/v1/submissions/\(queuedID)", ["-X", "DELETE"])
     #expect(cancelledQueued.status == 200 && cancelledQueued.json["status"] as? String == "cancelled")
