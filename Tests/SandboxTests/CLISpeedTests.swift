@@ -13,18 +13,11 @@ import Testing
   /// CLI ends nothing of the box is left anywhere the host can see.
   @Test func boxDirectoriesLiveInTheCLIsOwnMountNamespace() throws {
     let marker = "dsa-run-private-namespace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let cli = Process()
-    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
-    cli.arguments = ["exec", "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60; echo \(marker)"]
-    cli.standardOutput = FileHandle.nullDevice
     let errors = Pipe()
-    cli.standardError = errors
-    try cli.run()
+    let cli = try startCLI(
+      ["exec", "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60; echo \(marker)"], errors: errors)
     let pid = cli.processIdentifier
-    defer {
-      if cli.isRunning { kill(pid, SIGKILL) }
-      cli.waitUntilExit()
-    }
+    defer { stopCLI(cli, signal: SIGKILL) }
     // The CLI's own command line holds the marker too: wait for the box's shell and its tmpfs, by
     // the clock (a loaded host makes each look at /proc slow), and say why if the CLI ended first.
     // Read to its end: Foundation's String(contentsOfFile:) stops at the first page of a /proc file.
@@ -68,17 +61,9 @@ import Testing
     // The marker makes the source new to the compile cache, so a compile box is made first.
     try Data("#include <unistd.h>\n// \(marker)\nint main() { sleep(30); }\n".utf8).write(
       to: URL(fileURLWithPath: source))
-    let cli = Process()
-    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
-    cli.arguments = ["--lang", "cpp", source, "--wall-limit", "40", "--cache-dir", directory + "/cache"]
-    cli.standardOutput = FileHandle.nullDevice
-    cli.standardError = FileHandle.nullDevice
-    try cli.run()
+    let cli = try startCLI(["--lang", "cpp", source, "--wall-limit", "40", "--cache-dir", directory + "/cache"])
     let pid = cli.processIdentifier
-    defer {
-      if cli.isRunning { kill(pid, SIGKILL) }
-      cli.waitUntilExit()
-    }
+    defer { stopCLI(cli, signal: SIGKILL) }
     func cliMounts() -> String { KernelFile.read("/proc/\(pid)/mountinfo", limit: 1 << 22) ?? "" }
     let deadline = Date().addingTimeInterval(60)
     while cli.isRunning && Date() < deadline && !cliMounts().contains("/run/dsa-run/boxes/\(pid)-2 ") {
@@ -114,17 +99,11 @@ import Testing
     let marker = "dsa-run-init-memory-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let input = try temporaryFile(String(repeating: marker + "\n", count: 64), name: "stdin.txt")
     defer { try? FileManager.default.removeItem(atPath: (input as NSString).deletingLastPathComponent) }
-    let cli = Process()
-    cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
-    cli.arguments = ["exec", "--stdin", input, "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60"]
-    cli.standardOutput = FileHandle.nullDevice
-    cli.standardError = FileHandle.nullDevice
-    try cli.run()
+    let cli = try startCLI(["exec", "--stdin", input, "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60"])
     let pid = cli.processIdentifier
     // SIGTERM: the CLI ends its box and removes its cgroups (a SIGKILL would leave them to a sweep).
     defer {
-      if cli.isRunning { kill(pid, SIGTERM) }
-      cli.waitUntilExit()
+      stopCLI(cli, signal: SIGTERM)
       #expect(leftovers(of: pid).isEmpty, "\(leftovers(of: pid))")
     }
     // The init, once it has started the program (its set-up is done then).
@@ -184,4 +163,22 @@ import Testing
     #expect(lines[1] == "65534", "the box's root owns its network namespace: it was not made ahead")
     #expect(Array(lines[2...]) == ["lo"])
   }
+}
+
+/// A CLI started with its output discarded (its stderr into `errors` if given), for tests that look
+/// at it while it runs.
+func startCLI(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
+  let cli = Process()
+  cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
+  cli.arguments = arguments
+  cli.standardOutput = FileHandle.nullDevice
+  cli.standardError = errors ?? FileHandle.nullDevice
+  try cli.run()
+  return cli
+}
+
+/// Ends a CLI from `startCLI` with `signal` if it still runs, and waits for it.
+func stopCLI(_ cli: Process, signal: Int32) {
+  if cli.isRunning { kill(cli.processIdentifier, signal) }
+  cli.waitUntilExit()
 }
