@@ -121,13 +121,15 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       // dsa-rund is built too: the tests start it, talk to it with curl and Python, and signal it.
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions", "Wire", "dsa-rund"],
+      dependencies: [
+        "API", "Challenges", "HTTP", "Runners", "Sandbox", "SandboxTesting", "Submissions", "Wire", "dsa-rund",
+      ],
       swiftSettings: strictSwift
     ),
     .testTarget(
       name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP", "Wire"],
       swiftSettings: strictSwift),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strictSwift),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SandboxTesting"], swiftSettings: strictSwift),
     // The wire formats: JSONValue, the one strict reader, the /v1 request and result types.
     .target(name: "Wire", swiftSettings: strictSwift),
     .testTarget(name: "WireTests", dependencies: ["Wire"], resources: [.copy("golden")], swiftSettings: strictSwift),

@@ -1,5 +1,6 @@
 import API
 import Foundation
+import SandboxTesting
 import Testing
 
 @testable import Challenges
@@ -35,8 +36,8 @@ func runCLI(_ arguments: [String], data: String) throws -> CLIResult {
   process.standardError = errors
   process.standardInput = FileHandle.nullDevice
   try process.run()
-  let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-  let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+  let stdoutData = output.fileHandleForReading.readToEndRetryingInterrupts()
+  let stderrData = errors.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return CLIResult(
     status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),

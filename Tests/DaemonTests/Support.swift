@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Sandbox
+import SandboxTesting
 import Testing
 
 /// The repository's root, found from this file's path.
@@ -74,7 +75,7 @@ final class Child: @unchecked Sendable {
     for (pipe, isOutput) in [(outputPipe, true), (errorPipe, false)] {
       group.enter()
       Thread.detachNewThread {
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
         if isOutput { self.output = data } else { self.errors = data }
         self.group.leave()
       }

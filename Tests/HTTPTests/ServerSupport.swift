@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import SandboxTesting
 import Synchronization
 import Testing
 
@@ -176,7 +177,7 @@ func runProcess(
   for (pipe, sink) in [(output, outputData), (error, errorData)] {
     let handle = pipe.fileHandleForReading
     DispatchQueue.global().async(group: drained) {
-      let data = handle.readDataToEndOfFile()
+      let data = handle.readToEndRetryingInterrupts()
       sink.data.withLock { $0 = data }
     }
   }

@@ -48,7 +48,7 @@ func atTerminal(_ actions: [[String]], _ arguments: [String]) throws -> Terminal
   let output = Pipe()
   process.standardOutput = output
   try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
+  let data = output.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return try JSONDecoder().decode(TerminalSession.self, from: data)
 }
@@ -127,7 +127,7 @@ struct CLIPipedTests {
     shell.standardOutput = output
     let started = Date().timeIntervalSince1970
     try shell.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let data = output.fileHandleForReading.readToEndRetryingInterrupts()
     shell.waitUntilExit()
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
     #expect(lines.first == "first")

@@ -3,6 +3,7 @@ import Glibc
 import Grading
 import Runners
 import Sandbox
+import SandboxTesting
 import Testing
 
 // Live runs on real warm boxes: stdin typed while the program runs, output as it is produced.
@@ -252,7 +253,7 @@ func runHost(_ argv: [String], stdin: [UInt8]) throws -> String {
   try process.run()
   input.fileHandleForWriting.write(Data(stdin))
   try input.fileHandleForWriting.close()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
+  let data = output.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return String(decoding: data, as: UTF8.self)
 }

@@ -153,7 +153,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 2)
@@ -321,7 +321,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     let request = server.request()
     #expect(request.hasPrefix("POST /v1/execute HTTP/1.1\r\n"))
@@ -347,7 +347,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(server.request().contains("run by the daemon"))
     #expect(printed == "from the daemon\n")
@@ -366,7 +366,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let said = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 3, "\(said)")
     #expect(said.contains("unix:" + missing) && said.contains("DSA_RUN_DAEMON_SOCKET"), "\(said)")
@@ -395,7 +395,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
     #expect(printed == "here\n")

@@ -30,7 +30,7 @@ import Testing
       if !seen { usleep(20_000) }
     }
     if !cli.isRunning {
-      let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let stderr = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
       Issue.record("the CLI ended (\(cli.terminationStatus)) before its box was seen: \(stderr)")
       return
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxTesting
 import Testing
 
 @testable import Sandbox
@@ -27,8 +28,8 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
   try process.run()
   if let stdin { input.fileHandleForWriting.write(stdin) }
   try input.fileHandleForWriting.close()
-  let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-  let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
+  let stdoutData = output.fileHandleForReading.readToEndRetryingInterrupts()
+  let stderrData = errors.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return CLIResult(
     status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
@@ -230,7 +231,7 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     try process.run()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let message = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 2)
     #expect(
@@ -243,7 +244,7 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     let output = Pipe()
     languages.standardOutput = output
     try languages.run()
-    let listing = output.fileHandleForReading.readDataToEndOfFile()
+    let listing = output.fileHandleForReading.readToEndRetryingInterrupts()
     languages.waitUntilExit()
     let rows = try #require(try JSONSerialization.jsonObject(with: listing) as? [[String: Any]])
     #expect(rows.first?["available"] as? Bool == false)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Synchronization
 import SystemCore
 import Testing
@@ -108,7 +109,7 @@ private func rootsOwnCalls() throws -> String {
   let output = Pipe()
   process.standardOutput = output
   try process.run()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  let text = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
   process.waitUntilExit()
   return text
 }
