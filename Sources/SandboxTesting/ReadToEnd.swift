@@ -10,7 +10,7 @@ extension FileHandle {
     var data = Data()
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
       if count > 0 {
         data.append(contentsOf: chunk[0..<count])
       } else if count == 0 || errno != EINTR {
