@@ -144,8 +144,8 @@ struct Judge0HoldTests {
     }
     // Every poll but the two held ones comes back (answered at once, or 503 while the flood's own
     // connections were over the limit): long before the 25 s hold, and before the 18 s job ends
-    // (which would end the holds too). 1.4 s alone; a full suite on two CPUs once took over 10 s
-    // to start the twelve curls.
+    // (which would end the holds too). 1.4 s alone; in one full suite on two CPUs they were not all
+    // back after 10 s.
     #expect(waitUntil(timeout: .seconds(15)) { answers.withLock { $0.count } >= flood - 2 })
     #expect(answers.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || statusID($0) == 2 })
     // The second slot and a connection are free: a sync run is answered while the holds go on.
