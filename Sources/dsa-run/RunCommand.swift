@@ -147,8 +147,6 @@ func makeExecutor(
   guard let runnersDirectory = DataDirectories.locate("runners") else {
     throw UsageError(message: "cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
   }
-  let hostSetUp = ValueOnThread { try SandboxHost(configuration: configuration) }
-  defer { hostSetUp.wait() }
   let catalog = try loadCatalog(directory: runnersDirectory, for: languages)
   let policies: [String: SeccompPolicy]
   var compiles = true
@@ -159,7 +157,7 @@ func makeExecutor(
   } else {
     policies = try loadPolicies()
   }
-  let host = try hostSetUp.value()
+  let host = try SandboxHost(configuration: configuration)
   // Opening the compile cache sizes it (a stat of every entry): not for an interpreted language.
   let cache = try compiles ? cacheDirectory.map { try CompileCache(directory: $0) } : nil
   // Grading runs one program many times: warm boxes pay the box setup once per parallel lane.

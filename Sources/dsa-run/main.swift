@@ -253,22 +253,14 @@ func runExec(_ arguments: [String]) -> Never {
   let options: ExecOptions
   let input: Data
   let policy: SeccompPolicy
-  var settingUpHost: ValueOnThread<SandboxHost>?
-  // A usage error waits for the host's set-up: no exit in the middle of it.
-  func refuse(_ message: String) -> Never {
-    settingUpHost?.wait()
-    fail(message, code: 2)
-  }
   do {
     options = try parseExec(arguments)
-    let configuration = options.configuration
-    settingUpHost = ValueOnThread { try SandboxHost(configuration: configuration) }
     input = try readInput(path: options.stdinPath)
     policy = try loadPolicy(named: options.policy)
   } catch let error as UsageError {
-    refuse(error.message)
+    fail(error.message, code: 2)
   } catch {
-    refuse("\(error)")
+    fail("\(error)", code: 2)
   }
   var spec = BoxSpec(command: options.command, environment: options.environment, policy: policy)
   spec.limits = options.limits
@@ -283,14 +275,13 @@ func runExec(_ arguments: [String]) -> Never {
       defer { close(fd) }
       contents.append((name, try readAll(fd, limit: 64 << 20, what: "--file \(hostPath)"), access(hostPath, X_OK) == 0))
     } catch let error as UsageError {
-      refuse(error.message)
+      fail(error.message, code: 2)
     } catch {
-      refuse("\(error)")
+      fail("\(error)", code: 2)
     }
   }
-  let hostSetUp = settingUpHost ?? ValueOnThread { try SandboxHost(configuration: options.configuration) }
   do {
-    let host = try hostSetUp.value()
+    let host = try SandboxHost(configuration: options.configuration)
     let box = try Box(host: host, spec: spec)
     defer { box.destroy() }
     for (name, data, executable) in contents {
