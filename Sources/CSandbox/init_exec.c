@@ -318,6 +318,7 @@ static int exec_init_entry(void *argument) {
   if (result == 0)
     result = raw_syscall(SYS_execveat, start->executable_fd, (long)"", (long)start->argv, (long)start->envp,
                          AT_EMPTY_PATH);
+  // Not spawn.c's report_failure: its write() sets errno, which lives in the parent thread's TLS.
   struct dsa_report record;
   for (size_t i = 0; i < sizeof record; i++) ((volatile unsigned char *)&record)[i] = 0;
   record.kind = DSA_REPORT_SETUP_FAILED;

@@ -183,11 +183,11 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
       throw setupError(failure, plan: planned, command: spec.command)
     }
     let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
-    // The init is a copy-on-write copy of this (large) process, so the OOM
-    // killer may choose it over the program that exhausted the box's memory
-    // (lowering its oom_score_adj needs CAP_SYS_RESOURCE, which a daemon may
-    // lack). The whole box then ends; that is still the program's
-    // memory_limit, not a sandbox failure.
+    // A forked init (the daemon's) is a copy-on-write copy of a large
+    // process, so the OOM killer may choose it over the program that
+    // exhausted the box's memory (lowering its oom_score_adj needs
+    // CAP_SYS_RESOURCE, which a daemon may lack). The whole box then ends;
+    // that is still the program's memory_limit, not a sandbox failure.
     let diedOfMemory = ended == nil && !pump.watch.killedByUs && cgroup?.memoryLimitHit() == true
     if ended == nil && !pump.watch.killedByUs && !diedOfMemory {
       throw SandboxError(step: "the box's init ended without a report (wait status \(usage.status))")

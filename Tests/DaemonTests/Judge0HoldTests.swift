@@ -54,21 +54,12 @@ struct Judge0HoldTests {
     let directory = try makeTemporaryDirectory()
     let daemon = try daemon(directory, slots: 1, ["drain_s": 1, "judge0": ["poll_hold_ms": 25_000]])
     defer { daemon.cleanUp() }
-    let marker = uniqueMarker()
-    _ = try #require(try post(daemon, "/submissions", sleeping(18, marker)).json["token"] as? String)
-    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
-    let queued = try #require(
-      try post(daemon, "/submissions", ["source_code": "print(1)", "language_id": 71]).json["token"] as? String)
-    let answer = Mutex<CurlResponse?>(nil)
-    let url = daemon.baseURL + "/submissions/\(queued)?fields=status"
     // 15 s of curl against a 25 s hold: only the cancel can end it in time.
-    let poller = Thread { answer.withLock { $0 = try? curl(url, timeout: 15) } }
-    poller.start()
-    usleep(500_000)
-    let id = queued.replacingOccurrences(of: "-", with: "")
+    let poll = try pollQueuedBehindRunning(daemon, running: 18, curlTimeout: 15)
+    let id = poll.token.replacingOccurrences(of: "-", with: "")
     #expect(try curl(daemon.baseURL + "/v1/submissions/\(id)", ["-X", "DELETE"]).status == 200)
-    #expect(waitUntil(timeout: .seconds(20)) { answer.withLock { $0 } != nil || !poller.isExecuting })
-    let got = answer.withLock { $0 }
+    #expect(waitUntil(timeout: .seconds(20)) { poll.answer.withLock { $0 } != nil || !poll.thread.isExecuting })
+    let got = poll.answer.withLock { $0 }
     #expect(got?.status == 200 && statusID(got) == 13, "\(got?.body ?? "no answer")")
     #expect(try daemon.stop() == 0)
   }
@@ -164,24 +155,40 @@ struct Judge0HoldTests {
         "drain_s": 20, "submissions": ["claim_ahead": 0, "workers": 1], "judge0": ["poll_hold_ms": 25_000],
       ])
     defer { daemon.cleanUp() }
-    let marker = uniqueMarker()
-    _ = try #require(try post(daemon, "/submissions", sleeping(3, marker)).json["token"] as? String)
-    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
-    let queued = try #require(
-      try post(daemon, "/submissions", ["source_code": "print(1)", "language_id": 71]).json["token"] as? String)
-    let answer = Mutex<CurlResponse?>(nil)
-    let url = daemon.baseURL + "/submissions/\(queued)?fields=status"
-    let poller = Thread { answer.withLock { $0 = try? curl(url, timeout: 40) } }
-    poller.start()
-    // Time for the poll to arrive and be held; one that came later would still be served, as the
-    // drain lets requests in while the running job finishes.
-    usleep(500_000)
+    // Half a second for the poll to arrive and be held; one that came later would still be served, as
+    // the drain lets requests in while the running job finishes.
+    let poll = try pollQueuedBehindRunning(daemon, running: 3, curlTimeout: 40)
     // The drain waits for the running job, then the held poll answers the queued one as it stands,
     // well before its 25 s hold and the 20 s drain: curl gets an answer, not a closed connection.
     #expect(try daemon.stop(timeout: .seconds(40)) == 0)
-    #expect(waitUntil(timeout: .seconds(5)) { answer.withLock { $0 } != nil })
-    let got = answer.withLock { $0 }
+    #expect(waitUntil(timeout: .seconds(5)) { poll.answer.withLock { $0 } != nil })
+    let got = poll.answer.withLock { $0 }
     #expect(got?.status == 200 && statusID(got) == 1, "\(got?.body ?? "no answer")")
+  }
+
+  /// A poll of a queued job, on a thread of its own, made half a second ago: the daemon's one worker
+  /// runs a job sleeping `running` seconds (seen started), and a second job waits behind it.
+  private final class QueuedPoll: Sendable {
+    let token: String
+    let answer = Mutex<CurlResponse?>(nil)
+    nonisolated(unsafe) var thread = Thread {}
+    init(token: String) { self.token = token }
+  }
+
+  private func pollQueuedBehindRunning(_ daemon: DaemonProcess, running: Double, curlTimeout: Int) throws
+    -> QueuedPoll
+  {
+    let marker = uniqueMarker()
+    _ = try #require(try post(daemon, "/submissions", sleeping(running, marker)).json["token"] as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let queued = try #require(
+      try post(daemon, "/submissions", ["source_code": "print(1)", "language_id": 71]).json["token"] as? String)
+    let poll = QueuedPoll(token: queued)
+    let url = daemon.baseURL + "/submissions/\(queued)?fields=status"
+    poll.thread = Thread { poll.answer.withLock { $0 = try? curl(url, timeout: curlTimeout) } }
+    poll.thread.start()
+    usleep(500_000)
+    return poll
   }
 }
 
