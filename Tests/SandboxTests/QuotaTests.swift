@@ -400,6 +400,19 @@ private func heldCount(_ outcome: Outcome) -> Int {
     for identity in [first, second, third, fourth] { allocator.release(identity) }
   }
 
+  @Test func oneShotAllocatorsReuseAFewLeaseFiles() throws {
+    // Each one-shot CLI makes a fresh allocator. Started anywhere in all 32,768 slots, most of them
+    // created a new lock file, and on an ext4 /run that open waits for the journal.
+    let directory = temporaryLeaseDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for _ in 0..<300 {
+      let allocator = HostIdentityAllocator(directory: directory)
+      allocator.release(try allocator.next())
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(files.count <= Int(HostIdentityAllocator.startWindow), "\(files.count) lease files for 300 one-shot leases")
+  }
+
   @Test func twoAllocatorsNeverShareAPair() throws {
     // Two hosts in one process, or two processes: each lease is its own open
     // file description, so flock keeps them apart either way.
