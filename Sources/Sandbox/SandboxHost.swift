@@ -66,7 +66,7 @@ public final class SandboxHost: Sendable {
           step: "mkdir \(directory)", errorNumber: errno, hint: "dsa-run needs root and a writable work root")
       }
     }
-    chmod(boxesDirectory, 0o711)
+    Self.ensureMode(boxesDirectory, 0o711)
     try Self.checkReachableByBoxes(workRoot)
     for (name, text) in generatedEtcFiles() {
       let path = etc + "/" + name
@@ -235,10 +235,21 @@ public final class SandboxHost: Sendable {
     close(fd)
     // Whatever an earlier version or an operator left there, empty and read-only.
     var info = stat()
+    var fileInfo = stat()
     guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, listDirectory(directory).isEmpty,
-      chmod(directory, 0o555) == 0, truncate(file, 0) == 0, chmod(file, 0o444) == 0
+      ensureMode(directory, 0o555), lstat(file, &fileInfo) == 0, fileInfo.st_mode & S_IFMT == S_IFREG,
+      fileInfo.st_size == 0 || truncate(file, 0) == 0, ensureMode(file, 0o444)
     else { throw SandboxError(step: "\(directory) and \(file) must be an empty directory and an empty file") }
     return (directory, file)
+  }
+
+  /// chmod, only when the mode differs: even a chmod to the same mode dirties the inode, and on a
+  /// journaling work root (an ext4 /run) every start then waited on the journal now and then.
+  @discardableResult
+  private static func ensureMode(_ path: String, _ mode: mode_t) -> Bool {
+    var info = stat()
+    if lstat(path, &info) == 0, info.st_mode & 0o7777 == mode { return true }
+    return chmod(path, mode) == 0
   }
 
   /// Process-wide, so several hosts in one process never pick the same name.

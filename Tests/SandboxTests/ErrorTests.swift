@@ -33,6 +33,31 @@ import Testing
     _ = host
   }
 
+  @Test func aSecondHostsSetUpChangesNothingOnDisk() throws {
+    // Each one-shot CLI sets up a host. A chmod or truncate to what is already there still dirties
+    // the inode, and on a journaling /run a start then waited for the journal now and then.
+    let workRoot = "/run/dsa-run-tests-unchanged-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: workRoot) }
+    _ = try SandboxHost(configuration: SandboxConfiguration(workRoot: workRoot))
+    func changeTimes() -> [String: timespec] {
+      var times: [String: timespec] = [:]
+      for path in ["/boxes", "/empty", "/empty-file", "/etc/passwd", "/etc/hosts"] {
+        var info = stat()
+        if lstat(workRoot + path, &info) == 0 { times[path] = info.st_ctim }
+      }
+      return times
+    }
+    let before = changeTimes()
+    #expect(before.count == 5)
+    // Past the file system's timestamp granularity (a jiffy).
+    usleep(30_000)
+    _ = try SandboxHost(configuration: SandboxConfiguration(workRoot: workRoot))
+    for (path, time) in changeTimes() {
+      let earlier = try #require(before[path])
+      #expect(time.tv_sec == earlier.tv_sec && time.tv_nsec == earlier.tv_nsec, "\(path) was changed again")
+    }
+  }
+
   @Test func relativeCommandIsRefused() {
     let error = #expect(throws: SandboxError.self) {
       _ = try Box(host: Fixture.host, spec: BoxSpec(command: ["true"], policy: Fixture.defaultPolicy))
