@@ -9,10 +9,10 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(4)))
 struct Judge0HoldTests {
   /// A Judge0 submission that prints `marker` after sleeping `seconds` (its marker names it in /proc).
-  private func sleeping(_ seconds: Double, _ marker: String) -> [String: Any] {
+  private func sleeping(_ seconds: Double, _ marker: String, wallLimit: Double = 20) -> [String: Any] {
     [
       "source_code": "import sys, time\ntime.sleep(\(seconds))\nprint('slept', sys.argv[1])\n", "language_id": 71,
-      "command_line_arguments": marker, "wall_time_limit": 20, "cpu_time_limit": 5,
+      "command_line_arguments": marker, "wall_time_limit": wallLimit, "cpu_time_limit": 5,
     ]
   }
 
@@ -119,25 +119,30 @@ struct Judge0HoldTests {
     let directory = try makeTemporaryDirectory()
     // 8 connections: at most 2 polls are held; the rest answer at once and their connections close.
     let daemon = try daemon(
-      directory, slots: 2, ["drain_s": 1, "max_connections": 8, "judge0": ["poll_hold_ms": 25_000]])
+      directory, slots: 2,
+      [
+        "drain_s": 1, "max_connections": 8, "judge0": ["poll_hold_ms": 50_000],
+        "submissions": ["max_wait_s": 60], "limits": ["wall_ms": 50_000],
+      ])
     defer { daemon.cleanUp() }
     let marker = uniqueMarker()
-    let token = try #require(try post(daemon, "/submissions", sleeping(18, marker)).json["token"] as? String)
+    let token = try #require(
+      try post(daemon, "/submissions", sleeping(45, marker, wallLimit: 50)).json["token"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
     let url = daemon.baseURL + "/submissions/\(token)?fields=status"
     let answers = Mutex<[CurlResponse?]>([])
     let flood = 12
     for _ in 0..<flood {
       Thread {
-        let answer = try? curl(url, timeout: 40)
+        let answer = try? curl(url, timeout: 70)
         answers.withLock { $0.append(answer) }
       }.start()
     }
     // Every poll but the two held ones comes back (answered at once, or 503 while the flood's own
-    // connections were over the limit): long before the 25 s hold, and before the 18 s job ends
-    // (which would end the holds too). 1.4 s alone; in one full suite on two CPUs they were not all
-    // back after 10 s.
-    #expect(waitUntil(timeout: .seconds(15)) { answers.withLock { $0.count } >= flood - 2 })
+    // connections were over the limit): long before the 50 s hold, and before the 45 s job ends
+    // (which would end the holds too). 1.4 s alone; in full suites on two CPUs they were not all
+    // back after 10 s, and once not after 15 s.
+    #expect(waitUntil(timeout: .seconds(35)) { answers.withLock { $0.count } >= flood - 2 })
     #expect(answers.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || statusID($0) == 2 })
     // The second slot and a connection are free: a sync run is answered while the holds go on.
     let run = try execute(daemon, ["language": "python", "source": "print('through')"], timeout: 20)
