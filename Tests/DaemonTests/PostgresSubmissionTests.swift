@@ -79,14 +79,17 @@ final class PostgresCluster {
 struct PostgresSubmissionTests {
   /// A daemon with one slot on `cluster`'s store and `submissions`' other settings, in a directory of
   /// its own that `cleanUp()` removes.
-  private func daemon(on cluster: PostgresCluster, _ submissions: [String: Any] = [:]) throws -> DaemonProcess {
+  private func daemon(
+    on cluster: PostgresCluster, _ submissions: [String: Any] = [:], judge0: [String: Any]? = nil
+  ) throws -> DaemonProcess {
     let directory = try makeTemporaryDirectory()
     var settings = submissions
     settings["store"] = cluster.connectionString
+    var config: [String: Any] = ["submissions": settings]
+    if let judge0 { config["judge0"] = judge0 }
     do {
       return try DaemonProcess(
-        arguments: ["--slots", "1", "--config", try writeConfig(directory, ["submissions": settings])],
-        directory: directory)
+        arguments: ["--slots", "1", "--config", try writeConfig(directory, config)], directory: directory)
     } catch {
       try? FileManager.default.removeItem(atPath: directory)
       throw error
@@ -199,6 +202,34 @@ struct PostgresSubmissionTests {
     #expect(try migrated.queryForTests("SELECT current_setting('enable_bitmapscan')", []).first?.first == "off")
     #expect(
       try migrated.queryForTests("SELECT current_setting('plan_cache_mode')", []).first?.first == "force_generic_plan")
+  }
+
+  @Test func aHeldJudge0PollOnAnotherDaemonAnswersOnceTheResultIsRecorded() throws {
+    // The daemon asked does not run the job, so no result of its own wakes the held poll: it reads
+    // the store again (every 0.2 s) until the other daemon has recorded the job. Without that, the
+    // poll would end with the 25 s hold, answering "Processing".
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let runner = try daemon(on: cluster, judge0: ["poll_hold_ms": 25_000])
+    defer { runner.cleanUp() }
+    let marker = uniqueMarker()
+    let sleeper: [String: Any] = [
+      "source_code": "import sys, time\ntime.sleep(3)\nprint('slept', sys.argv[1])\n", "language_id": 71,
+      "command_line_arguments": marker,
+    ]
+    let token = try #require(try post(runner, "/submissions", sleeper).json["token"] as? String)
+    // Running on the first daemon before the second is up: the second never claims it.
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let asked = try daemon(on: cluster, judge0: ["poll_hold_ms": 25_000])
+    defer { asked.cleanUp() }
+    let started = Date()
+    let answer = try curl(asked.baseURL + "/submissions/\(token)?fields=status,stdout", timeout: 40)
+    #expect(answer.status == 200, "\(answer.body)")
+    #expect((answer.json["status"] as? [String: Any])?["id"] as? Int == 3, "\(answer.body)")
+    #expect(answer.json["stdout"] as? String == "slept \(marker)\n", "\(answer.body)")
+    #expect(Date().timeIntervalSince(started) < 20, "answered by the hold's end, not the result")
+    #expect(try runner.stop() == 0)
+    #expect(try asked.stop() == 0)
   }
 
   @Test func anotherDaemonShowsTheResultsThisOneRecorded() throws {
