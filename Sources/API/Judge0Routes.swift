@@ -26,8 +26,10 @@ public struct Judge0Settings: Sendable, Equatable {
   }
 }
 
-/// How many Judge0 polls are held now, bounded by `Judge0Settings.maximumHeldPolls`.
-final class Judge0PollHolds: Sendable {
+/// How many requests of one kind are held open now, waiting for a result: Judge0 polls, bounded by
+/// `Judge0Settings.maximumHeldPolls`, and waits (`?wait=`, `wait=true`), by
+/// `SubmissionSettings.maximumWaiting`.
+final class HeldRequests: Sendable {
   private let held = Mutex(0)
 
   /// Takes a hold; false (none taken) when `maximum` are held.
@@ -624,7 +626,10 @@ extension APIRouter {
     throws(APIError) -> SubmissionRecord
   {
     let id = Self.judge0ID(token)!
-    let deadline = Date(timeIntervalSinceNow: service.settings.maximumWaitSeconds)
+    // Past `maximumWaiting` waits, answered as it stands: a wait never takes every connection.
+    let holds = service.waits.enter(maximum: service.settings.maximumWaiting)
+    defer { if holds { service.waits.leave() } }
+    let deadline = Date(timeIntervalSinceNow: holds ? service.settings.maximumWaitSeconds : 0)
     let watch = service.recorded.watch(id)
     defer { service.recorded.end(watch) }
     while true {

@@ -18,6 +18,10 @@ public struct SubmissionSettings: Sendable {
   public var maximumBatch = 20
   /// The longest `?wait=` a request may ask for, seconds.
   public var maximumWaitSeconds = 30.0
+  /// How many requests may wait for a result at once (`?wait=`, and Judge0's `wait=true` once it is
+  /// queued); one past them is answered as the submission stands, as `wait=0` would be, so waits
+  /// never hold every connection. The daemon sets a quarter of `max_connections`.
+  public var maximumWaiting = 64
   /// Webhook delivery; nil refuses `callback_url`.
   public var webhooks: WebhookSettings?
 
@@ -44,7 +48,9 @@ public final class SubmissionService: Sendable {
   /// shows one done (it then need not decode the stored bytes, when they are these).
   let judge0Results = PreparedJobs<Judge0Result>(capacity: 4096, maximumBytes: 16 << 20)
   /// The Judge0 polls held now (`Judge0Settings.pollHoldMilliseconds`).
-  let judge0Holds = Judge0PollHolds()
+  let judge0Holds = HeldRequests()
+  /// The requests waiting for a result now (`SubmissionSettings.maximumWaiting`).
+  let waits = HeldRequests()
 
   /// How long a result is answered from memory: a few minutes covers the polls that follow a
   /// result; never past the retention, so nothing purged is answered.
@@ -439,7 +445,10 @@ extension APIRouter {
   private func view(id: String, owner: String, wait: Double, service: SubmissionService, created: Bool)
     throws(APIError) -> HTTPResponse
   {
-    let deadline = Date(timeIntervalSinceNow: wait)
+    // Past `maximumWaiting` waits, answered as it stands now (202 while not done), as `wait=0` is.
+    let holds = wait > 0 && service.waits.enter(maximum: service.settings.maximumWaiting)
+    defer { if holds { service.waits.leave() } }
+    let deadline = Date(timeIntervalSinceNow: holds ? wait : 0)
     let watch = service.recorded.watch(id)
     defer { service.recorded.end(watch) }
     while true {

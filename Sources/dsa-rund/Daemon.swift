@@ -143,7 +143,8 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
       logLine("warning", ["message": "no openapi.json in the data folder: GET /v1/openapi.json answers 404"])
     }
     do {
-      apiConfiguration.submissions = try configuration.submissions.settings(slots: configuration.resolvedSlots)
+      apiConfiguration.submissions = try configuration.submissions.settings(
+        slots: configuration.resolvedSlots, maximumConnections: configuration.maxConnections)
       apiConfiguration.judge0 = configuration.judge0.settings(maximumConnections: configuration.maxConnections)
     } catch {
       throw UsageError("cannot open the submission store: \(error)")

@@ -96,7 +96,7 @@ struct SubmissionsConfiguration: Equatable {
   }
 
   /// Opens the store (creating the state directory for the default file) and gathers the knobs.
-  func settings(slots: Int) throws(StoreError) -> SubmissionSettings {
+  func settings(slots: Int, maximumConnections: Int) throws(StoreError) -> SubmissionSettings {
     let store: any SubmissionStore
     if let url = self.store, url.hasPrefix("postgres") {
       store = try PostgresStore(connectionString: url)
@@ -122,6 +122,8 @@ struct SubmissionsConfiguration: Equatable {
     var settings = SubmissionSettings(store: store, workers: workerSettings)
     settings.maximumBatch = maxBatch
     settings.maximumWaitSeconds = maxWaitSeconds
+    // As many as Judge0 polls may be held: with both, half the connections stay for everything else.
+    settings.maximumWaiting = max(1, maximumConnections / 4)
     if let webhooks {
       var hooks = WebhookSettings()
       hooks.secret = webhooks.secret

@@ -143,7 +143,8 @@ struct Judge0HoldTests {
     // (which would end the holds too). 1.4 s alone; in full suites on two CPUs they were not all
     // back after 10 s, and once not after 15 s.
     #expect(waitUntil(timeout: .seconds(35)) { answers.withLock { $0.count } >= flood - 2 })
-    #expect(answers.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || statusID($0) == 2 })
+    // Not final: "Processing", or "In Queue" while the job's start waits to share a write (50 ms).
+    #expect(answers.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || [1, 2].contains(statusID($0)) })
     // The second slot and a connection are free: a sync run is answered while the holds go on.
     let run = try execute(daemon, ["language": "python", "source": "print('through')"], timeout: 20)
     #expect(

@@ -6,6 +6,43 @@ import Testing
 // Stored submissions end to end: a real daemon, a real SQLite file in the test's directory, curl.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct SubmissionTests {
+  @Test func waitsBeyondAQuarterOfTheConnectionsAreAnsweredAtOnce() throws {
+    // 8 connections: at most 2 requests wait for a result; the others are answered as the
+    // submission stands (200 "running", or 503 while the flood's own connections were over the
+    // limit), and the connections left serve a sync run while the two waits go on.
+    let directory = try makeTemporaryDirectory()
+    let config = try writeConfig(
+      directory,
+      ["drain_s": 1, "max_connections": 8, "limits": ["wall_ms": 50_000], "submissions": ["max_wait_s": 50]])
+    let daemon = try DaemonProcess(arguments: ["--slots", "2", "--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    let marker = uniqueMarker()
+    let id = try #require(
+      try post(daemon, "/v1/submissions", sleeper(seconds: 45, marker: marker, wallMilliseconds: 50_000)).json["id"]
+        as? String)
+    #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
+    let answers = Mutex<[CurlResponse?]>([])
+    let flood = 8
+    let url = daemon.baseURL + "/v1/submissions/\(id)?wait=45"
+    for _ in 0..<flood {
+      Thread {
+        let answer = try? curl(url, timeout: 70)
+        answers.withLock { $0.append(answer) }
+      }.start()
+    }
+    // Long before the 45 s wait and the 45 s job (each would end the two waits too).
+    #expect(waitUntil(timeout: .seconds(35)) { answers.withLock { $0.count } >= flood - 2 })
+    #expect(
+      answers.withLock { $0 }.allSatisfy { answer in
+        answer == nil || answer?.status == 503
+          || (answer?.status == 200 && ["queued", "running"].contains(answer?.json["status"] as? String ?? ""))
+      })
+    let run = try execute(daemon, ["language": "python", "source": "print('through')"], timeout: 20)
+    #expect(
+      run.status == 200 && (run.json["run"] as? [String: Any])?["stdout"] as? String == "through\n", "\(run.body)")
+    #expect(try daemon.stop() == 0)
+  }
+
   @Test func lifecycleBatchWaitCancelAndPurge() throws {
     let directory = try makeTemporaryDirectory()
     let config = try writeConfig(directory, ["submissions": ["retention_s": 2, "max_batch": 3, "max_wait_s": 30]])

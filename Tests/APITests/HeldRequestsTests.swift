@@ -2,10 +2,11 @@ import Testing
 
 @testable import API
 
-/// The bound on Judge0 polls held at once (the end-to-end tests are Tests/DaemonTests/Judge0HoldTests.swift).
-@Suite struct Judge0PollHoldsTests {
+/// The bound on requests held open at once: Judge0 polls, `?wait=` and `wait=true` (end to end:
+/// Tests/DaemonTests/Judge0HoldTests.swift, SubmissionTests).
+@Suite struct HeldRequestsTests {
   @Test func holdsAreTakenUpToTheMaximumAndFreedOnLeave() {
-    let holds = Judge0PollHolds()
+    let holds = HeldRequests()
     #expect(holds.enter(maximum: 2))
     #expect(holds.enter(maximum: 2))
     #expect(!holds.enter(maximum: 2))
