@@ -130,21 +130,16 @@ struct Judge0HoldTests {
       try post(daemon, "/submissions", sleeping(45, marker, wallLimit: 50)).json["token"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
     let url = daemon.baseURL + "/submissions/\(token)?fields=status"
-    let answers = Mutex<[CurlResponse?]>([])
     let flood = 12
-    for _ in 0..<flood {
-      Thread {
-        let answer = try? curl(url, timeout: 70)
-        answers.withLock { $0.append(answer) }
-      }.start()
-    }
+    let answers = concurrentGets(url, count: flood, timeout: 70)
     // Every poll but the two held ones comes back (answered at once, or 503 while the flood's own
     // connections were over the limit): long before the 50 s hold, and before the 45 s job ends
     // (which would end the holds too). 1.4 s alone; in full suites on two CPUs they were not all
     // back after 10 s, and once not after 15 s.
-    #expect(waitUntil(timeout: .seconds(35)) { answers.withLock { $0.count } >= flood - 2 })
+    #expect(waitUntil(timeout: .seconds(35)) { answers.list.withLock { $0.count } >= flood - 2 })
     // Not final: "Processing", or "In Queue" while the job's start waits to share a write (50 ms).
-    #expect(answers.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || [1, 2].contains(statusID($0)) })
+    #expect(
+      answers.list.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || [1, 2].contains(statusID($0)) })
     // The second slot and a connection are free: a sync run is answered while the holds go on.
     let run = try execute(daemon, ["language": "python", "source": "print('through')"], timeout: 20)
     #expect(

@@ -21,19 +21,12 @@ struct SubmissionTests {
       try post(daemon, "/v1/submissions", sleeper(seconds: 45, marker: marker, wallMilliseconds: 50_000)).json["id"]
         as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
-    let answers = Mutex<[CurlResponse?]>([])
     let flood = 8
-    let url = daemon.baseURL + "/v1/submissions/\(id)?wait=45"
-    for _ in 0..<flood {
-      Thread {
-        let answer = try? curl(url, timeout: 70)
-        answers.withLock { $0.append(answer) }
-      }.start()
-    }
+    let answers = concurrentGets(daemon.baseURL + "/v1/submissions/\(id)?wait=45", count: flood, timeout: 70)
     // Long before the 45 s wait and the 45 s job (each would end the two waits too).
-    #expect(waitUntil(timeout: .seconds(35)) { answers.withLock { $0.count } >= flood - 2 })
+    #expect(waitUntil(timeout: .seconds(35)) { answers.list.withLock { $0.count } >= flood - 2 })
     #expect(
-      answers.withLock { $0 }.allSatisfy { answer in
+      answers.list.withLock { $0 }.allSatisfy { answer in
         answer == nil || answer?.status == 503
           || (answer?.status == 200 && ["queued", "running"].contains(answer?.json["status"] as? String ?? ""))
       })

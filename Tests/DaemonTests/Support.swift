@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Sandbox
 import SandboxTesting
+import Synchronization
 import Testing
 
 /// The repository's root, found from this file's path.
@@ -297,4 +298,21 @@ func freeLoopbackPort() throws -> UInt16 {
   }
   guard bound else { throw TestFailure("bind 127.0.0.1:0: errno \(errno)") }
   return UInt16(bigEndian: address.sin_port)
+}
+
+/// The answers of `concurrentGets` (nil: curl failed), as they come back.
+final class ConcurrentAnswers: Sendable {
+  let list = Mutex<[CurlResponse?]>([])
+}
+
+/// `count` GETs of `url` at once, each on a thread of its own.
+func concurrentGets(_ url: String, count: Int, timeout: Int) -> ConcurrentAnswers {
+  let answers = ConcurrentAnswers()
+  for _ in 0..<count {
+    Thread {
+      let answer = try? curl(url, timeout: timeout)
+      answers.list.withLock { $0.append(answer) }
+    }.start()
+  }
+  return answers
 }
