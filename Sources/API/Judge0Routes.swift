@@ -626,19 +626,11 @@ extension APIRouter {
     throws(APIError) -> SubmissionRecord
   {
     let id = Self.judge0ID(token)!
-    // Past `maximumWaiting` waits, answered as it stands: a wait never takes every connection.
-    let holds = service.waits.enter(maximum: service.settings.maximumWaiting)
-    defer { if holds { service.waits.leave() } }
-    let deadline = Date(timeIntervalSinceNow: holds ? service.settings.maximumWaitSeconds : 0)
-    let watch = service.recorded.watch(id)
-    defer { service.recorded.end(watch) }
-    while true {
-      guard let record = try judge0Fetch([id], owner: owner, service: service, trace: &trace).first else {
-        throw .internalError("a stored Judge0 submission vanished")
-      }
-      if record.state == .done || record.state == .cancelled || Date() >= deadline { return record }
-      watch.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
+    let found = try awaitFinal(id, upTo: service.settings.maximumWaitSeconds, service: service) {
+      () throws(APIError) in try judge0Fetch([id], owner: owner, service: service, trace: &trace).first
     }
+    guard let record = found else { throw .internalError("a stored Judge0 submission vanished") }
+    return record
   }
 
   // MARK: Running and results

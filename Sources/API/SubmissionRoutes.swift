@@ -445,20 +445,30 @@ extension APIRouter {
   private func view(id: String, owner: String, wait: Double, service: SubmissionService, created: Bool)
     throws(APIError) -> HTTPResponse
   {
-    // Past `maximumWaiting` waits, answered as it stands now (202 while not done), as `wait=0` is.
-    let holds = wait > 0 && service.waits.enter(maximum: service.settings.maximumWaiting)
+    let found = try awaitFinal(id, upTo: wait, service: service) { () throws(APIError) in
+      try fetch([id], owner: owner, service).first
+    }
+    guard let record = found else { throw Self.unknownSubmission(id) }
+    let final = record.state == .done || record.state == .cancelled
+    return Self.jsonResponse(created && !final ? HTTPStatus(code: 202) : .ok, Self.recordData(record))
+  }
+
+  /// Submission `id` once it is final (done or cancelled), or as it stands when `seconds` run out;
+  /// nil when `fetch` finds none. Past `maximumWaiting` waits at once, as it stands, so waits never
+  /// hold every connection. Woken by its result recorded here, or a cancel; the short bound also
+  /// catches one recorded by another daemon.
+  func awaitFinal(
+    _ id: String, upTo seconds: Double, service: SubmissionService,
+    fetch: () throws(APIError) -> SubmissionRecord?
+  ) throws(APIError) -> SubmissionRecord? {
+    let holds = seconds > 0 && service.waits.enter(maximum: service.settings.maximumWaiting)
     defer { if holds { service.waits.leave() } }
-    let deadline = Date(timeIntervalSinceNow: holds ? wait : 0)
+    let deadline = Date(timeIntervalSinceNow: holds ? seconds : 0)
     let watch = service.recorded.watch(id)
     defer { service.recorded.end(watch) }
     while true {
-      guard let record = try fetch([id], owner: owner, service).first else { throw Self.unknownSubmission(id) }
-      let final = record.state == .done || record.state == .cancelled
-      if final || Date() >= deadline {
-        return Self.jsonResponse(created && !final ? HTTPStatus(code: 202) : .ok, Self.recordData(record))
-      }
-      // Woken by its result recorded here; the short bound also catches one recorded by another
-      // daemon, or a cancel.
+      guard let record = try fetch() else { return nil }
+      if record.state == .done || record.state == .cancelled || Date() >= deadline { return record }
       watch.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.2)))
     }
   }

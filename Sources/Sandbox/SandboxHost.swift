@@ -233,23 +233,24 @@ public final class SandboxHost: Sendable {
     let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o444)
     if fd < 0 { throw SandboxError(step: "create \(file)", errorNumber: errno) }
     close(fd)
-    // Whatever an earlier version or an operator left there, empty and read-only.
+    // Whatever an earlier version or an operator left there, empty and read-only; changed only where
+    // it differs (`ensureMode`).
     var info = stat()
     var fileInfo = stat()
     guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, listDirectory(directory).isEmpty,
-      ensureMode(directory, 0o555), lstat(file, &fileInfo) == 0, fileInfo.st_mode & S_IFMT == S_IFREG,
-      fileInfo.st_size == 0 || truncate(file, 0) == 0, ensureMode(file, 0o444)
+      info.st_mode & 0o7777 == 0o555 || chmod(directory, 0o555) == 0, lstat(file, &fileInfo) == 0,
+      fileInfo.st_mode & S_IFMT == S_IFREG, fileInfo.st_size == 0 || truncate(file, 0) == 0,
+      fileInfo.st_mode & 0o7777 == 0o444 || chmod(file, 0o444) == 0
     else { throw SandboxError(step: "\(directory) and \(file) must be an empty directory and an empty file") }
     return (directory, file)
   }
 
   /// chmod, only when the mode differs: even a chmod to the same mode dirties the inode, and on a
   /// journaling work root (an ext4 /run) every start then waited on the journal now and then.
-  @discardableResult
-  private static func ensureMode(_ path: String, _ mode: mode_t) -> Bool {
+  private static func ensureMode(_ path: String, _ mode: mode_t) {
     var info = stat()
-    if lstat(path, &info) == 0, info.st_mode & 0o7777 == mode { return true }
-    return chmod(path, mode) == 0
+    if lstat(path, &info) == 0, info.st_mode & 0o7777 == mode { return }
+    chmod(path, mode)
   }
 
   /// Process-wide, so several hosts in one process never pick the same name.

@@ -47,7 +47,7 @@ struct Judge0Configuration: Equatable {
     var settings = Judge0Settings(prefix: prefix)
     settings.maximumExtractBytes = maxExtractKilobytes << 10
     settings.pollHoldMilliseconds = pollHoldMilliseconds
-    settings.maximumHeldPolls = max(1, maximumConnections / 4)
+    settings.maximumHeldPolls = heldRequestBound(maximumConnections: maximumConnections)
     return settings
   }
 }

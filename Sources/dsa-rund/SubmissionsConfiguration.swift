@@ -122,8 +122,7 @@ struct SubmissionsConfiguration: Equatable {
     var settings = SubmissionSettings(store: store, workers: workerSettings)
     settings.maximumBatch = maxBatch
     settings.maximumWaitSeconds = maxWaitSeconds
-    // As many as Judge0 polls may be held: with both, half the connections stay for everything else.
-    settings.maximumWaiting = max(1, maximumConnections / 4)
+    settings.maximumWaiting = heldRequestBound(maximumConnections: maximumConnections)
     if let webhooks {
       var hooks = WebhookSettings()
       hooks.secret = webhooks.secret
@@ -136,3 +135,8 @@ struct SubmissionsConfiguration: Equatable {
     return settings
   }
 }
+
+/// How many requests of one kind may be held open waiting for a result (Judge0 polls held, or
+/// `?wait=` and `wait=true` waits): a quarter of the connections, so with both kinds at their bound
+/// half of them stay for everything else.
+func heldRequestBound(maximumConnections: Int) -> Int { max(1, maximumConnections / 4) }
