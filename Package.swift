@@ -122,14 +122,15 @@ let package = Package(
       name: "DaemonTests",
       // dsa-rund is built too: the tests start it, talk to it with curl and Python, and signal it.
       dependencies: [
-        "API", "Challenges", "HTTP", "Runners", "Sandbox", "SandboxTesting", "Submissions", "Wire", "dsa-rund",
+        "API", "Challenges", "HTTP", "Runners", "Sandbox", "SandboxTesting", "Submissions", "SystemCore", "Wire",
+        "dsa-rund",
       ],
       swiftSettings: strictSwift
     ),
     .testTarget(
       name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP", "Wire"],
       swiftSettings: strictSwift),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SandboxTesting"], swiftSettings: strictSwift),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SandboxTesting", "SystemCore"], swiftSettings: strictSwift),
     // The wire formats: JSONValue, the one strict reader, the /v1 request and result types.
     .target(name: "Wire", swiftSettings: strictSwift),
     .testTarget(name: "WireTests", dependencies: ["Wire"], resources: [.copy("golden")], swiftSettings: strictSwift),
@@ -140,7 +141,9 @@ let package = Package(
     .testTarget(
       name: "ChallengesTests",
       // dsa-run is built too: the tests grade through its CLI.
-      dependencies: ["API", "Challenges", "Grading", "Runners", "Sandbox", "SandboxTesting", "Wire", "dsa-run"],
+      dependencies: [
+        "API", "Challenges", "Grading", "Runners", "Sandbox", "SandboxTesting", "SystemCore", "Wire", "dsa-run",
+      ],
       swiftSettings: strictSwift
     ),
     .testTarget(
@@ -149,13 +152,13 @@ let package = Package(
       dependencies: ["Sandbox", "SandboxTesting", "SystemCore", "dsa-run"],
       swiftSettings: strictSwift
     ),
-    // Pure: no root, no kernel facility beyond pipes.
+    // Pure: no root, no kernel facility beyond pipes and child processes.
     .testTarget(name: "SystemCoreTests", dependencies: ["SystemCore"], swiftSettings: strictSwift),
     // Pure: docs/architecture.md's module table against the import lines and this file.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSwift),
     // Live runs on real boxes and the interactive CLI under a real pseudo-terminal.
     .testTarget(
-      name: "LiveTests", dependencies: ["Grading", "Runners", "Sandbox", "SandboxTesting", "dsa-run"],
+      name: "LiveTests", dependencies: ["Grading", "Runners", "Sandbox", "SandboxTesting", "SystemCore", "dsa-run"],
       exclude: ["Scripts"],
       swiftSettings: strictSwift),
     .testTarget(

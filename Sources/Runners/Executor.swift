@@ -572,11 +572,11 @@ func runHostCommand(_ argv: [String]) -> String? {
   process.executableURL = URL(fileURLWithPath: argv[0])
   process.arguments = Array(argv.dropFirst())
   process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-  let pipe = Pipe()
+  let pipe = ProcessLaunch.pipe()
   process.standardOutput = pipe
   process.standardError = pipe
   process.standardInput = FileHandle.nullDevice
-  do { try process.run() } catch { return nil }
+  do { try ProcessLaunch.run(process) } catch { return nil }
   let deadline = DispatchTime.now() + .seconds(10)
   let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
   DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import SandboxTesting
+import SystemCore
 import Testing
 
 @testable import Challenges
@@ -30,12 +31,12 @@ func runCLI(_ arguments: [String], data: String) throws -> CLIResult {
   process.executableURL = URL(fileURLWithPath: dsaRunBinary)
   process.arguments = arguments
   process.environment = ["DSA_RUN_DATA": data, "PATH": "/usr/bin:/bin"]
-  let output = Pipe()
-  let errors = Pipe()
+  let output = ProcessLaunch.pipe()
+  let errors = ProcessLaunch.pipe()
   process.standardOutput = output
   process.standardError = errors
   process.standardInput = FileHandle.nullDevice
-  try process.run()
+  try ProcessLaunch.run(process)
   let stdoutData = output.fileHandleForReading.readToEndRetryingInterrupts()
   let stderrData = errors.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()

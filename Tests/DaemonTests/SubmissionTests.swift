@@ -24,7 +24,9 @@ struct SubmissionTests {
     let flood = 8
     let answers = concurrentGets(daemon.baseURL + "/v1/submissions/\(id)?wait=45", count: flood, timeout: 70)
     // Long before the 45 s wait and the 45 s job (each would end the two waits too).
-    #expect(waitUntil(timeout: .seconds(35)) { answers.list.withLock { $0.count } >= flood - 2 })
+    #expect(
+      waitUntil(timeout: .seconds(35)) { answers.list.withLock { $0.count } >= flood - 2 },
+      "answers:\n\(answers.description)\nthe daemon's log:\n\(daemon.log.suffix(6000))")
     #expect(
       answers.list.withLock { $0 }.allSatisfy { answer in
         answer == nil || answer?.status == 503

@@ -3,6 +3,7 @@ import Glibc
 import Sandbox
 import SandboxTesting
 import Synchronization
+import SystemCore
 import Testing
 
 /// The repository's root, found from this file's path.
@@ -59,8 +60,8 @@ func runProcess(
 /// A started child process with its output collected in the background.
 final class Child: @unchecked Sendable {
   let process = Process()
-  private let outputPipe = Pipe()
-  private let errorPipe = Pipe()
+  private let outputPipe = ProcessLaunch.pipe()
+  private let errorPipe = ProcessLaunch.pipe()
   private let group = DispatchGroup()
   private var output = Data()
   private var errors = Data()
@@ -72,7 +73,7 @@ final class Child: @unchecked Sendable {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = outputPipe
     process.standardError = errorPipe
-    try process.run()
+    try ProcessLaunch.run(process)
     for (pipe, isOutput) in [(outputPipe, true), (errorPipe, false)] {
       group.enter()
       Thread.detachNewThread {
@@ -131,7 +132,7 @@ final class DaemonProcess {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-    try process.run()
+    try ProcessLaunch.run(process)
     try waitForStart()
   }
 
@@ -300,9 +301,26 @@ func freeLoopbackPort() throws -> UInt16 {
   return UInt16(bigEndian: address.sin_port)
 }
 
-/// The answers of `concurrentGets` (nil: curl failed), as they come back.
+/// The answers of `concurrentGets` (nil: curl failed), as they come back, with when each came and
+/// why curl failed, for a failure's message.
 final class ConcurrentAnswers: Sendable {
   let list = Mutex<[CurlResponse?]>([])
+  private let started = ContinuousClock.now
+  private let timeline = Mutex<[String]>([])
+
+  fileprivate func add(_ answer: Result<CurlResponse, any Error>) {
+    let seconds = (ContinuousClock.now - started).components.seconds
+    let line: String
+    switch answer {
+    case .success(let response): line = "\(seconds) s: \(response.status) \(response.body.prefix(120))"
+    case .failure(let error): line = "\(seconds) s: curl failed: \(error)"
+    }
+    timeline.withLock { $0.append(line) }
+    list.withLock { $0.append(try? answer.get()) }
+  }
+
+  /// One line per answer so far: its second after the start, status and the start of its body.
+  var description: String { timeline.withLock { $0.joined(separator: "\n") } }
 }
 
 /// `count` GETs of `url` at once, each on a thread of its own.
@@ -310,8 +328,7 @@ func concurrentGets(_ url: String, count: Int, timeout: Int) -> ConcurrentAnswer
   let answers = ConcurrentAnswers()
   for _ in 0..<count {
     Thread {
-      let answer = try? curl(url, timeout: timeout)
-      answers.list.withLock { $0.append(answer) }
+      answers.add(Result { try curl(url, timeout: timeout) })
     }.start()
   }
   return answers

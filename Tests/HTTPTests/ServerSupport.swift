@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import SandboxTesting
 import Synchronization
+import SystemCore
 import Testing
 
 @testable import HTTP
@@ -162,14 +163,14 @@ func runProcess(
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
-  let output = Pipe()
-  let error = Pipe()
+  let output = ProcessLaunch.pipe()
+  let error = ProcessLaunch.pipe()
   process.standardOutput = output
   process.standardError = error
   process.standardInput = FileHandle.nullDevice
   let exited = DispatchSemaphore(value: 0)
   process.terminationHandler = { _ in exited.signal() }
-  try process.run()
+  try ProcessLaunch.run(process)
   // Drained while the process runs, so a chatty child never blocks on a full pipe.
   let outputData = Collected()
   let errorData = Collected()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandboxTesting
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -45,9 +46,9 @@ func atTerminal(_ actions: [[String]], _ arguments: [String]) throws -> Terminal
   process.arguments =
     [TestPaths.repositoryRoot + "/Tests/LiveTests/Scripts/pty-driver.py", actionsJSON, dsaRunBinary]
     + arguments + ["--work-root", TestPaths.workRoot, "--cache-dir", TestPaths.cache]
-  let output = Pipe()
+  let output = ProcessLaunch.pipe()
   process.standardOutput = output
-  try process.run()
+  try ProcessLaunch.run(process)
   let data = output.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return try JSONDecoder().decode(TerminalSession.self, from: data)
@@ -123,10 +124,10 @@ struct CLIPipedTests {
         + "echo \"exit $?\"; date +%s.%N; }",
       dsaRunBinary, path, TestPaths.workRoot, TestPaths.cache,
     ]
-    let output = Pipe()
+    let output = ProcessLaunch.pipe()
     shell.standardOutput = output
     let started = Date().timeIntervalSince1970
-    try shell.run()
+    try ProcessLaunch.run(shell)
     let data = output.fileHandleForReading.readToEndRetryingInterrupts()
     shell.waitUntilExit()
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")

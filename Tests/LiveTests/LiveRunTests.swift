@@ -4,6 +4,7 @@ import Grading
 import Runners
 import Sandbox
 import SandboxTesting
+import SystemCore
 import Testing
 
 // Live runs on real warm boxes: stdin typed while the program runs, output as it is produced.
@@ -246,11 +247,11 @@ func runHost(_ argv: [String], stdin: [UInt8]) throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: argv[0])
   process.arguments = Array(argv.dropFirst())
-  let input = Pipe()
-  let output = Pipe()
+  let input = ProcessLaunch.pipe()
+  let output = ProcessLaunch.pipe()
   process.standardInput = input
   process.standardOutput = output
-  try process.run()
+  try ProcessLaunch.run(process)
   input.fileHandleForWriting.write(Data(stdin))
   try input.fileHandleForWriting.close()
   let data = output.fileHandleForReading.readToEndRetryingInterrupts()

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandboxTesting
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -12,8 +13,8 @@ import Testing
 /// A dsa-run process started in the background, with its output collected.
 final class BackgroundCLI: @unchecked Sendable {
   let process = Process()
-  private let output = Pipe()
-  private let errors = Pipe()
+  private let output = ProcessLaunch.pipe()
+  private let errors = ProcessLaunch.pipe()
   private let lock = NSLock()
   private var stdoutData = Data()
   private var stderrData = Data()
@@ -50,7 +51,7 @@ final class BackgroundCLI: @unchecked Sendable {
       self.stderrData.append(data)
       self.lock.unlock()
     }
-    try process.run()
+    try ProcessLaunch.run(process)
   }
 
   var pid: Int32 { process.processIdentifier }
@@ -149,10 +150,10 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["exec", "--", "/bin/cat"]
     process.standardInput = FileHandle(fileDescriptor: open("/tmp", O_RDONLY | O_DIRECTORY), closeOnDealloc: true)
-    let errors = Pipe()
+    let errors = ProcessLaunch.pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try ProcessLaunch.run(process)
     let message = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationReason == .exit)
@@ -233,7 +234,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
       process.environment = environment
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try process.run()
+      try ProcessLaunch.run(process)
       process.waitUntilExit()
       return process.terminationStatus
     }
@@ -316,11 +317,11 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script]
     process.environment = ["DSA_RUN_REMOTE": "unix:" + socketPath, "DSA_RUN_TOKEN": "s3cret-token"]
-    let output = Pipe()
+    let output = ProcessLaunch.pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ProcessLaunch.run(process)
     let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     let request = server.request()
@@ -342,11 +343,11 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--daemon"]
     process.environment = ["DSA_RUN_DAEMON_SOCKET": socketPath]
-    let output = Pipe()
+    let output = ProcessLaunch.pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ProcessLaunch.run(process)
     let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(server.request().contains("run by the daemon"))
@@ -361,11 +362,11 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--daemon"]
     process.environment = ["DSA_RUN_DAEMON_SOCKET": missing]
-    let errors = Pipe()
+    let errors = ProcessLaunch.pipe()
     process.standardOutput = FileHandle.nullDevice
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ProcessLaunch.run(process)
     let said = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 3, "\(said)")
@@ -391,10 +392,10 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--local"]
     process.environment = ["DSA_RUN_REMOTE": "unix:/nonexistent/dsa-rund.sock", "DSA_RUN_TOKEN": "unused"]
-    let output = Pipe()
+    let output = ProcessLaunch.pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try ProcessLaunch.run(process)
     let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SandboxTesting
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -13,7 +14,7 @@ import Testing
   /// CLI ends nothing of the box is left anywhere the host can see.
   @Test func boxDirectoriesLiveInTheCLIsOwnMountNamespace() throws {
     let marker = "dsa-run-private-namespace-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let errors = Pipe()
+    let errors = ProcessLaunch.pipe()
     let cli = try startCLI(
       ["exec", "--wall-limit", "60", "--", "/bin/sh", "-c", "sleep 60; echo \(marker)"], errors: errors)
     let pid = cli.processIdentifier
@@ -85,7 +86,7 @@ import Testing
     let cli = Process()
     cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
     cli.arguments = ["exec", "--", "/bin/true"]
-    try cli.run()
+    try ProcessLaunch.run(cli)
     cli.waitUntilExit()
     #expect(cli.terminationStatus == 0)
     #expect(leftovers(of: cli.processIdentifier).isEmpty, "\(leftovers(of: cli.processIdentifier))")
@@ -173,7 +174,7 @@ func startCLI(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
   cli.arguments = arguments
   cli.standardOutput = FileHandle.nullDevice
   cli.standardError = errors ?? FileHandle.nullDevice
-  try cli.run()
+  try ProcessLaunch.run(cli)
   return cli
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxTesting
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -19,13 +20,13 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
   if !environment.isEmpty {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   }
-  let output = Pipe()
-  let errors = Pipe()
-  let input = Pipe()
+  let output = ProcessLaunch.pipe()
+  let errors = ProcessLaunch.pipe()
+  let input = ProcessLaunch.pipe()
   process.standardOutput = output
   process.standardError = errors
   process.standardInput = input
-  try process.run()
+  try ProcessLaunch.run(process)
   if let stdin { input.fileHandleForWriting.write(stdin) }
   try input.fileHandleForWriting.close()
   let stdoutData = output.fileHandleForReading.readToEndRetryingInterrupts()
@@ -227,10 +228,10 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "toy", path]
     process.environment = ["DSA_RUN_DATA": root]
-    let errors = Pipe()
+    let errors = ProcessLaunch.pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try ProcessLaunch.run(process)
     let message = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 2)
@@ -241,9 +242,9 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     languages.executableURL = URL(fileURLWithPath: dsaRunBinary)
     languages.arguments = ["languages", "--json"]
     languages.environment = ["DSA_RUN_DATA": root]
-    let output = Pipe()
+    let output = ProcessLaunch.pipe()
     languages.standardOutput = output
-    try languages.run()
+    try ProcessLaunch.run(languages)
     let listing = output.fileHandleForReading.readToEndRetryingInterrupts()
     languages.waitUntilExit()
     let rows = try #require(try JSONSerialization.jsonObject(with: listing) as? [[String: Any]])

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -103,7 +104,7 @@ import Testing
     let sleeper = Process()
     sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
     sleeper.arguments = ["30"]
-    try sleeper.run()
+    try ProcessLaunch.run(sleeper)
     defer {
       sleeper.terminate()
       sleeper.waitUntilExit()

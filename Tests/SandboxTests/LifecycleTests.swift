@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCore
 import Testing
 
 @testable import Sandbox
@@ -147,7 +148,7 @@ func openFileCount() -> Int { listDirectory("/proc/self/fd").count }
     ]
     cli.standardOutput = FileHandle.nullDevice
     cli.standardError = FileHandle.nullDevice
-    try cli.run()
+    try ProcessLaunch.run(cli)
     // Wait until the box's shell is running.
     var seen = false
     for _ in 0..<200 where !seen {

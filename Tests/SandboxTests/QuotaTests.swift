@@ -106,9 +106,9 @@ private func rootsOwnCalls() throws -> String {
   defer { unlink(path) }
   let process = Process()
   process.executableURL = URL(fileURLWithPath: path)
-  let output = Pipe()
+  let output = ProcessLaunch.pipe()
   process.standardOutput = output
-  try process.run()
+  try ProcessLaunch.run(process)
   let text = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
   process.waitUntilExit()
   return text
@@ -362,9 +362,9 @@ private func heldCount(_ outcome: Outcome) -> Int {
         """,
         directory,
       ] + slots.map(String.init)
-    let output = Pipe()
+    let output = ProcessLaunch.pipe()
     holder.standardOutput = output
-    try holder.run()
+    try ProcessLaunch.run(holder)
     let line = output.fileHandleForReading.availableData
     #expect(String(decoding: line, as: UTF8.self).hasPrefix("held"))
     return holder

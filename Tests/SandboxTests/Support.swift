@@ -106,7 +106,7 @@ func compileC(_ source: String, name: String) throws -> Data {
   let compiler = Process()
   compiler.executableURL = URL(fileURLWithPath: "/usr/bin/gcc")
   compiler.arguments = flags + ["-o", directory + "/probe", directory + "/probe.c"]
-  try compiler.run()
+  try ProcessLaunch.run(compiler)
   compiler.waitUntilExit()
   guard compiler.terminationStatus == 0, let binary = FileManager.default.contents(atPath: directory + "/probe") else {
     throw SandboxError(step: "gcc failed for probe \(name)")
