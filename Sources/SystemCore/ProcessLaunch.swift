@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 
-/// Where tests start child processes (curl, the CLI, a daemon, a compiler).
+/// Where this process starts children with Foundation's `Process`: the version probes, and every
+/// child the tests start (curl, the CLI, a daemon, a compiler).
 ///
 /// Foundation's `Process.run()` makes the socket that tells it the child has exited, and `Pipe()`
 /// makes its pipes, without close-on-exec. A child that another thread spawns at that moment can

@@ -138,11 +138,11 @@ struct Judge0HoldTests {
     // looked stuck in full suites was one whose exit socket a held curl had inherited
     // (`ProcessLaunch`).
     #expect(
-      waitUntil(timeout: .seconds(35)) { answers.list.withLock { $0.count } >= flood - 2 },
+      waitUntil(timeout: .seconds(35)) { answers.count >= flood - 2 },
       "answers:\n\(answers.description)\nthe daemon's log:\n\(daemon.log.suffix(6000))")
     // Not final: "Processing", or "In Queue" while the job's start waits to share a write (50 ms).
     #expect(
-      answers.list.withLock { $0 }.allSatisfy { $0 == nil || $0?.status == 503 || [1, 2].contains(statusID($0)) })
+      answers.responses.allSatisfy { $0 == nil || $0?.status == 503 || [1, 2].contains(statusID($0)) })
     // The second slot and a connection are free: a sync run is answered while the holds go on.
     let run = try execute(daemon, ["language": "python", "source": "print('through')"], timeout: 20)
     #expect(

@@ -25,10 +25,10 @@ struct SubmissionTests {
     let answers = concurrentGets(daemon.baseURL + "/v1/submissions/\(id)?wait=45", count: flood, timeout: 70)
     // Long before the 45 s wait and the 45 s job (each would end the two waits too).
     #expect(
-      waitUntil(timeout: .seconds(35)) { answers.list.withLock { $0.count } >= flood - 2 },
+      waitUntil(timeout: .seconds(35)) { answers.count >= flood - 2 },
       "answers:\n\(answers.description)\nthe daemon's log:\n\(daemon.log.suffix(6000))")
     #expect(
-      answers.list.withLock { $0 }.allSatisfy { answer in
+      answers.responses.allSatisfy { answer in
         answer == nil || answer?.status == 503
           || (answer?.status == 200 && ["queued", "running"].contains(answer?.json["status"] as? String ?? ""))
       })

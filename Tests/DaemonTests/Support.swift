@@ -301,26 +301,33 @@ func freeLoopbackPort() throws -> UInt16 {
   return UInt16(bigEndian: address.sin_port)
 }
 
-/// The answers of `concurrentGets` (nil: curl failed), as they come back, with when each came and
-/// why curl failed, for a failure's message.
+/// The answers of `concurrentGets` as they come back, each with its second after the start, so a
+/// failure's message can say when each came and why a curl failed.
 final class ConcurrentAnswers: Sendable {
-  let list = Mutex<[CurlResponse?]>([])
   private let started = ContinuousClock.now
-  private let timeline = Mutex<[String]>([])
+  private let entries = Mutex<[(seconds: Int64, answer: Result<CurlResponse, any Error>)]>([])
 
   fileprivate func add(_ answer: Result<CurlResponse, any Error>) {
     let seconds = (ContinuousClock.now - started).components.seconds
-    let line: String
-    switch answer {
-    case .success(let response): line = "\(seconds) s: \(response.status) \(response.body.prefix(120))"
-    case .failure(let error): line = "\(seconds) s: curl failed: \(error)"
-    }
-    timeline.withLock { $0.append(line) }
-    list.withLock { $0.append(try? answer.get()) }
+    entries.withLock { $0.append((seconds, answer)) }
   }
 
-  /// One line per answer so far: its second after the start, status and the start of its body.
-  var description: String { timeline.withLock { $0.joined(separator: "\n") } }
+  var count: Int { entries.withLock { $0.count } }
+
+  /// The responses so far; nil where curl failed.
+  var responses: [CurlResponse?] { entries.withLock { $0.map { try? $0.answer.get() } } }
+
+  /// One line per answer so far: its second, and its status and the start of its body or curl's error.
+  var description: String {
+    entries.withLock { entries in
+      entries.map { entry in
+        switch entry.answer {
+        case .success(let response): "\(entry.seconds) s: \(response.status) \(response.body.prefix(120))"
+        case .failure(let error): "\(entry.seconds) s: curl failed: \(error)"
+        }
+      }.joined(separator: "\n")
+    }
+  }
 }
 
 /// `count` GETs of `url` at once, each on a thread of its own.
