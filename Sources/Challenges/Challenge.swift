@@ -31,6 +31,21 @@ public struct Challenge: Sendable {
   /// The sum of the tests' points.
   public var totalPoints: Double { tests.reduce(0) { $0 + $1.points } }
 
+  /// The most runs of the learner's program (and of the challenge's own programs on its behalf) one
+  /// grade makes: every test, a custom checker's run per test, every size of every growth case and
+  /// its generator's run. A quota charges a grade by it (docs/api.md, "Quotas").
+  public var plannedRuns: Int {
+    var runs = tests.count
+    if case .program = checker { runs += tests.count }
+    if let growth {
+      for growthCase in growth.cases {
+        runs += growth.sizes.count
+        if case .program = growthCase.input { runs += growth.sizes.count }
+      }
+    }
+    return runs
+  }
+
   /// The steps checker, when the challenge grades steps.
   public var stepChecker: StepChecker? {
     if case .steps(let checker, _) = checker { return checker }

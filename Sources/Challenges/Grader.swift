@@ -160,8 +160,13 @@ public final class Grader: Sendable {
     group.wait()
     result.tests = shared.grades.withLock { $0.map { $0! } }
     if let section = challenge.growth, !shared.stopped.load(ordering: .relaxed) {
-      result.growth = GrowthGrader(executor: executor, program: program, challenge: challenge, section: section)
-        .grade(parallelism: options.parallelism ?? defaultParallelism)
+      // Within the grade's bound too: a growth section's own budget never lets a grade hold its
+      // slots past what `timeBoundMilliseconds` promises.
+      result.growth = GrowthGrader(
+        executor: executor, program: program, challenge: challenge, section: section, gradeDeadline: deadline,
+        gradeBoundMilliseconds: options.timeBoundMilliseconds
+      )
+      .grade(parallelism: options.parallelism ?? defaultParallelism)
     }
     return finish(result, challenge: challenge, options: options)
   }
@@ -239,9 +244,14 @@ private struct TestWork: Sendable {
     var grade = TestGrade(name: test.name, verdict: .internalError, score: 0, points: test.points, message: "")
     let outcome: Outcome
     let (limits, lowered) = withinBound(challenge.limits, runner: program.runner)
-    do {
+    do throws(ExecuteError) {
       outcome = try executor.run(program, stdin: test.stdin, limits: limits)
     } catch {
+      if case .notStarted(let why) = error {
+        grade.verdict = .skipped
+        grade.message = "Not run: \(why)."
+        return grade
+      }
       // The error can name host paths; the learner learns only that it was not their fault.
       grade.message = "The sandbox failed on this test, which is not your fault."
       grade.operatorDetail = "\(error)"

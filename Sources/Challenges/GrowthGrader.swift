@@ -93,6 +93,10 @@ struct GrowthGrader: Sendable {
   let program: PreparedProgram
   let challenge: Challenge
   let section: GrowthSection
+  /// When the whole grade's bound passes (uptime nanoseconds), and the bound: the growth budget
+  /// ends then at the latest.
+  var gradeDeadline = UInt64.max
+  var gradeBoundMilliseconds: UInt64 = 0
   /// Limits of a generator program's run; its stdout is the input, so the output bound is larger.
   static let generatorLimits: StepLimits = {
     var limits = CheckerProgramRunner.defaultLimits
@@ -102,7 +106,7 @@ struct GrowthGrader: Sendable {
 
   func grade(parallelism: Int) -> GrowthGrade {
     let started = DispatchTime.now().uptimeNanoseconds
-    let deadline = started + section.budgetMilliseconds * 1_000_000
+    let deadline = min(started + section.budgetMilliseconds * 1_000_000, gradeDeadline)
     var prepared: [String: Result<PreparedProgram, CheckerFailure>] = [:]
     for growthCase in section.cases {
       guard case .program(let source) = growthCase.input else { continue }
@@ -162,6 +166,13 @@ struct GrowthGrader: Sendable {
     }
   }
 
+  /// Which bound a growth deadline is: the section's own budget, or the grade's when that comes first.
+  private func budgetPhrase(_ deadline: UInt64) -> String {
+    deadline == gradeDeadline && gradeBoundMilliseconds > 0
+      ? "the grade's bound of \(Grader.seconds(gradeBoundMilliseconds))"
+      : "the growth budget of \(Grader.seconds(section.budgetMilliseconds))"
+  }
+
   private static func remaining(_ deadline: UInt64) -> UInt64 {
     let now = DispatchTime.now().uptimeNanoseconds
     return now >= deadline ? 0 : (deadline - now) / 1_000_000
@@ -182,10 +193,10 @@ struct GrowthGrader: Sendable {
     deadline: UInt64
   ) -> GrowthPointGrade {
     var point = GrowthPointGrade(n: n, verdict: .internalError, message: "")
-    let budget = Grader.seconds(section.budgetMilliseconds)
+    let budget = budgetPhrase(deadline)
     guard Self.remaining(deadline) >= 100 else {
       point.verdict = .skipped
-      point.message = "Not run at n = \(n): the growth budget of \(budget) ran out first."
+      point.message = "Not run at n = \(n): \(budget) ran out first."
       return point
     }
     let stdin: Data
@@ -218,9 +229,14 @@ struct GrowthGrader: Sendable {
     limits.processes = own.processes ?? limits.processes
     let (cut, wasCut) = withinBudget(limits, runner: program.runner, deadline: deadline)
     let outcome: Outcome
-    do {
+    do throws(ExecuteError) {
       outcome = try executor.run(program, stdin: stdin, limits: cut)
     } catch {
+      if case .notStarted(let why) = error {
+        point.verdict = .skipped
+        point.message = "Not run at n = \(n): \(why)."
+        return point
+      }
       point.message = "The sandbox failed at n = \(n), which is not your fault."
       return point
     }
@@ -228,7 +244,7 @@ struct GrowthGrader: Sendable {
     point.wallMilliseconds = outcome.wallMilliseconds
     if wasCut, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
       point.verdict = .timeLimit
-      point.message = "At n = \(n) the program was still running when the growth budget of \(budget) ran out."
+      point.message = "At n = \(n) the program was still running when \(budget) ran out."
       return point
     }
     if let verdict = GradeVerdict(runStatus: outcome.status) {

@@ -110,12 +110,18 @@ public final class WebSocketSession: @unchecked Sendable, Equatable {
     return .queued
   }
 
-  /// Starts the close handshake after what is already queued; later sends report `.closed`.
-  public func close(code: UInt16 = WebSocketCloseCode.normal, reason: String = "") {
+  /// Starts the close handshake after what is already queued (or at once, what is queued dropped,
+  /// when `discardingQueued`: for a peer that takes nothing); later sends report `.closed`.
+  public func close(code: UInt16 = WebSocketCloseCode.normal, reason: String = "", discardingQueued: Bool = false) {
     condition.lock()
     defer { condition.unlock() }
     guard !finished, closeRequest == nil else { return }
     closeRequest = (code, reason)
+    if discardingQueued {
+      outbox = []
+      outboxStart = 0
+      queuedBytes = 0
+    }
     wake()
     condition.broadcast()
   }

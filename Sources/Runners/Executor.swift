@@ -99,6 +99,9 @@ public enum ExecuteError: Error, CustomStringConvertible, Sendable {
   case badFiles(String)
   case unknownPolicy(String)
   case sandbox(SandboxError)
+  /// A gated executor's run did not get its turn (`RunGate`): no box slot within what was left of
+  /// the job's time; the caller's, not the program's, and no failure of the sandbox.
+  case notStarted(String)
 
   public var description: String {
     switch self {
@@ -111,6 +114,7 @@ public enum ExecuteError: Error, CustomStringConvertible, Sendable {
     case .badFiles(let problem): return problem
     case .unknownPolicy(let name): return "the runner names seccomp policy \"\(name)\", which policies/ does not have"
     case .sandbox(let error): return "the sandbox failed: \(error)"
+    case .notStarted(let why): return why
     }
   }
 }
@@ -128,8 +132,11 @@ public final class Executor: Sendable {
   /// per process (30 ms for the JVM), which a one-shot CLI run that prints
   /// no version need not pay.
   public let probesVersions: Bool
-  private let probedVersions = Mutex<[String: String]>([:])
-  private let fingerprints = Mutex<[String: String]>([:])
+  /// Where each box of this executor runs: nil at once on the calling thread; a gated copy
+  /// (`gated(by:)`) hands every box to its gate.
+  public let gate: (any RunGate)?
+  /// Shared by every gated copy, so a copy per request probes no toolchain again.
+  private let memo: ExecutorMemo
 
   public static let maximumFiles = 64
   public static let maximumSourceBytes = 1 << 20
@@ -185,7 +192,23 @@ public final class Executor: Sendable {
     self.catalog = catalog
     self.policies = policies
     self.cache = cache
+    gate = nil
+    memo = ExecutorMemo()
   }
+
+  private init(_ base: Executor, gate: any RunGate) {
+    environments = base.environments
+    probesVersions = base.probesVersions
+    catalog = base.catalog
+    policies = base.policies
+    cache = base.cache
+    memo = base.memo
+    self.gate = gate
+  }
+
+  /// This executor with every box (compile and run steps alike) run through `gate`: the daemon's
+  /// grades take a box slot per run, so a long grade yields its slot between runs.
+  public func gated(by gate: any RunGate) -> Executor { Executor(self, gate: gate) }
 
   /// The runner for a language and optional version (newest available by
   /// default).
@@ -213,7 +236,7 @@ public final class Executor: Sendable {
   /// The toolchain's own version string (e.g. "3.11.2"), probed once.
   public func probedVersion(of runner: Runner) -> String {
     let key = runner.language + "@" + runner.version
-    if let known = probedVersions.withLock({ $0[key] }) { return known }
+    if let known = memo.probedVersions.withLock({ $0[key] }) { return known }
     var found = runner.version
     if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
       let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
@@ -221,7 +244,7 @@ public final class Executor: Sendable {
     {
       found = String(captured)
     }
-    probedVersions.withLock { $0[key] = found }
+    memo.probedVersions.withLock { $0[key] = found }
     return found
   }
 
@@ -265,22 +288,7 @@ public final class Executor: Sendable {
     _ runner: Runner, requestedAs language: String, files given: [SourceFile], compileStarts: (() -> Void)?
   ) throws(ExecuteError) -> PreparedProgram {
     guard let policy = policies[runner.policy] else { throw .unknownPolicy(runner.policy) }
-    var (files, learnerNames) = try nameFiles(given, runner: runner)
-    // A script's launcher is compiled with it and started in its place; it is not the learner's.
-    var entrySource = files[0].name
-    if let script = runner.script,
-      given[0].name.hasSuffix(script.fileExtension)
-        || (script.alias == language.lowercased() && !isEntrySource(given[0].name, runner: runner))
-    {
-      files[0].name = script.entryFile
-      learnerNames[0].box = script.entryFile
-      if given[0].name.isEmpty { learnerNames[0].learner = script.entryFile }
-      guard !files.dropFirst().contains(where: { $0.name == script.entryFile || $0.name == script.launcherFile }) else {
-        throw .badFiles("a script's other files may not be named \(script.entryFile) or \(script.launcherFile)")
-      }
-      files.append(SourceFile(name: script.launcherFile, contents: Data(script.launcherSource.utf8)))
-      entrySource = script.launcherFile
-    }
+    let (files, learnerNames, entrySource) = try layOut(given, runner: runner, requestedAs: language)
     let version = probesVersions ? probedVersion(of: runner) : runner.version
     var program = PreparedProgram(
       runner: runner, policy: policy, version: version, mainFile: files[0].name, learnerNames: learnerNames,
@@ -407,14 +415,56 @@ public final class Executor: Sendable {
 
   /// Runs a command in an environment from the pool and lets `finish` read what it left in /box
   /// before the environment is reused or removed.
-  private func inBox<Result>(
-    _ command: BoxCommand, finish: (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
+  private func inBox<Result: Sendable>(
+    _ command: BoxCommand, finish: @escaping @Sendable (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
   ) throws(ExecuteError) -> Result {
-    do {
+    guard let gate else { return try Self.run(command, in: environments, finish: finish) }
+    let environments = self.environments
+    return try gate.run { () throws(ExecuteError) -> Result in
+      try Self.run(command, in: environments, finish: finish)
+    }
+  }
+
+  private static func run<Result>(
+    _ command: BoxCommand, in environments: any BoxEnvironmentPool,
+    finish: (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
+  ) throws(ExecuteError) -> Result {
+    do throws(SandboxError) {
       return try environments.run(command, finish: finish)
     } catch {
       throw .sandbox(error)
     }
+  }
+
+  /// Checks `files` as `prepare` would before it compiles anything (their names, sizes and the
+  /// names the language gives them), so a request that cannot run is refused when it is made, not
+  /// when a stored job runs.
+  public func checkFiles(_ files: [SourceFile], runner: Runner, requestedAs language: String) throws(ExecuteError) {
+    _ = try layOut(files, runner: runner, requestedAs: language)
+  }
+
+  /// The files as the box gets them: named (`nameFiles`), with a script's launcher beside them;
+  /// and the file the compiler starts from.
+  private func layOut(_ given: [SourceFile], runner: Runner, requestedAs language: String) throws(ExecuteError)
+    -> (files: [SourceFile], learnerNames: [LearnerName], entrySource: String)
+  {
+    var (files, learnerNames) = try nameFiles(given, runner: runner)
+    // A script's launcher is compiled with it and started in its place; it is not the learner's.
+    var entrySource = files[0].name
+    if let script = runner.script,
+      given[0].name.hasSuffix(script.fileExtension)
+        || (script.alias == language.lowercased() && !isEntrySource(given[0].name, runner: runner))
+    {
+      files[0].name = script.entryFile
+      learnerNames[0].box = script.entryFile
+      if given[0].name.isEmpty { learnerNames[0].learner = script.entryFile }
+      guard !files.dropFirst().contains(where: { $0.name == script.entryFile || $0.name == script.launcherFile }) else {
+        throw .badFiles("a script's other files may not be named \(script.entryFile) or \(script.launcherFile)")
+      }
+      files.append(SourceFile(name: script.launcherFile, contents: Data(script.launcherSource.utf8)))
+      entrySource = script.launcherFile
+    }
+    return (files, learnerNames, entrySource)
   }
 
   /// Validates file names and sizes and names the files as the language wants: the entry file
@@ -524,13 +574,13 @@ public final class Executor: Sendable {
   /// invalidates cached artifacts without starting the toolchain.
   func toolchainFingerprint(of runner: Runner) -> String {
     let key = runner.language + "@" + runner.version
-    if let known = fingerprints.withLock({ $0[key] }) { return known }
+    if let known = memo.fingerprints.withLock({ $0[key] }) { return known }
     let fingerprint = runner.requires.map { path -> String in
       var info = stat()
       guard stat(path, &info) == 0 else { return path + ":missing" }
       return "\(path):\(info.st_size):\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec):\(info.st_ino)"
     }.joined(separator: "|")
-    fingerprints.withLock { $0[key] = fingerprint }
+    memo.fingerprints.withLock { $0[key] = fingerprint }
     return fingerprint
   }
 
@@ -584,4 +634,18 @@ func runHostCommand(_ argv: [String]) -> String? {
   process.waitUntilExit()
   watchdog.cancel()
   return String(decoding: output, as: UTF8.self)
+}
+
+/// Where a gated executor's boxes run (`Executor.gated(by:)`): the daemon's run service takes a box
+/// slot for each, in line with everyone else's requests. `run` returns once `work` has run, or
+/// throws `ExecuteError.notStarted` when it never will.
+public protocol RunGate: Sendable {
+  func run<Value: Sendable>(_ work: @escaping @Sendable () throws(ExecuteError) -> Value) throws(ExecuteError)
+    -> Value
+}
+
+/// What every copy of an executor shares: probing a toolchain starts it, so once per process.
+private final class ExecutorMemo: Sendable {
+  let probedVersions = Mutex<[String: String]>([:])
+  let fingerprints = Mutex<[String: String]>([:])
 }

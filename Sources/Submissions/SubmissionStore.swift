@@ -5,6 +5,7 @@ import Foundation
 public enum SubmissionKind: String, Sendable, CaseIterable {
   case execute
   case grade
+  case judge0
 }
 
 /// Where a submission is in its life. `cancelled` and `done` are final.

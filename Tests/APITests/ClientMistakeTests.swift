@@ -31,7 +31,7 @@ import Testing
     let response = try execute(router, ["language": "python", "source": "print(1)", "args": ["a", "b", "c\u{0}d"]])
     expectRefused(response, "args[2]: contains a NUL byte")
     // Refused before a slot was taken.
-    #expect(router.queue.inFlight == 0 && router.queue.depth == 0)
+    #expect(router.service.queue.inFlight == 0 && router.service.queue.depth == 0)
   }
 
   @Test func tooManyOrTooLargeArguments() throws {

@@ -72,8 +72,8 @@ import Testing
 
   @Test func unknownLanguageNeverReachesTheQueue() {
     let router = makeRouter(slots: 1, maximumQueued: 0)
-    #expect(router.queue.acquire(timeout: .zero) == .admitted)
-    defer { router.queue.release() }
+    #expect(router.service.queue.acquire(timeout: .zero) == .admitted)
+    defer { router.service.queue.release() }
     // A full queue does not hide the caller's own mistake.
     let response = router.handle(executeRequest(#"{"language": "brainfork", "source": "+"}"#))
     #expect(response.status.code == 400)

@@ -35,7 +35,7 @@ import Testing
     let output = try grade(
       router, ["language": "python", "source": source, "challenge": sum(limits: ["output_kb": 65536])])
     #expect(output.error?.message == "challenge.limits.output_kb is 65536; the maximum is 4096")
-    #expect(router.queue.inFlight == 0)
+    #expect(router.service.queue.inFlight == 0)
     // Within the maxima it grades.
     let fine = try grade(
       router, ["language": "python", "source": source, "challenge": sum(limits: ["memory_mb": 1024])])

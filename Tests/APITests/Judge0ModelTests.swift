@@ -102,12 +102,12 @@ import Wire
   }
 
   @Test func tokensAreUUID4SpellingsOfStoredIDs() {
-    let id = APIRouter.uuid4ID("0123456789abcdef0123456789abcdef")
-    let token = APIRouter.judge0Token(id)
+    let id = Judge0API.uuid4ID("0123456789abcdef0123456789abcdef")
+    let token = Judge0API.token(id)
     #expect(token == "01234567-89ab-4def-8123-456789abcdef")
     #expect(UUID(uuidString: token) != nil)
-    #expect(APIRouter.judge0ID(token) == id)
-    #expect(APIRouter.judge0ID("0123456789abcdef0123456789abcdef") == nil)
+    #expect(Judge0API.id(token) == id)
+    #expect(Judge0API.id("0123456789abcdef0123456789abcdef") == nil)
   }
 
   /// The token making `uuid4ID` and `judge0Token` had before they worked on bytes.
@@ -134,7 +134,7 @@ import Wire
     }
     for _ in 0..<200 { ids.append(String((0..<32).map { _ in digits[Int(generator.next() % 16)] })) }
     for id in ids {
-      #expect(APIRouter.judge0Token(APIRouter.uuid4ID(id)) == Self.characterToken(id), "\(id)")
+      #expect(Judge0API.token(Judge0API.uuid4ID(id)) == Self.characterToken(id), "\(id)")
     }
   }
 
@@ -187,7 +187,7 @@ import Wire
       }
     }
     for token in tokens {
-      #expect(APIRouter.judge0ID(token) == Self.splitTokenID(token), "\(token)")
+      #expect(Judge0API.id(token) == Self.splitTokenID(token), "\(token)")
     }
   }
 

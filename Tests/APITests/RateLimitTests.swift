@@ -45,7 +45,7 @@ import Testing
     #expect(metrics.contains(#"dsa_run_http_requests_total{route="/v1/execute",code="429"} 1"#))
     #expect(metrics.contains(#"dsa_run_runs_total{language="python",status="ok"} 3"#))
     // Two slots, nothing in line: a request now would not wait.
-    #expect(metrics.contains("dsa_run_queue_estimated_wait_seconds 0.0\n"))
+    #expect(metrics.contains("dsa_run_queue_estimated_wait_seconds 0\n"))
     #expect(metrics.contains("# TYPE dsa_run_queue_recent_run_seconds gauge\n"))
   }
 

@@ -21,25 +21,26 @@ import Testing
       "application/json", "Application/JSON", "application/json; charset=utf-8", " \tapplication/json ;q=1",
       "APPLICATION/JSON;",
     ] {
-      #expect(APIRouter.isJSONMediaType(given), "\(given)")
+      #expect(V1API.isJSONMediaType(given), "\(given)")
     }
     for given in [
       nil, "", "text/plain", "application/jsonx", "application/json5", "xapplication/json", "application/js",
       "application json", "application/json\u{A0}", "application\u{0F}json", "application/problem+json",
     ] {
-      #expect(!APIRouter.isJSONMediaType(given), "\(String(describing: given))")
+      #expect(!V1API.isJSONMediaType(given), "\(String(describing: given))")
     }
   }
 
   @Test func aStoredResultIsSplicedInAtItsPlaceholderAsItsVeryBytes() throws {
-    #expect(APIRouter.firstRange(of: Data("ab".utf8), in: Data("xxabab".utf8)) == 2..<4)
-    #expect(APIRouter.firstRange(of: Data("abc".utf8), in: Data("ab".utf8)) == nil)
-    #expect(APIRouter.firstRange(of: Data("b".utf8), in: Data("aaaa".utf8)) == nil)
+    #expect(SubmissionService.firstRange(of: Data("ab".utf8), in: Data("xxabab".utf8)) == 2..<4)
+    #expect(SubmissionService.firstRange(of: Data("abc".utf8), in: Data("ab".utf8)) == nil)
+    #expect(SubmissionService.firstRange(of: Data("b".utf8), in: Data("aaaa".utf8)) == nil)
     // Indices of a slice are the slice's own.
     let slice = Data("__key:null".utf8)[2...]
-    #expect(APIRouter.firstRange(of: Data(":null".utf8), in: slice) == 5..<10)
+    #expect(SubmissionService.firstRange(of: Data(":null".utf8), in: slice) == 5..<10)
     let result = Data(#"{"status":"ok","stdout":"\"result\":null"}"#.utf8)
-    let answer = APIRouter.recordData(["id": .string("i"), "status": .string("done")], result: result, isError: false)
+    let answer = SubmissionService.recordData(
+      ["id": .string("i"), "status": .string("done")], result: result, isError: false)
     #expect(
       String(decoding: answer, as: UTF8.self) == #"{"id":"i","result":"# + String(decoding: result, as: UTF8.self)
         + #","status":"done"}"#)

@@ -87,7 +87,7 @@ import Testing
     #expect(response.status.code == 400)
     #expect(response.error?.code == "unknown_language")
     #expect(response.error?.message == "unknown language \"cobol\"")
-    #expect(response.error?.known == router.executor.catalog.names)
+    #expect(response.error?.known == router.service.catalog.names)
     #expect(response.error?.known?.contains("python") == true)
     let version = router.handle(executeRequest(#"{"language": "python", "version": "1.0", "source": "x"}"#))
     #expect(version.status.code == 404)
@@ -97,8 +97,8 @@ import Testing
 
   @Test func fullQueueIs503WithRetryAfter() {
     let router = makeFakeRouter(slots: 1, maximumQueued: 0) { $0.retryAfterSeconds = 3 }
-    #expect(router.queue.acquire(timeout: .zero) == .admitted)
-    defer { router.queue.release() }
+    #expect(router.service.queue.acquire(timeout: .zero) == .admitted)
+    defer { router.service.queue.release() }
     let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
     #expect(response.status.code == 503)
     #expect(response.headers["Retry-After"] == "3")
@@ -107,13 +107,13 @@ import Testing
 
   @Test func waitingPastTheDeadlineIs503() {
     let router = makeFakeRouter(slots: 1, maximumQueued: 1) { $0.queueTimeout = .milliseconds(50) }
-    #expect(router.queue.acquire(timeout: .zero) == .admitted)
-    defer { router.queue.release() }
+    #expect(router.service.queue.acquire(timeout: .zero) == .admitted)
+    defer { router.service.queue.release() }
     let response = router.handle(executeRequest(#"{"language": "python", "source": "print(1)"}"#))
     #expect(response.status.code == 503)
     #expect(response.headers["Retry-After"] == "1")
     #expect(response.error?.message.contains("no box slot became free") == true)
-    #expect(router.queue.depth == 0)
+    #expect(router.service.queue.depth == 0)
   }
 
   @Test func sandboxFailuresAre500WithoutHostDetails() throws {
@@ -133,7 +133,7 @@ import Testing
       response.error?.message
         == "the server could not carry out this request; its operators can find why under request id \(id)")
     #expect(!response.text.contains("/etc") && !response.text.contains("pivot_root"))
-    #expect(router.queue.inFlight == 0)
+    #expect(router.service.queue.inFlight == 0)
     // The operator's log keeps the whole error.
     #expect(logs.all.first?.detail?.contains("/etc/dsa-run/secret.json") == true)
     #expect(logs.all.first?.id == id)
@@ -220,7 +220,7 @@ import Testing
     let router = makeFakeRouter()
     let runtimes = try #require(router.handle(request("GET", "/v1/runtimes")).object["runtimes"] as? [[String: Any]])
     // One entry per installed version; a language with none installed is listed with its reason.
-    let catalog = router.executor.catalog
+    let catalog = router.service.catalog
     let expected = catalog.names.reduce(0) { total, name in
       let runners = catalog.languages[name] ?? []
       let installed = runners.filter { $0.missingRequirement == nil }.count
@@ -313,7 +313,7 @@ import Testing
       #expect(languages.contains("python") && languages.contains("py"), "\(languages)")
       #expect(languages == languages.sorted())
       for language in languages {
-        #expect(router.executor.catalog.language(named: language)?.contains(where: \.isAvailable) == true)
+        #expect(router.service.catalog.language(named: language)?.contains(where: \.isAvailable) == true)
       }
     }
     let limits = try #require((schemas["Limits"] as? [String: Any])?["properties"] as? [String: Any])

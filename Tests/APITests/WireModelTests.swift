@@ -99,30 +99,31 @@ import Wire
   @Test func sourceOrFilesButNotBoth() throws {
     let both = try decode(#"{"language": "python", "source": "x", "files": [{"name": "a", "content": ""}]}"#)
     #expect(throws: APIError.badRequest("give either \"files\" or \"source\", not both")) {
-      try both.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+      try both.runAsk()
     }
     let neither = try decode(#"{"language": "python"}"#)
     #expect(throws: APIError.badRequest("missing field \"files\" (or \"source\")")) {
-      try neither.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+      try neither.runAsk()
     }
     let empty = try decode(#"{"language": "python", "files": []}"#)
     #expect(throws: APIError.badRequest("\"files\" must hold at least one file")) {
-      try empty.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+      try empty.runAsk()
     }
   }
 
   @Test func convertsToAnExecuteRequest() throws {
     let body = try decode(
       #"{"language": "py", "source": "print(1)", "stdin": "in", "args": ["a"], "limits": {"cpu_ms": 300}}"#)
-    let request = try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
-    #expect(request.language == "py")
-    #expect(request.files == [SourceFile(name: "", contents: Data("print(1)".utf8))])
-    #expect(request.stdin == Data("in".utf8))
-    #expect(request.arguments == ["a"])
-    #expect(request.runLimits.cpuMilliseconds == 300)
+    let ask = try body.runAsk()
+    #expect(ask.language == "py")
+    #expect(ask.files == [SourceFile(name: "", contents: Data("print(1)".utf8))])
+    #expect(ask.stdin == Data("in".utf8))
+    #expect(ask.arguments == ["a"])
+    let limits = try admitted(body)
+    #expect(limits.cpuMilliseconds == 300)
     // Within the maxima, the runner's defaults stay the runner's.
-    #expect(request.runLimits.wallMilliseconds == nil)
-    #expect(request.runLimits.memoryMegabytes == nil)
+    #expect(limits.wallMilliseconds == nil)
+    #expect(limits.memoryMegabytes == nil)
   }
 
   @Test(arguments: [
@@ -137,15 +138,15 @@ import Wire
   func limitsOutsideTheirRangeAreRefused(name: String, value: Int, message: String) throws {
     let body = try decode(#"{"language": "python", "source": "", "limits": {"\#(name)": \#(value)}}"#)
     #expect(throws: APIError.badRequest(message)) {
-      try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+      try admitted(body)
     }
   }
 
   @Test func limitsAtTheMaximumAreAccepted() throws {
     let body = try decode(#"{"language": "python", "source": "", "limits": {"cpu_ms": 10000, "processes": 128}}"#)
-    let request = try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
-    #expect(request.runLimits.cpuMilliseconds == 10_000)
-    #expect(request.runLimits.processes == 128)
+    let limits = try admitted(body)
+    #expect(limits.cpuMilliseconds == 10_000)
+    #expect(limits.processes == 128)
   }
 
   @Test func runnerDefaultsAboveAMaximumAreLowered() throws {
@@ -153,10 +154,10 @@ import Wire
     maxima.cpuMilliseconds = 1000
     maxima.memoryMegabytes = 128
     let body = try decode(#"{"language": "python", "source": ""}"#)
-    let request = try body.executeRequest(maxima: maxima, runnerLimits: BoxLimits())
-    #expect(request.runLimits.cpuMilliseconds == 1000)
-    #expect(request.runLimits.memoryMegabytes == 128)
-    #expect(request.runLimits.wallMilliseconds == nil)
+    let limits = try admitted(body, maxima: maxima)
+    #expect(limits.cpuMilliseconds == 1000)
+    #expect(limits.memoryMegabytes == 128)
+    #expect(limits.wallMilliseconds == nil)
   }
 
   /// A grade's test limits: an inline challenge's above a maximum are refused naming the field, a
@@ -169,19 +170,21 @@ import Wire
     asked.memoryMegabytes = 2048
     asked.wallMilliseconds = 3000
     #expect(throws: APIError.badRequest("challenge.limits.memory_mb is 2048; the maximum is 1024")) {
-      try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+      try maxima.admit(AskedLimits(asked), runnerDefaults: BoxLimits(), chooser: .caller, field: "challenge.limits.")
     }
-    let catalog = try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: false)
+    let catalog = try maxima.admit(
+      AskedLimits(asked), runnerDefaults: BoxLimits(), chooser: .operatorChoice, field: "challenge.limits.")
     #expect(catalog.memoryMegabytes == 1024)
     #expect(catalog.wallMilliseconds == 3000)
     // The runner's default CPU (BoxLimits: 5 s) is above the 1 s maximum.
     #expect(catalog.cpuMilliseconds == 1000)
     asked.memoryMegabytes = 512
-    let inline = try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+    let inline = try maxima.admit(
+      AskedLimits(asked), runnerDefaults: BoxLimits(), chooser: .caller, field: "challenge.limits.")
     #expect(inline.memoryMegabytes == 512 && inline.cpuMilliseconds == 1000)
     asked.processes = 0
     #expect(throws: APIError.badRequest("challenge.limits.processes must be greater than 0 (it was 0)")) {
-      try maxima.challengeLimits(asked, runnerLimits: BoxLimits(), inline: true)
+      try maxima.admit(AskedLimits(asked), runnerDefaults: BoxLimits(), chooser: .caller, field: "challenge.limits.")
     }
   }
 
@@ -199,12 +202,17 @@ import Wire
   ])
   func everyFileNameIsCheckedTheFirstOnesToo(files: String, message: String) throws {
     let body = try decode(#"{"language": "python", "files": "# + files + "}")
-    do {
-      _ = try body.executeRequest(maxima: LimitMaxima(), runnerLimits: BoxLimits())
+    do throws(APIError) {
+      _ = try body.runAsk()
       Issue.record("accepted \(files)")
     } catch {
       #expect(error.code == "bad_request")
       #expect(error.message.hasPrefix(message), "\(error.message)")
     }
+  }
+
+  /// The run limits a body's `limits` are admitted as, over default box limits.
+  private func admitted(_ body: ExecuteBody, maxima: LimitMaxima = LimitMaxima()) throws(APIError) -> StepLimits {
+    try maxima.admit(try body.runAsk().limits, runnerDefaults: BoxLimits(), chooser: .caller, field: "limits.")
   }
 }

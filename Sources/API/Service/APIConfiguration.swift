@@ -44,6 +44,9 @@ public struct APIConfiguration: Sendable {
   /// A live session with no message from its client and no output from its program for this long
   /// is told so and closed, its program killed; default 60 s.
   public var liveIdleTimeout: Duration = .seconds(60)
+  /// A live client whose output queue stays full this long (it takes nothing while its program
+  /// waits to print) is closed and its program killed; default 10 s.
+  public var liveStallTimeout: Duration = .seconds(10)
   /// Whether Piston v2 is served under /api/v2 (docs/compat.md); default on.
   public var pistonEnabled = true
 

@@ -34,6 +34,8 @@ public final class RateLimiter: Sendable {
     public var remaining: Int
     /// Seconds until the window ends and the quota is whole again.
     public var resetSeconds: Int
+    /// When the window the runs were taken from began (seconds on the clock `take` was given).
+    public var windowStart: Double = 0
   }
 
   /// The policy's name in the headers.
@@ -60,7 +62,23 @@ public final class RateLimiter: Sendable {
       if allowed { entry.used += cost }
       windows[token] = entry
       let reset = max(1, Int((entry.start + window - now).rounded(.up)))
-      return Decision(allowed: allowed, quota: quota, remaining: max(0, quota - entry.used), resetSeconds: reset)
+      return Decision(
+        allowed: allowed, quota: quota, remaining: max(0, quota - entry.used), resetSeconds: reset,
+        windowStart: entry.start)
+    }
+  }
+
+  /// Gives back `cost` runs taken by the check that answered `charged`, if that window still runs (a
+  /// grade charged its planned runs and made fewer); the decision as it stands after, or nil when
+  /// the window has ended since (its runs came back with the new one).
+  public func giveBack(token: String, cost: Int, chargedIn charged: Decision) -> Decision? {
+    windows.withLock { windows in
+      guard var entry = windows[token], entry.start == charged.windowStart else { return nil }
+      entry.used = max(0, entry.used - cost)
+      windows[token] = entry
+      return Decision(
+        allowed: charged.allowed, quota: charged.quota, remaining: max(0, charged.quota - entry.used),
+        resetSeconds: charged.resetSeconds, windowStart: entry.start)
     }
   }
 
@@ -70,62 +88,5 @@ public final class RateLimiter: Sendable {
       ("RateLimit-Policy", "\"\(policyName)\";q=\(decision.quota);w=\(windowSeconds)"),
       ("RateLimit", "\"\(policyName)\";r=\(decision.remaining);t=\(decision.resetSeconds)"),
     ]
-  }
-}
-
-extension APIRouter {
-  /// Takes `cost` runs from the caller's quota, noting the decision for the answer's headers;
-  /// 429 with Retry-After (the seconds until the window ends) when they do not fit.
-  func chargeRuns(_ cost: Int, _ request: HTTPRequest, trace: inout Trace) throws(APIError) {
-    guard let rateLimiter else { return }
-    let now = Double(monotonicMicroseconds()) / 1e6
-    // Without configured tokens any Authorization field is ignored: a caller could otherwise pick a
-    // fresh "token" per request. All callers then share one quota.
-    let token = configuration.bearerTokens.isEmpty ? "" : (Self.bearerToken(request) ?? "")
-    let decision = rateLimiter.take(token: token, cost: cost, now: now)
-    trace.rateLimit = decision
-    guard decision.allowed else {
-      throw APIError(
-        code: "rate_limited",
-        message:
-          "\(cost == 1 ? "this run" : "these \(cost) runs") would pass this token's quota of \(decision.quota) runs "
-          + "per \(rateLimiter.policy.windowSeconds) s (\(decision.remaining) left); try again in "
-          + "\(decision.resetSeconds) s",
-        status: HTTPStatus(code: 429),
-        headers: HTTPHeaders([(name: "Retry-After", value: String(decision.resetSeconds))]))
-    }
-  }
-
-  /// The rate-limit fields for an answer to a request that was charged.
-  func rateLimitHeaders(_ trace: Trace) -> [(String, String)] {
-    guard let rateLimiter, let decision = trace.rateLimit else { return [] }
-    return RateLimiter.headers(decision, windowSeconds: rateLimiter.policy.windowSeconds)
-  }
-
-  /// The admission gauges for `/metrics`: what the wait budget is compared with.
-  func admissionMetricsText() -> String {
-    var text = ""
-    for (name, help, value) in [
-      (
-        "dsa_run_queue_estimated_wait_seconds", "The wait a request arriving now is estimated to have for a box slot.",
-        queue.estimatedWait
-      ),
-      (
-        "dsa_run_queue_recent_run_seconds", "The moving average of how long a job held its box slot.",
-        queue.recentRunTime
-      ),
-    ] {
-      let (whole, fraction) = value.components
-      text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(Double(whole) + Double(fraction) / 1e18)\n"
-    }
-    return text
-  }
-
-  /// The token of an `Authorization: Bearer TOKEN` field.
-  static func bearerToken(_ request: HTTPRequest) -> String? {
-    guard let field = request.headers["Authorization"] else { return nil }
-    let parts = field.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-    return String(parts[1])
   }
 }

@@ -226,11 +226,11 @@ struct PistonRuntime: Sendable {
   ]
 
   /// The installed runners under Piston's names, newest version first within a language.
-  static func list(_ executor: Executor) -> [PistonRuntime] {
+  static func list(_ service: RunService) -> [PistonRuntime] {
     var runtimes: [PistonRuntime] = []
-    for name in executor.catalog.names {
-      for runner in executor.catalog.languages[name] ?? [] where runner.isAvailable {
-        let probed = executor.probesVersions ? executor.probedVersion(of: runner) : runner.version
+    for name in service.catalog.names {
+      for runner in service.catalog.languages[name] ?? [] where runner.isAvailable {
+        let probed = service.probesVersions ? service.probedVersion(of: runner) : runner.version
         guard let version = PistonVersion(toolchain: probed) ?? PistonVersion(toolchain: runner.version) else {
           continue
         }
@@ -354,6 +354,15 @@ struct PistonJob: Sendable {
       }
     }
     return PistonJob(runtime: runtime, files: ordered, stdin: stdin, args: args, runLimits: runLimits)
+  }
+
+  /// The run service's request: the runner Piston's name resolved to, the limits as v2.js chose them.
+  func runAsk() -> RunAsk {
+    var ask = RunAsk(language: runtime.runner.language, version: runtime.runner.version, files: files)
+    ask.stdin = Data(stdin.utf8)
+    ask.arguments = args
+    ask.limits = AskedLimits(runLimits)
+    return ask
   }
 
   /// Lowercase or uppercase hex digit pairs.

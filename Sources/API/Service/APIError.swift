@@ -133,6 +133,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
       return .internalError("the server's runner configuration is broken")
     case .sandbox(let failure):
       return .internalError("the sandbox failed at \(publicStep(failure))")
+    case .notStarted(let why):
+      return .busy(why, retryAfterSeconds: 1)
     }
   }
 

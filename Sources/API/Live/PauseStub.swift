@@ -1,0 +1,6 @@
+import Runners
+
+extension LiveInput {
+  func pauseOutput() {}
+  func resumeOutput() {}
+}
