@@ -132,7 +132,13 @@ public final class APIRouter: Sendable {
     case .liveSocket:
       try refuseForeignPage(request, route: route)
       // Settled by the session: at open from a header, else by its start message.
-      if request.headers["Authorization"] != nil { try authorize(request, context: &scope.context) }
+      if request.headers["Authorization"] != nil {
+        do throws(APIError) {
+          try authorize(request, context: &scope.context)
+        } catch {
+          scope.refusal = error
+        }
+      }
     }
     guard let frontEnd else { return try ownAnswer(route) }
     return try frontEnd.answer(request, route: route, scope: &scope)

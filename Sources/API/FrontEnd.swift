@@ -42,6 +42,9 @@ struct RequestScope {
   /// Whose stored submissions the request sees: the SHA-256 of its bearer token ("" on a server
   /// without tokens).
   let owner: String
+  /// A live socket's handshake whose token the router refused: the session says so in its own
+  /// words once open (a browser cannot read why a handshake failed).
+  var refusal: APIError? = nil
 }
 
 /// A front end: one wire format's routes (/v1, Judge0 CE, Piston v2), each a table that names

@@ -249,6 +249,11 @@ let liveClientScript = #"""
           seen = events(ws, lambda m: m['type'] in ('error', 'result'), 30)
           out['last'] = seen[-1] if seen else None
           out['close'] = close_code(ws)
+  elif mode == 'silent':
+      with connect(url) as ws:
+          seen = events(ws, lambda m: m['type'] in ('error', 'result'), 30)
+          out['last'] = seen[-1] if seen else None
+          out['close'] = close_code(ws)
   elif mode == 'sse':
       # Each event with the seconds since the request when it arrived.
       import http.client
@@ -599,10 +604,18 @@ struct LiveConnectTests {
     try Data(#"{"live_idle_s": 1}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
     let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
     defer { daemon.cleanUp() }
+    // A program that waits for input nobody sends is stopped as idle, and its result says so.
     let seen = try liveClient(daemon, "idle")
     let last = seen["last"] as? [String: Any] ?? [:]
-    #expect(last["type"] as? String == "error" && last["error"] as? String == "idle", "\(seen)")
-    #expect(seen["close"] as? Int == 1001, "\(seen)")
+    let run = (last["result"] as? [String: Any])?["run"] as? [String: Any] ?? [:]
+    #expect(last["type"] as? String == "result" && run["status"] as? String == "time_limit", "\(seen)")
+    #expect((run["message"] as? String)?.contains("idle") == true, "\(seen)")
+    #expect(seen["close"] as? Int == 1000, "\(seen)")
+    // A session that never starts is told so and closed.
+    let silent = try liveClient(daemon, "silent")
+    let told = silent["last"] as? [String: Any] ?? [:]
+    #expect(told["type"] as? String == "error" && told["error"] as? String == "idle", "\(silent)")
+    #expect(silent["close"] as? Int == 1001, "\(silent)")
   }
 
   @Test func gradeEventsStreamInOrderBeforeTheGradeEnds() throws {

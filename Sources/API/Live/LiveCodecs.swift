@@ -248,11 +248,12 @@ struct PistonConnectCodec: LiveCodec {
   /// Piston's error path: `{"type":"error","message"}`, then 4002; its protocol refusals are a
   /// close code alone.
   func errorFrames(_ error: APIError) -> [LiveFrame] {
-    switch error.code {
-    case "not_started", "started_already", "input_over": return []
-    case let code where code.hasPrefix("piston_"): return []
-    default: return [Self.frame(["type": "error", "message": .string(error.message)])]
+    if error == LiveSessionMachine.notStarted || error == LiveSessionMachine.startedAlready
+      || error.code.hasPrefix("piston_")
+    {
+      return []
     }
+    return [Self.frame(["type": "error", "message": .string(error.message)])]
   }
 
   func closing(_ close: LiveSessionMachine.Close) -> (code: UInt16, reason: String) {
@@ -261,12 +262,10 @@ struct PistonConnectCodec: LiveCodec {
     case .startTimedOut: return Self.initializationTimeout
     case .tooSlow: return (WebSocketCloseCode.policyViolation, "too_slow")
     case .refused(let error):
-      switch error.code {
-      case "not_started": return Self.notYetInitialized
-      case "started_already": return Self.alreadyInitialized
-      case let code where code.hasPrefix("piston_"): return (UInt16(code.dropFirst(7)) ?? 4002, error.message)
-      default: return Self.notifiedError
-      }
+      if error == LiveSessionMachine.notStarted { return Self.notYetInitialized }
+      if error == LiveSessionMachine.startedAlready { return Self.alreadyInitialized }
+      if error.code.hasPrefix("piston_") { return (UInt16(error.code.dropFirst(7)) ?? 4002, error.message) }
+      return Self.notifiedError
     }
   }
 

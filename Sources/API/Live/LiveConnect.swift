@@ -20,22 +20,23 @@ enum LiveConnect {
     rules.acceptsToken = { token in tokens.contains { APIRouter.constantTimeEquals($0, token) } }
     return upgrade(
       request, service: service, codec: V1ConnectCodec(exposeCompileCache: configuration.exposeCompileCache),
-      context: scope.context, rules: rules, configuration: configuration)
+      context: scope.context, rules: rules, refusal: scope.refusal, configuration: configuration)
   }
 
   /// `GET /api/v2/connect`: Piston's messages carry no token, so a server with tokens needs the
   /// header (the router checked it).
   static func piston(
     _ request: HTTPRequest, service: RunService, scope: RequestScope, configuration: APIConfiguration
-  ) throws(APIError) -> HTTPResponse {
-    if !configuration.bearerTokens.isEmpty && scope.context.token.isEmpty {
-      throw .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
+  ) -> HTTPResponse {
+    var refusal = scope.refusal
+    if refusal == nil && !configuration.bearerTokens.isEmpty && scope.context.token.isEmpty {
+      refusal = .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
     }
     var rules = rules(configuration)
     // v2.js closes a session that sends no `init` within a second.
     rules.startTimeout = .seconds(1)
     return upgrade(
-      request, service: service, codec: PistonConnectCodec(), context: scope.context, rules: rules,
+      request, service: service, codec: PistonConnectCodec(), context: scope.context, rules: rules, refusal: refusal,
       configuration: configuration)
   }
 
@@ -58,7 +59,7 @@ enum LiveConnect {
 
   private static func upgrade<Codec: LiveCodec>(
     _ request: HTTPRequest, service: RunService, codec: Codec, context: RunContext, rules: LiveSessionMachine.Rules,
-    configuration: APIConfiguration
+    refusal: APIError?, configuration: APIConfiguration
   ) -> HTTPResponse {
     let options = sessionOptions(configuration)
     let transport = WebSocketTransport()
@@ -70,6 +71,7 @@ enum LiveConnect {
       case .opened:
         transport.attach(session)
         live.open()
+        if let refusal { live.refuse(refusal) }
       case .message(let message):
         live.receive(message)
       case .closed:

@@ -70,7 +70,7 @@ protocol LiveTransport: Sendable {
 }
 
 /// One live session's shell: it feeds `LiveSessionMachine` what happens (client messages, the
-/// run's events and end, the queue toward the client, ticks) and performs the actions it answers.
+/// run's events and end, the outbox toward the client, ticks) and performs the actions it answers.
 ///
 /// Its threads: the caller's (client messages; never waits on the program), the run's
 /// (`RunService.runLive`; the events closure only queues frames, so the pump that enforces the
@@ -82,7 +82,7 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
   private let placement: RunService.LivePlacement
   private let opened = ContinuousClock.now
   private let lock = NSLock()
-  private let queueCondition = NSCondition()
+  private let outboxCondition = NSCondition()
   // Guarded by `lock`.
   private var machine: LiveSessionMachine
   private var codec: Codec
@@ -93,9 +93,9 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
   private var result: ExecuteResult?
   private var errorCode: String?
   private var logged = false
-  // Guarded by `queueCondition`.
-  private var queue: [LiveFrame?] = []
-  private var queueHead = 0
+  // Guarded by `outboxCondition`.
+  private var outbox: [LiveFrame?] = []
+  private var outboxHead = 0
   private var closing: (close: LiveSessionMachine.Close, code: UInt16, reason: String)?
 
   /// Most stdin bytes waiting for the program: twice a message, so a paste always fits.
@@ -136,6 +136,11 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
     case .none: break
     }
     feed(.client(meaning, .now))
+  }
+
+  /// Refuses the session before anything (a handshake whose token was refused).
+  func refuse(_ error: APIError) {
+    feed(.client(.refused(error), .now))
   }
 
   /// The start of an SSE session, whose request comes with it rather than in a message.
@@ -291,19 +296,19 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
     finishIfDone()
   }
 
-  // MARK: The queue toward the client
+  // MARK: The outbox toward the client
 
   /// Queues frames (nil: the result is out once it is delivered); never waits.
   private func enqueue(_ frames: [LiveFrame?]) {
     guard !frames.isEmpty else { return }
     let bytes = frames.reduce(0) { $0 + ($1?.byteCount ?? 0) }
-    queueCondition.lock()
+    outboxCondition.lock()
     let open = closing == nil
     if open {
-      queue += frames
-      queueCondition.signal()
+      outbox += frames
+      outboxCondition.signal()
     }
-    queueCondition.unlock()
+    outboxCondition.unlock()
     if open && bytes > 0 { feed(.queued(bytes: bytes, .now)) }
   }
 
@@ -313,39 +318,39 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
   private func shut(
     _ close: LiveSessionMachine.Close, _ ending: (code: UInt16, reason: String), after frames: [LiveFrame]
   ) {
-    queueCondition.lock()
+    outboxCondition.lock()
     guard closing == nil else {
-      queueCondition.unlock()
+      outboxCondition.unlock()
       return
     }
     closing = (close, ending.code, ending.reason)
-    queue = frames.map { $0 }
-    queueHead = 0
-    queueCondition.signal()
-    queueCondition.unlock()
+    outbox = frames.map { $0 }
+    outboxHead = 0
+    outboxCondition.signal()
+    outboxCondition.unlock()
     if frames.isEmpty { transport.close(close, code: ending.code, reason: ending.reason) }
   }
 
   /// The delivery thread: the only one that waits on the client.
   private func deliverFrames() {
     while true {
-      queueCondition.lock()
-      while queueHead == queue.count && closing == nil { queueCondition.wait() }
-      guard queueHead < queue.count else {
+      outboxCondition.lock()
+      while outboxHead == outbox.count && closing == nil { outboxCondition.wait() }
+      guard outboxHead < outbox.count else {
         let ending = closing!
-        queueCondition.unlock()
+        outboxCondition.unlock()
         transport.close(ending.close, code: ending.code, reason: ending.reason)
         finishIfDone()
         return
       }
-      let frame = queue[queueHead]
-      queueHead += 1
-      if queueHead > 256 && queueHead * 2 > queue.count {
-        queue.removeFirst(queueHead)
-        queueHead = 0
+      let frame = outbox[outboxHead]
+      outboxHead += 1
+      if outboxHead > 256 && outboxHead * 2 > outbox.count {
+        outbox.removeFirst(outboxHead)
+        outboxHead = 0
       }
       let closingNow = closing != nil
-      queueCondition.unlock()
+      outboxCondition.unlock()
       guard let frame else {
         feed(.resultSent)
         continue

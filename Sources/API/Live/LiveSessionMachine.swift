@@ -219,13 +219,13 @@ struct LiveSessionMachine: Sendable {
 
   /// The refusals of the protocol itself; a codec may answer them in its own words and codes.
   static let notStarted = APIError(
-    code: "not_started", message: "the first message must be {\"type\":\"start\",\"body\":{...}}",
+    code: "bad_request", message: "the first message must be {\"type\":\"start\",\"body\":{...}}",
     status: .badRequest)
   static let startedAlready = APIError(
-    code: "started_already", message: "this session has started already; open another for another run",
+    code: "bad_request", message: "this session has started already; open another for another run",
     status: .badRequest)
   static let inputOver = APIError(
-    code: "input_over", message: "stdin after eof: the program's input is over", status: .badRequest)
+    code: "bad_request", message: "stdin after eof: the program's input is over", status: .badRequest)
 
   private mutating func end(_ close: Close) -> [Action] {
     phase = .ended

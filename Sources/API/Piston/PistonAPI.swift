@@ -40,7 +40,7 @@ struct PistonAPI: FrontEnd {
     switch route.label {
     case "/api/v2/runtimes": return Self.json(.array(PistonRuntime.list(service).map(\.listing)))
     case "/api/v2/connect":
-      return try LiveConnect.piston(request, service: service, scope: scope, configuration: configuration)
+      return LiveConnect.piston(request, service: service, scope: scope, configuration: configuration)
     default: return try execute(request, context: &scope.context)
     }
   }

@@ -45,8 +45,8 @@ public struct APIConfiguration: Sendable {
   /// is told so and closed, its program killed; default 60 s.
   public var liveIdleTimeout: Duration = .seconds(60)
   /// A live client whose output queue stays full this long (it takes nothing while its program
-  /// waits to print) is closed and its program killed; default 10 s.
-  public var liveStallTimeout: Duration = .seconds(10)
+  /// waits to print) is closed and its program killed; default 30 s.
+  public var liveStallTimeout: Duration = .seconds(30)
   /// Whether Piston v2 is served under /api/v2 (docs/compat.md); default on.
   public var pistonEnabled = true
 
