@@ -128,7 +128,8 @@ let package = Package(
       swiftSettings: strictSwift
     ),
     .testTarget(
-      name: "APITests", dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP", "Wire"],
+      name: "APITests",
+      dependencies: ["API", "Grading", "Runners", "Sandbox", "SandboxTesting", "HTTP", "Submissions", "Wire"],
       swiftSettings: strictSwift),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SandboxTesting", "SystemCore"], swiftSettings: strictSwift),
     // The wire formats: JSONValue, the one strict reader, the /v1 request and result types.

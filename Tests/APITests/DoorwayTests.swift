@@ -4,6 +4,7 @@ import HTTP
 import Runners
 import Sandbox
 import SandboxTesting
+import Submissions
 import Synchronization
 import Testing
 
@@ -195,4 +196,132 @@ import Testing
     }
     #expect(log.all.filter { $0.detail?.contains("/secret/host/path") == true }.count == 2, "\(log.all)")
   }
+
+  @Test func aGradeYieldsTheOnlySlotBetweenItsRuns() throws {
+    // Each of the grade's tests takes 300 ms of the only slot; an execute sent while the grade runs
+    // waits for one test, not for the grade.
+    let pool = FakeEnvironmentPool(parallelism: 1) { command in
+      if command.stdin == Data("slow\n".utf8) { Thread.sleep(forTimeInterval: 0.3) }
+      return FakeRun(stdout: "1\n")
+    }
+    let router = makeFakeRouter(pool, slots: 1)
+    let tests = (0..<5).map { _ in #"{"stdin": "slow\n", "expected_stdout": "1\n"}"# }.joined(separator: ",")
+    let gradeBody =
+      #"{"language": "python", "source": "print(1)\n", "challenge": {"title": "T", "statement": "S", "#
+      + #""checker": {"name": "tokens"}, "tests": [\#(tests)]}}"#
+    let gradeEnded = Mutex<ContinuousClock.Instant?>(nil)
+    let graded = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let response = router.handle(
+        request("POST", "/v1/grade", body: gradeBody, headers: [("Content-Type", "application/json")]))
+      #expect(response.object["verdict"] as? String == "accepted", "\(response.text)")
+      gradeEnded.withLock { $0 = .now }
+      graded.signal()
+    }
+    Thread.sleep(forTimeInterval: 0.4)
+    let sent = ContinuousClock.now
+    let execute = router.handle(
+      executeRequest(#"{"language": "python", "source": "print(1)\n", "stdin": "fast\n"}"#))
+    let executed = ContinuousClock.now
+    graded.wait()
+    #expect(execute.status == .ok, "\(execute.text)")
+    // The execute ran before the grade's last tests, and waited about one test's run.
+    let order = pool.records.map { String(decoding: $0.stdin, as: UTF8.self) }
+    let executeIndex = try #require(order.firstIndex(of: "fast\n"))
+    #expect(executeIndex < order.count - 2, "\(order)")
+    #expect(executed - sent < .milliseconds(900), "the execute waited \(executed - sent)")
+    #expect(try #require(gradeEnded.withLock { $0 }) > executed)
+  }
+
+  @Test func anInlineGrowthSectionOverTheMaximaIsRefused() {
+    let router = makeFakeRouter { $0.maxima.cpuMilliseconds = 3000 }
+    let body =
+      #"{"language": "python", "source": "print(1)\n", "challenge": {"title": "T", "statement": "S", "#
+      + #""checker": {"name": "tokens"}, "tests": [{"stdin": "", "expected_stdout": "1\n"}], "#
+      + #""growth": {"sizes": [16, 32, 64], "count": {"actions": ["compare"]}, "budget_ms": 20000, "#
+      + #""limits": {"cpu_ms": 14000}, "cases": [{"name": "r", "input": {"shape": "random"}, "expect": ["n"]}]}}}"#
+    let response = router.handle(
+      request("POST", "/v1/grade", body: body, headers: [("Content-Type", "application/json")]))
+    #expect(response.status.code == 400, "\(response.text)")
+    #expect(
+      response.error?.message == "challenge.growth.limits.cpu_ms is 14000; the maximum is 3000", "\(response.text)")
+  }
+
+  @Test func aFileNameThatClashesOnceNamedIsRefusedOnEverySubmitRoute() throws {
+    let directory = try makeScratchDirectory()
+    let store = try SQLiteStore(path: directory + "/store.db")
+    let router = makeFakeRouter { configuration in
+      configuration.submissions = SubmissionSettings(store: store, workers: SubmissionWorkers.Settings(workers: 1))
+      configuration.judge0 = Judge0Settings(prefix: "/judge0")
+    }
+    let json = ("Content-Type", "application/json")
+    // javac wants a public class in a file of its name: the first file becomes Main.java, which the
+    // second is named already.
+    let files =
+      #"[{"name": "A.java", "content": "public class Main { public static void main(String[] a) {} }"}, "#
+      + #"{"name": "Main.java", "content": "class Other {}"}]"#
+    let body = #"{"language": "java", "files": \#(files)}"#
+    let execute = router.handle(request("POST", "/v1/execute", body: body, headers: [json]))
+    #expect(execute.status.code == 400, "\(execute.text)")
+    #expect(execute.error?.message.contains("two files are named \"Main.java\"") == true, "\(execute.text)")
+    let submit = router.handle(request("POST", "/v1/submissions", body: body, headers: [json]))
+    #expect(submit.status.code == 400, "\(submit.text)")
+    #expect(submit.error?.message == execute.error?.message)
+    let batch = router.handle(
+      request("POST", "/v1/submissions/batch", body: #"{"submissions": [\#(body)]}"#, headers: [json]))
+    let items = batch.object["submissions"] as? [[String: Any]] ?? []
+    #expect((items.first?["error"] as? [String: Any])?["code"] as? String == "bad_request", "\(batch.text)")
+    // Judge0 names the source Main.java and javac renames it after its class: a zip entry of that
+    // name clashes only once the source is named, and is refused at submit, in Judge0's shape.
+    let zip = try zipArchive(["Foo.java": "class Helper {}"]).base64EncodedString()
+    let judge0 = router.handle(
+      request(
+        "POST", "/judge0/submissions",
+        body: #"{"source_code": "public class Foo { public static void main(String[] a) {} }", "#
+          + #""language_id": 62, "additional_files": "\#(zip)"}"#, headers: [json]))
+    #expect(judge0.status.code == 422, "\(judge0.text)")
+    let refusal = judge0.object["additional_files"] as? [String]
+    #expect(refusal?.first?.contains("Foo.java") == true, "\(judge0.text)")
+    #expect(try store.statistics(now: 0).queued == 0)
+  }
+}
+
+/// A fresh folder under the test run's temporary directory.
+func makeScratchDirectory() throws -> String {
+  let path = NSTemporaryDirectory() + "/doorway-" + UUID().uuidString
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  return path
+}
+
+/// A zip archive of stored (uncompressed) entries, as Judge0 clients send `additional_files`.
+func zipArchive(_ entries: [String: String]) throws -> Data {
+  var local = Data()
+  var central = Data()
+  func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xff), UInt8(value >> 8 & 0xff)] }
+  func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * UInt32($0)) & 0xff) } }
+  for (name, text) in entries.sorted(by: { $0.key < $1.key }) {
+    let content = Data(text.utf8)
+    let crc = content.withUnsafeBytes { crc32Of($0) }
+    let offset = local.count
+    local += le32(0x0403_4b50) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0) + le32(crc)
+    local += le32(UInt32(content.count)) + le32(UInt32(content.count)) + le16(name.utf8.count) + le16(0)
+    local += Data(name.utf8) + content
+    central += le32(0x0201_4b50) + le16(20) + le16(20) + le16(0) + le16(0) + le16(0) + le16(0) + le32(crc)
+    central += le32(UInt32(content.count)) + le32(UInt32(content.count)) + le16(name.utf8.count) + le16(0) + le16(0)
+    central += le16(0) + le16(0) + le32(0) + le32(UInt32(offset)) + Data(name.utf8)
+  }
+  var archive = local + central
+  archive += le32(0x0605_4b50) + le16(0) + le16(0) + le16(entries.count) + le16(entries.count)
+  archive += le32(UInt32(central.count)) + le32(UInt32(local.count)) + le16(0)
+  return archive
+}
+
+/// The zip CRC-32 (IEEE 802.3) of some bytes.
+func crc32Of(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+  var crc: UInt32 = 0xffff_ffff
+  for byte in bytes {
+    crc ^= UInt32(byte)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
+  }
+  return ~crc
 }
