@@ -81,7 +81,8 @@ struct DaemonConfiguration: Equatable {
     "cgroup_path", "slots", "queue_length", "queue_wait_budget_s", "queue_timeout_s", "retry_after_s", "limits",
     "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
-    "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s", "live_stall_s", "page",
+    "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s",
+    "live_stall_s", "page",
     "cors_origins", "judge0", "piston",
   ]
   static let pageKeys = ["enabled", "javascript_dir"]
