@@ -27,39 +27,39 @@ import Testing
     }
   }
 
-  @Test func aForeignPageRunsNoCodeThroughAnyDoorway() {
+  @Test func aForeignPageRunsNoCodeThroughAnyDoorway() throws {
     let pool = FakeEnvironmentPool()
-    let router = judge0Router(pool)
+    let store = try SQLiteStore(path: try makeScratchDirectory() + "/store.db")
+    let router = judge0Router(pool) {
+      $0.submissions = SubmissionSettings(store: store, workers: SubmissionWorkers.Settings(workers: 1))
+    }
     let foreign = ("Origin", "http://evil.example")
-    // "Simple" requests a page may send anywhere without asking: text/plain, forms, no type.
+    let piston = #"{"language": "python", "version": "*", "files": [{"content": "print(1)"}]}"#
+    let upgrade = [
+      ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+      ("Sec-WebSocket-Version", "13"), foreign,
+    ]
+    // "Simple" requests a page may send anywhere without asking: text/plain, forms, no type; and
+    // WebSocket handshakes, which no browser preflights. Each would run code if it got through.
     let attempts: [(String, HTTPRequest)] = [
       (
         "/v1/execute",
         request("POST", "/v1/execute", body: Self.pythonHello, headers: [("Content-Type", "text/plain"), foreign])
       ),
-      ("/v1/grade", request("POST", "/v1/grade", body: "{}", headers: [("Content-Type", "text/plain"), foreign])),
       ("/v1/submissions", request("POST", "/v1/submissions", body: Self.pythonHello, headers: [foreign])),
       (
-        "/api/v2/execute",
-        request(
-          "POST", "/api/v2/execute", body: "language=python&version=*&files[0][content]=print(1)",
-          headers: [("Content-Type", "application/x-www-form-urlencoded"), foreign])
+        "/api/v2/execute text/plain",
+        request("POST", "/api/v2/execute", body: piston, headers: [("Content-Type", "text/plain"), foreign])
       ),
-      ("/api/v2/execute no type", request("POST", "/api/v2/execute", body: "{}", headers: [foreign])),
+      ("/api/v2/execute untyped", request("POST", "/api/v2/execute", body: piston, headers: [foreign])),
       (
         "judge0 /submissions",
         request(
-          "POST", "/judge0/submissions", body: #"{"source_code":"x","language_id":71}"#,
+          "POST", "/judge0/submissions", body: #"{"source_code": "print(1)", "language_id": 71}"#,
           headers: [("Content-Type", "text/plain"), foreign])
       ),
-      (
-        "/v1/connect",
-        request("GET", "/v1/connect", headers: [("Upgrade", "websocket"), ("Connection", "Upgrade"), foreign])
-      ),
-      (
-        "/api/v2/connect",
-        request("GET", "/api/v2/connect", headers: [("Upgrade", "websocket"), ("Connection", "Upgrade"), foreign])
-      ),
+      ("/v1/connect", request("GET", "/v1/connect", headers: upgrade)),
+      ("/api/v2/connect", request("GET", "/api/v2/connect", headers: upgrade)),
     ]
     for (name, attempt) in attempts {
       let response = router.handle(attempt)
@@ -67,11 +67,14 @@ import Testing
       #expect(response.text.contains("evil.example"), "\(name): \(response.text)")
     }
     #expect(pool.records.isEmpty, "a refused request ran \(pool.records.count) boxes")
+    #expect(try store.statistics(now: 0).queued == 0)
     // Piston's and Judge0's refusals keep their own shapes.
-    let piston = router.handle(attempts[3].1)
-    #expect(piston.object.keys.sorted() == ["message"])
-    let judge0 = router.handle(attempts[5].1)
-    #expect(judge0.object.keys.sorted() == ["error"])
+    #expect(router.handle(attempts[2].1).object.keys.sorted() == ["message"])
+    #expect(router.handle(attempts[4].1).object.keys.sorted() == ["error"])
+    // The same Piston request from no page at all (its clients send no Origin) runs.
+    let client = router.handle(
+      request("POST", "/api/v2/execute", body: piston, headers: [("Content-Type", "text/plain")]))
+    #expect(client.status == .ok, "\(client.text)")
   }
 
   @Test func theServersOwnPageAndAllowedOriginsAndNonBrowsersAreServed() {

@@ -270,9 +270,19 @@ extension Judge0API {
   /// Runs an admitted job: its stored result's bytes, or nil when no slot could be had.
   func run(_ job: Judge0Job, context: inout RunContext) -> Data? {
     let expected = job.submission.expectedOutput
+    let bound = StoredResultBound.bytes(configuration.maxima)
+    let echo = job.echo
     do throws(APIError) {
       let (_, outcome) = try service.execute(job.request, context: &context) { result in
-        Self.outcome(result, expectedOutput: expected)
+        // The verdict is the whole output's; only the texts kept are cut to the bound.
+        var attributes = Self.outcome(result, expectedOutput: expected)
+        guard Self.storedResult(echo: echo, outcome: attributes).count > bound else { return attributes }
+        let fitted = StoredResultBound.fit(result, within: bound) { result in
+          Self.storedResult(echo: echo, outcome: Self.outcome(result, expectedOutput: expected)).count
+        }
+        let cut = Self.outcome(fitted, expectedOutput: expected)
+        for key in ["stdout", "stderr", "compile_output"] { attributes[key] = cut[key] ?? .null }
+        return attributes
       }
       return Self.storedResult(echo: job.echo, outcome: outcome)
     } catch {

@@ -104,14 +104,22 @@ struct V1API: FrontEnd, StoredJobRunner {
     }
   }
 
-  /// `POST /v1/execute` of a body read already: admitted, run, the result encoded on the slot's thread.
-  func execute(_ body: ExecuteBody, context: inout RunContext) throws(APIError) -> HTTPResponse {
+  /// `POST /v1/execute` of a body read already: admitted, run, the result encoded on the slot's
+  /// thread; a stored job's result within `StoredResultBound`.
+  func execute(_ body: ExecuteBody, context: inout RunContext, stored: Bool = false) throws(APIError)
+    -> HTTPResponse
+  {
     let request = try service.admit(try body.runAsk(), context: &context)
     let exposeCompileCache = configuration.exposeCompileCache
-    let (_, value) = try service.execute(request, context: &context) { result in
-      ResultEncoder.executeValue(result, exposeCompileCache: exposeCompileCache)
+    let bound = stored ? StoredResultBound.bytes(configuration.maxima) : nil
+    let (_, bytes) = try service.execute(request, context: &context) { result in
+      let encode = { (result: ExecuteResult) in
+        ResultEncoder.data(ResultEncoder.executeValue(result, exposeCompileCache: exposeCompileCache))
+      }
+      guard let bound else { return encode(result) }
+      return encode(StoredResultBound.fit(result, within: bound) { encode($0).count })
     }
-    return Self.json(value)
+    return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: bytes)
   }
 
   /// A JSON request body within the size bound, sent as JSON, decoded strictly by `decode`.
@@ -198,7 +206,8 @@ struct V1API: FrontEnd, StoredJobRunner {
           ResultEncoder.data(GradeEncoder.gradeObject(result, exposeCompileCache: configuration.exposeCompileCache)),
           isError: false)
       default:
-        return .finished(try execute(try ExecuteBody.decode(job.body), context: &context).body, isError: false)
+        return .finished(
+          try execute(try ExecuteBody.decode(job.body), context: &context, stored: true).body, isError: false)
       }
     } catch {
       return Self.storedFailure(error, context: &context, service: service)
