@@ -125,12 +125,13 @@ import Testing
 
   @Test func aClientThatGoesAwayTakesItsProgramWithIt() {
     var machine = running()
-    #expect(machine.handle(.clientClosed) == [.killProgram])
+    #expect(machine.handle(.clientClosed) == [.killProgram, .close(.clientGone)])
     #expect(machine.phase == .ended)
     // The run's end after that sends nothing.
     #expect(machine.handle(.finished) == [])
+    #expect(machine.handle(.clientClosed) == [])
     var idle = self.machine()
-    #expect(idle.handle(.clientClosed) == [])
+    #expect(idle.handle(.clientClosed) == [.close(.clientGone)])
   }
 
   @Test func theResultGoesOutThenTheSessionCloses() {

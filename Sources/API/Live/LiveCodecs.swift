@@ -69,7 +69,7 @@ struct V1ConnectCodec: LiveCodec {
   /// for a session that never started; 1008 "too_slow" for a client that took nothing.
   func closing(_ close: LiveSessionMachine.Close) -> (code: UInt16, reason: String) {
     switch close {
-    case .completed: return (WebSocketCloseCode.normal, "")
+    case .completed, .clientGone: return (WebSocketCloseCode.normal, "")
     case .startTimedOut: return (WebSocketCloseCode.goingAway, "idle")
     case .tooSlow: return (WebSocketCloseCode.policyViolation, "too_slow")
     case .refused(let error):
@@ -258,7 +258,7 @@ struct PistonConnectCodec: LiveCodec {
 
   func closing(_ close: LiveSessionMachine.Close) -> (code: UInt16, reason: String) {
     switch close {
-    case .completed: return Self.jobCompleted
+    case .completed, .clientGone: return Self.jobCompleted
     case .startTimedOut: return Self.initializationTimeout
     case .tooSlow: return (WebSocketCloseCode.policyViolation, "too_slow")
     case .refused(let error):

@@ -107,10 +107,12 @@ enum LiveConnect {
   }
 }
 
-/// A live session's WebSocket: frames are text messages; a close drops what is queued.
+/// A live session's WebSocket: frames are text messages; a close drops what is queued. It holds
+/// the WebSocket session weakly: the session's event handler holds the live session, which holds
+/// this, and the connection's loop is what keeps a session alive.
 final class WebSocketTransport: LiveTransport, @unchecked Sendable {
   private let lock = NSLock()
-  private var session: WebSocketSession?
+  private weak var session: WebSocketSession?
 
   func attach(_ session: WebSocketSession) { lock.withLock { self.session = session } }
 

@@ -97,6 +97,9 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
   private var outbox: [LiveFrame?] = []
   private var outboxHead = 0
   private var closing: (close: LiveSessionMachine.Close, code: UInt16, reason: String)?
+  /// Whether the delivery thread runs: it starts with the first frame, so a session refused before
+  /// it starts (a wrong token) costs no thread.
+  private var delivering = false
 
   /// Most stdin bytes waiting for the program: twice a message, so a paste always fits.
   let maximumPendingInput: Int
@@ -121,9 +124,6 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
   func open() {
     feed(.opened(.now))
     LiveTicker.shared.add(self)
-    let thread = Thread { [self] in deliverFrames() }
-    thread.name = "dsa-run live delivery"
-    thread.start()
   }
 
   /// A client message (on the connection's thread).
@@ -152,6 +152,7 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
   /// The client went away (the connection's thread, or the ticker for SSE).
   func clientClosed() {
     feed(.clientClosed)
+    finishIfDone()
   }
 
   func tick(_ now: ContinuousClock.Instant) {
@@ -225,6 +226,9 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
           errorCode = "too_slow"
           return (codec.closing(close), [])
         case .completed:
+          return (codec.closing(close), [])
+        case .clientGone:
+          errorCode = errorCode ?? "client_gone"
           return (codec.closing(close), [])
         }
       }
@@ -308,7 +312,10 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
       outbox += frames
       outboxCondition.signal()
     }
+    let startsDelivering = open && !delivering
+    if startsDelivering { delivering = true }
     outboxCondition.unlock()
+    if startsDelivering { startDelivery() }
     if open && bytes > 0 { feed(.queued(bytes: bytes, .now)) }
   }
 
@@ -327,8 +334,19 @@ final class LiveSession<Codec: LiveCodec>: @unchecked Sendable {
     outbox = frames.map { $0 }
     outboxHead = 0
     outboxCondition.signal()
+    let startsDelivering = !frames.isEmpty && !delivering
+    if startsDelivering { delivering = true }
+    let delivers = delivering
     outboxCondition.unlock()
+    if startsDelivering { startDelivery() }
     if frames.isEmpty { transport.close(close, code: ending.code, reason: ending.reason) }
+    if !delivers { finishIfDone() }
+  }
+
+  private func startDelivery() {
+    let thread = Thread { [self] in deliverFrames() }
+    thread.name = "dsa-run live delivery"
+    thread.start()
   }
 
   /// The delivery thread: the only one that waits on the client.

@@ -84,6 +84,8 @@ struct LiveSessionMachine: Sendable {
     case startTimedOut
     /// The client stopped taking the output.
     case tooSlow
+    /// The client went away; nothing more can reach it.
+    case clientGone
   }
 
   enum Action: Sendable, Equatable {
@@ -149,9 +151,10 @@ struct LiveSessionMachine: Sendable {
     case .tick(let now):
       return tick(now)
     case .clientClosed:
+      guard phase != .ended else { return [] }
       let wasRunning = phase == .running || phase == .starting
       phase = .ended
-      return wasRunning ? [.killProgram] : []
+      return (wasRunning ? [.killProgram] : []) + [.close(.clientGone)]
     case .finished:
       guard phase == .running else { return [] }
       phase = .finishing
