@@ -7,6 +7,13 @@ import Glibc
 /// the server's stop signal, with the idle or close deadline as its timeout. Output is taken
 /// from the session only while little is waiting to be written, so a slow reader leaves the
 /// messages in the session's bounded queue, where they hold its senders back.
+///
+/// What the peer makes us answer is bounded too: while the machine holds as much unsent output as
+/// it may (`WebSocketFrameMachine.maximumUnsentBytes`, from the session's queue bound), the socket is
+/// not read, so a client that pings without reading keeps its pings in its own and the kernel's
+/// buffers. Nothing is then read or written, and at the idle timeout the connection is closed with
+/// 1008 (the close frame queued behind what the client does not read; the connection dropped at
+/// the close timeout). A client that reads gets every pong.
 struct WebSocketConnection {
   let socket: Socket
   let session: WebSocketSession
@@ -25,7 +32,9 @@ struct WebSocketConnection {
       close(pair[1])
     }
     let options = session.options
-    let machine = WebSocketFrameMachine(limits: options.limits)
+    let machine = WebSocketFrameMachine(
+      limits: options.limits,
+      maximumUnsentBytes: WebSocketFrameMachine.maximumUnsentBytes(queuedBytes: options.maximumQueuedBytes))
     session.attach(wake: pair[1])
     session.onEvent(session, .opened)
 
@@ -46,6 +55,27 @@ struct WebSocketConnection {
       if closeDeadline == nil { closeDeadline = .now + options.closeTimeout }
     }
 
+    func handle(_ events: [WebSocketFrameMachine.Event]) {
+      for event in events {
+        switch event {
+        case .message(let message):
+          session.onEvent(session, .message(message))
+        case .ping, .pong:
+          break  // wslay queued the pong; nothing for the session
+        case .peerClosed(let code, let reason):
+          if closeDeadline == nil {
+            endCode = code
+            endReason = reason
+            closeDeadline = .now + options.closeTimeout
+          }
+        case .failed(let code, let reason):
+          endCode = code
+          endReason = reason
+          if closeDeadline == nil { closeDeadline = .now + options.closeTimeout }
+        }
+      }
+    }
+
     loop: while true {
       // Move the session's messages into the machine only while little output waits.
       while unsentOffset == unsent.count && machine.queuedPayloadBytes == 0 && !machine.isClosing {
@@ -58,14 +88,18 @@ struct WebSocketConnection {
         }
       }
       if !machine.isClosing && isStopping() { startClosing(WebSocketCloseCode.goingAway, "the server is stopping") }
+      // Output taken last time round made room for the answers to what was held back.
+      if machine.isWaitingForOutputRoom { handle(machine.feedHeldInput()) }
       if unsentOffset == unsent.count {
         unsent = machine.takeOutput()
         unsentOffset = 0
       }
       if unsentOffset == unsent.count && machine.isFinished { break }
 
+      let reads = machine.wantsInput && !machine.isWaitingForOutputRoom
+      session.noteUnsentOutput(unsent.count - unsentOffset + machine.unsentByteCount)
       var events = Int16(0)
-      if machine.wantsInput { events |= Int16(POLLIN) }
+      if reads { events |= Int16(POLLIN) }
       if unsentOffset < unsent.count { events |= Int16(POLLOUT) }
       var descriptors = [
         pollfd(fd: socket.descriptor, events: events, revents: 0),
@@ -79,15 +113,19 @@ struct WebSocketConnection {
         if errno == EINTR { continue }
         break
       }
-      if count == 0 {
-        if let closeDeadline, closeDeadline <= .now { break }  // the peer never answered our close
-        if lastActivity + options.idleTimeout <= .now {
+      // At every wake-up, not only at a timeout: wake-ups that move nothing (a sender's while the
+      // client reads nothing) must not put the deadlines off.
+      if let closeDeadline, closeDeadline <= .now { break }  // the peer never answered our close
+      if lastActivity + options.idleTimeout <= .now {
+        if machine.isWaitingForOutputRoom {
+          startClosing(WebSocketCloseCode.policyViolation, "the client does not read what it is sent")
+        } else {
           startClosing(
             WebSocketCloseCode.goingAway, "idle for \(options.idleTimeout.wholeMillisecondsRoundedUp) ms")
-          lastActivity = .now
         }
-        continue
+        lastActivity = .now
       }
+      if count == 0 { continue }
       if descriptors[1].revents != 0 {
         _ = scratch.withUnsafeMutableBytes { recv(pair[0], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
       }
@@ -111,7 +149,7 @@ struct WebSocketConnection {
           }
         }
       }
-      if socketEvents & Int16(POLLIN | POLLERR | POLLHUP) != 0 && machine.wantsInput {
+      if socketEvents & Int16(POLLIN | POLLERR | POLLHUP) != 0 && reads {
         switch socket.receive(into: &readBuffer) {
         case .wouldBlock:
           break
@@ -119,28 +157,14 @@ struct WebSocketConnection {
           break loop
         case .bytes(let received):
           lastActivity = .now
-          let events = readBuffer.withUnsafeBufferPointer {
-            machine.feed(UnsafeBufferPointer(rebasing: $0[..<received]))
-          }
-          for event in events {
-            switch event {
-            case .message(let message):
-              session.onEvent(session, .message(message))
-            case .ping, .pong:
-              break  // wslay queued the pong; nothing for the session
-            case .peerClosed(let code, let reason):
-              if closeDeadline == nil {
-                endCode = code
-                endReason = reason
-                closeDeadline = .now + options.closeTimeout
-              }
-            case .failed(let code, let reason):
-              endCode = code
-              endReason = reason
-              if closeDeadline == nil { closeDeadline = .now + options.closeTimeout }
-            }
-          }
+          handle(
+            readBuffer.withUnsafeBufferPointer {
+              machine.feed(UnsafeBufferPointer(rebasing: $0[..<received]))
+            })
+          session.noteUnsentOutput(unsent.count - unsentOffset + machine.unsentByteCount)
         }
+      } else if socketEvents & Int16(POLLERR | POLLHUP) != 0 && unsentOffset == unsent.count {
+        break loop  // the peer is gone, and neither reading nor writing would tell us more
       }
     }
     // RFC 6455 §7.1.1: the server closes the TCP connection first, once the close is exchanged.

@@ -58,6 +58,12 @@ public enum WebSocketCloseCode {
 /// close reason skips the first two bytes of every piece of the frame it is given, not only of the
 /// first, so a close split across reads was judged other than the same close read whole.
 ///
+/// What waits to go to the peer is bounded (`maximumUnsentBytes`): wslay queues a pong for every
+/// ping without limit, so a peer that pings and never reads grew it by hundreds of MB. A ping (or a
+/// close, whose reply echoes it) is handed to wslay only while its answer fits; past that the
+/// machine holds the peer's bytes back (`isWaitingForOutputRoom`), its user stops reading the
+/// socket, and `feedHeldInput` goes on once output was taken.
+///
 /// Not thread-safe: one connection's thread owns it.
 public final class WebSocketFrameMachine {
   /// Bounds on what a peer may send.
@@ -93,6 +99,21 @@ public final class WebSocketFrameMachine {
   static let notUTF8 = "a text message or close reason is not UTF-8"
   /// The most output bytes held at once; wslay keeps the rest of its queued frames until taken.
   static let outputHighWater = 64 * 1024
+  /// What wslay allocates for a queued message beyond its payload (its message record and queue
+  /// link), counted so that a flood of empty pings is bounded too.
+  static let queuedMessageOverhead = 64
+  /// Room kept for control frames beyond a full output buffer and a full data queue.
+  static let controlFrameRoom = 64 * 1024
+
+  /// The bound on unsent output for a connection whose session queues at most `queuedBytes` of
+  /// messages: a full output buffer, one message taken from that queue, and room for pongs.
+  public static func maximumUnsentBytes(queuedBytes: Int) -> Int {
+    outputHighWater + queuedBytes + controlFrameRoom
+  }
+
+  /// The most output (`unsentByteCount`) the peer's pings and close may make the machine hold; a
+  /// message handed to `send` may take it past this, pongs and close replies never do.
+  public let maximumUnsentBytes: Int
 
   private var context: wslay_event_context_ptr?
   /// The peer's bytes not yet taken by wslay: it may take those before `releasedEnd`, which is
@@ -119,8 +140,11 @@ public final class WebSocketFrameMachine {
   private var utf8 = UTF8Validator()
 
   /// A machine for one connection, right after the 101.
-  public init(limits: Limits = Limits()) {
+  public init(
+    limits: Limits = Limits(), maximumUnsentBytes: Int = WebSocketFrameMachine.maximumUnsentBytes(queuedBytes: 1 << 20)
+  ) {
     self.limits = limits
+    self.maximumUnsentBytes = maximumUnsentBytes
     var callbacks = wslay_event_callbacks(
       recv_callback: { _, buffer, length, _, user in
         machine(user).receive(into: buffer!, length: length)
@@ -178,16 +202,36 @@ public final class WebSocketFrameMachine {
   /// against it too). wslay's own queued-message count leaves out the message it is writing.
   public private(set) var queuedPayloadBytes = 0
 
+  /// Output waiting to be taken, at most: the bytes ready and every frame wslay has queued
+  /// (payload and `queuedMessageOverhead` each; a message part-way out counts whole). Once a close
+  /// is queued wslay 1.1.1 sends nothing else and frees the pongs it held without counting them
+  /// out, so they stay counted (never more than before the close).
+  public var unsentByteCount: Int {
+    output.count + wslay_event_get_queued_msg_length(context) + wslay_event_get_queued_msg_count(context)
+      * Self.queuedMessageOverhead
+  }
+
+  /// Whether the peer's bytes are held back until output is taken: the next ping or close's
+  /// answer would not fit within `maximumUnsentBytes`. Its user then reads nothing more from the
+  /// peer (which must read to be heard again), and calls `feedHeldInput` after taking output.
+  public private(set) var isWaitingForOutputRoom = false
+
   /// Reads `bytes` (the peer's, in order) and returns what they meant.
   public func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [Event] {
-    guard wantsInput, !bytes.isEmpty else { return [] }
+    guard wantsInput, !bytes.isEmpty || isWaitingForOutputRoom else { return [] }
     held.append(contentsOf: bytes)
     release()
     let result = wslay_event_recv(context)
     held.removeFirst(handedOver)
     releasedEnd -= handedOver
     handedOver = 0
-    defer { if !wantsInput { held = [] } }  // what follows a close or a failure is never read
+    defer {
+      // What follows a close or a failure is never read.
+      if !wantsInput {
+        held = []
+        isWaitingForOutputRoom = false
+      }
+    }
     if result == WSLAY_ERR_NOMEM.rawValue {
       fail(WebSocketCloseCode.internalError, "the server ran out of memory reading the frame")
     } else if result != 0 {
@@ -217,6 +261,12 @@ public final class WebSocketFrameMachine {
   public func feed(_ bytes: some Collection<UInt8>) -> [Event] {
     let array = Array(bytes)
     return array.withUnsafeBufferPointer { feed($0) }
+  }
+
+  /// Goes on with the peer's bytes held back for want of output room, as far as the room taken
+  /// output made allows; nothing when none are held.
+  public func feedHeldInput() -> [Event] {
+    feed(UnsafeBufferPointer(start: nil, count: 0))
   }
 
   /// Queues a message; false once a close is queued (nothing more may be sent).
@@ -261,6 +311,9 @@ public final class WebSocketFrameMachine {
 
   private var pendingClose: (code: UInt16, reason: [UInt8])?
 
+  /// Whether wslay has a close frame queued (ours, its reply to the peer's, or a failure's).
+  private var closeIsQueuedInWslay: Bool { (hasQueuedClose && pendingClose == nil) || peerCloseSeen || failure != nil }
+
   /// `reason`'s bytes, cut to fit a close frame (125 bytes, 2 of them the code) on a character
   /// boundary.
   private static func closeReason(_ reason: String) -> [UInt8] {
@@ -296,8 +349,13 @@ public final class WebSocketFrameMachine {
 
   /// Moves `releasedEnd` on over what wslay may read now: a data frame's bytes as they come, a
   /// control frame (at most 2 + 4 + 125 bytes) only whole, a frame header only whole, so it is
-  /// read the same however the peer's bytes were split.
+  /// read the same however the peer's bytes were split; a ping or close only while its answer fits
+  /// in the output room (all of it when nothing is unsent, so a bound below one answer still lets
+  /// one through), so the same bytes stop at the same frame however they were split.
   private func release() {
+    isWaitingForOutputRoom = false
+    var room = maximumUnsentBytes - unsentByteCount
+    let roomWhenEmpty = maximumUnsentBytes
     while true {
       if releasesEverything {
         releasedEnd = held.count
@@ -322,6 +380,16 @@ public final class WebSocketFrameMachine {
           continue
         }
         guard available >= 2 + maskBytes + shortLength else { return }
+        let opcode = UInt32(held[start] & 0x0f)
+        // With a close queued in wslay, it answers nothing more: no pong, no second close.
+        if !closeIsQueuedInWslay && (opcode == WSLAY_PING.rawValue || opcode == WSLAY_CONNECTION_CLOSE.rawValue) {
+          let answer = shortLength + Self.queuedMessageOverhead
+          if answer > room && room < roomWhenEmpty {
+            isWaitingForOutputRoom = true
+            return
+          }
+          room -= answer
+        }
         releasedEnd += 2 + maskBytes + shortLength
         continue
       }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// One WebSocket connection as its user sees it: events come in on the connection's thread, and
 /// messages go out from any thread.
@@ -11,7 +12,9 @@ import Glibc
 /// Sending is bounded: messages wait in a queue of at most `maximumQueuedBytes` (plus about
 /// 64 KiB being written), so a client that reads slowly makes `send` wait or report `.wouldBlock`
 /// instead of growing memory. A message larger than the bound is taken only when the queue is
-/// empty, so one message of any size still goes.
+/// empty, so one message of any size still goes. What the client makes the connection answer
+/// (pongs, a close) is bounded as well (`WebSocketConnection`): a client that pings without
+/// reading is no longer read, and is closed with 1008 at the idle timeout.
 public final class WebSocketSession: @unchecked Sendable, Equatable {
   /// What happened on the connection.
   public enum Event: Sendable, Equatable {
@@ -38,7 +41,8 @@ public final class WebSocketSession: @unchecked Sendable, Equatable {
     public var limits: WebSocketFrameMachine.Limits
     /// Bytes of messages waiting to be written at most; past it, senders wait.
     public var maximumQueuedBytes: Int
-    /// No byte read or written for this long: closed with 1001.
+    /// No byte read or written for this long: closed with 1001 (pings and pongs are bytes too), or
+    /// with 1008 when reading was held back because the client does not read its pongs.
     public var idleTimeout: Duration
     /// How long to wait for the peer's close frame after ours, before dropping the connection.
     public var closeTimeout: Duration
@@ -69,6 +73,9 @@ public final class WebSocketSession: @unchecked Sendable, Equatable {
   private var finished = false
   /// The write end of the connection loop's wake pair, once it runs.
   private var wakeDescriptor: Int32 = -1
+  /// Written by the connection's loop at each turn; atomics so that a look never waits on it.
+  private let unsentOutputBytes = Atomic<Int>(0)
+  private let peakUnsentOutputBytes = Atomic<Int>(0)
 
   /// A session with `options`; `onEvent` runs on the connection's thread, so it should not block
   /// for long, and must use `trySend` (or `send` with a deadline), not wait for room that only its
@@ -133,6 +140,12 @@ public final class WebSocketSession: @unchecked Sendable, Equatable {
     return queuedBytes
   }
 
+  /// Bytes the connection holds for the client beyond this queue (frames the machine has queued,
+  /// pongs included, and bytes not yet written to the socket), as of the loop's last turn; and
+  /// the most it held. For tests and metrics.
+  public var unsentOutputByteCount: Int { unsentOutputBytes.load(ordering: .relaxed) }
+  public var peakUnsentOutputByteCount: Int { peakUnsentOutputBytes.load(ordering: .relaxed) }
+
   private func hasRoom(for message: WebSocketMessage) -> Bool {
     queuedBytes == 0 || queuedBytes + message.byteCount <= options.maximumQueuedBytes
   }
@@ -159,6 +172,11 @@ public final class WebSocketSession: @unchecked Sendable, Equatable {
     let pending = !outbox.isEmpty || closeRequest != nil
     condition.unlock()
     if pending { wake() }
+  }
+
+  func noteUnsentOutput(_ bytes: Int) {
+    unsentOutputBytes.store(bytes, ordering: .relaxed)
+    if bytes > peakUnsentOutputBytes.load(ordering: .relaxed) { peakUnsentOutputBytes.store(bytes, ordering: .relaxed) }
   }
 
   /// The next queued message, or the close request once the queue is empty.

@@ -22,9 +22,10 @@ public enum LiveEvent: Sendable {
   case step(Step)
 }
 
-/// The caller's side of the program's stdin. Thread-safe. Bounded: `send` blocks while the box's
-/// pipe/pty is full (that is the backpressure towards the client), and returns false once the run
-/// has ended or the input was finished/killed.
+/// The caller's side of the program's stdin, and the flow control of its output. Thread-safe.
+/// Bounded: `send` blocks while the box's pipe/pty is full (that is the backpressure towards the
+/// client), and returns false once the run has ended or the input was finished/killed. Output is
+/// never waited on: a consumer that cannot keep up calls `pauseOutput` and later `resumeOutput`.
 public final class LiveInput: Sendable {
   let box: BoxLiveInput?
   /// Why there is no input (the process is out of descriptors); `executeLive` throws it.
@@ -55,21 +56,47 @@ public final class LiveInput: Sendable {
   /// does nothing. Before the run starts (during the compile), it is sent as the run starts. False
   /// when the run is over, `number` is not 1-64, or 64 requests are still pending.
   @discardableResult public func signal(_ number: Int32) -> Bool { box?.signal(number) ?? false }
+
+  /// Stops reading the program's output until `resumeOutput`: the program blocks once its pipe (or
+  /// pty) is full, which is the backpressure towards a consumer that cannot keep up. Every limit
+  /// holds while output is paused (wall and CPU time, the idle bound, `kill`, `signal`), and time
+  /// paused is not activity for the idle bound. The chunk being handed to `events` as this is
+  /// called still arrives; when the program ends, what is left of its output (what its pipes hold,
+  /// within the output cap) arrives paused or not, so a paused run still ends. Callable from any
+  /// thread, within `events` too, and before the run starts (it then starts paused). A state, not
+  /// a count: one `resumeOutput` undoes any number of pauses.
+  public func pauseOutput() { box?.pauseOutput() }
+
+  /// Reads the program's output again after `pauseOutput`.
+  public func resumeOutput() { box?.resumeOutput() }
+
+  /// Whether output is paused now.
+  public var isOutputPaused: Bool { box?.outputPaused ?? false }
 }
 
 public struct LiveOptions: Sendable {
   /// A pty inside the box on a private devpts instance.
   public var tty: Bool = false
-  /// End the run when no input and no output for this long.
+  /// End the run (`time_limit`, "the session was idle") when for this long the program took no
+  /// input and no output was read from it. Input taken: without a tty, bytes the program read from
+  /// its stdin pipe (bytes sent and still waiting in the pipe are not); with a tty, bytes typed
+  /// into its terminal, whose input queue is small and bounded. Time with output paused is not
+  /// activity (the program is blocked writing), and nothing about the client (its messages, its
+  /// pings) is.
   public var idleLimitMs: Int? = nil
   public init() {}
 }
 
 extension Executor {
   /// Compiles (through the cache, as `execute`) and runs with live stdin and live output.
-  /// `events` is called on the pumping thread, in order; it MAY block, and while it blocks the
-  /// program's output is not read (backpressure: the box's pipe fills and the program waits).
-  /// Every limit of `execute` applies; the wall limit includes time spent waiting for input.
+  /// `events` is called on the pumping thread, in order, and must not block: while it runs the
+  /// pump looks at no limit, kill or signal request. A consumer that cannot keep up calls
+  /// `input.pauseOutput()` (from within `events` or any thread) and `input.resumeOutput()` once it
+  /// has room: while paused the program's output is not read, its pipe fills and it waits, and
+  /// every limit is still enforced. (The compile stage's events come on the calling thread before
+  /// the run; pausing does not hold the compile.)
+  /// Every limit of `execute` applies; the wall limit includes time spent waiting for input and
+  /// time with output paused.
   /// The returned result is exactly what `execute` would return (same ResultEncoder JSON),
   /// with stdout/stderr as captured (bounded as today).
   ///

@@ -9,7 +9,9 @@ import SystemCore
 // reads it (`BoxLive.output`). The pump (StreamPump.swift) runs everything else of a live run on
 // its own thread: kill requests, the idle bound and, with a terminal, the copy from the input
 // pipe to the pty master (the master is made per run, so input sent before it exists waits in
-// the pipe).
+// the pipe). The pump never waits on whoever takes the output: the callback must not block, and a
+// consumer that cannot keep up pauses the reading (`BoxLiveInput.pauseOutput`), which leaves the
+// program blocked on its full pipe while every limit is still enforced.
 
 /// Which stream of the program a chunk of live output came from.
 public enum BoxStream: Sendable {
@@ -23,10 +25,17 @@ public struct BoxLive: Sendable {
   /// A pty inside the box (on the box's own devpts instance) as the program's stdin, stdout and
   /// stderr; everything it prints then arrives as `.stdout`.
   public var terminal: Bool
-  /// Ends the run when neither input was sent nor output read for this long.
+  /// Ends the run when for this long the program took no input and no output was read from it.
+  /// Taken input is what left the input pipe (its unread count, `FIONREAD`, against what was
+  /// written into it), or with a terminal what the pump typed into the pty (whose input queue is
+  /// small and bounded); bytes merely sent and waiting in the pipe are not activity, nor is time
+  /// spent with the output paused.
   public var idleLimitMilliseconds: UInt64?
   /// Called on the pump's thread with each chunk as it is read, in order, at most what the output
-  /// cap keeps of each stream. It may block; while it does the program's output is not read.
+  /// cap keeps of each stream. It must not block: while it runs the pump looks at no limit. A
+  /// consumer that cannot take more calls `input.pauseOutput()` (from here or any thread); the
+  /// chunk being handed over still arrives, and after the program's end the rest of its output
+  /// (what its pipes hold, within the cap) arrives paused or not.
   public var output: @Sendable (BoxStream, [UInt8]) -> Void
 
   public init(
@@ -41,10 +50,11 @@ public struct BoxLive: Sendable {
 }
 
 /// The caller's end of a live run's stdin: a pipe (its capacity is the bound: `send` waits while it
-/// is full, which is the backpressure towards whoever types), a kill request, and when input was
-/// last sent (the idle bound). Without a terminal the pipe's read end is the program's stdin
-/// itself; with one the pump copies from it to the pty. Thread-safe; one run uses it, after which
-/// (`endRun`) every `send` returns false.
+/// is full, which is the backpressure towards whoever types), a kill request, signal requests, the
+/// output's flow control (`pauseOutput`, `resumeOutput`), and how many bytes were written into the
+/// pipe (the idle bound: what the program took is that less what the pipe still holds). Without a
+/// terminal the pipe's read end is the program's stdin itself; with one the pump copies from it to
+/// the pty. Thread-safe; one run uses it, after which (`endRun`) every `send` returns false.
 public final class BoxLiveInput: @unchecked Sendable {
   private struct State {
     var writeEnd: Int32
@@ -62,8 +72,10 @@ public final class BoxLiveInput: @unchecked Sendable {
   private let requestedSignals = Mutex<[Int32]>([])
   /// More pending than this and a request is refused: a client cannot queue without bound.
   static let maximumPendingSignals = 64
-  private let lastSendMilliseconds = Atomic<UInt64>(0)
-  /// Written when a kill is requested, so the pump's poll wakes at once.
+  /// Bytes written into the pipe so far; the pump compares it with the pipe's unread count.
+  private let writtenBytes = Atomic<UInt64>(0)
+  private let outputPausedFlag = Atomic<Bool>(false)
+  /// Written at each request (kill, signal, pause, resume), so the pump's poll wakes at once.
   private let wake: OwnedPair
 
   /// A live input; throws only when the process is out of descriptors.
@@ -74,7 +86,6 @@ public final class BoxLiveInput: @unchecked Sendable {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
     state = Mutex(State(writeEnd: pipe.write.take(), readEnd: pipe.read.take()))
-    lastSendMilliseconds.store(monotonicMilliseconds(), ordering: .relaxed)
   }
 
   deinit {
@@ -108,7 +119,7 @@ public final class BoxLiveInput: @unchecked Sendable {
         let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
         if count > 0 {
           written += count
-          lastSendMilliseconds.store(monotonicMilliseconds(), ordering: .relaxed)
+          writtenBytes.add(UInt64(count), ordering: .sequentiallyConsistent)
           continue
         }
         if count < 0 && errno == EINTR { continue }
@@ -142,7 +153,34 @@ public final class BoxLiveInput: @unchecked Sendable {
   /// otherwise). Later sends return false.
   public func kill() {
     killRequestedFlag.store(true, ordering: .sequentiallyConsistent)
-    var byte: UInt8 = 0x6b
+    wakePump(0x6b)
+  }
+
+  /// Asks the pump to stop reading the program's output: the program then blocks once its pipe
+  /// (or its pty) is full, which is the backpressure towards a consumer that cannot keep up. The
+  /// wall and CPU limits, the idle bound, kill and signal requests hold as ever while output is
+  /// paused, and paused time is not activity for the idle bound. A chunk the pump is handing over
+  /// as this is called still arrives; after the program's end its remaining output is read (within
+  /// the cap) whether paused or not, so a paused run still ends. Callable from any thread,
+  /// including from within the output callback, before the run starts too. Pausing is a state,
+  /// not a count: one `resumeOutput` undoes any number of pauses.
+  public func pauseOutput() {
+    outputPausedFlag.store(true, ordering: .sequentiallyConsistent)
+    wakePump(0x70)
+  }
+
+  /// Undoes `pauseOutput`: the pump reads the program's output again.
+  public func resumeOutput() {
+    outputPausedFlag.store(false, ordering: .sequentiallyConsistent)
+    wakePump(0x72)
+  }
+
+  /// Whether output is paused (`pauseOutput` was called since the last `resumeOutput`).
+  public var outputPaused: Bool { outputPausedFlag.load(ordering: .sequentiallyConsistent) }
+
+  private func wakePump(_ byte: UInt8) {
+    var byte = byte
+    // A full wake pipe already means "look again"; losing this byte changes nothing.
     _ = Glibc.write(wake.write.rawValue, &byte, 1)
   }
 
@@ -162,8 +200,7 @@ public final class BoxLiveInput: @unchecked Sendable {
       return true
     }
     guard queued else { return false }
-    var byte: UInt8 = 0x73
-    _ = Glibc.write(wake.write.rawValue, &byte, 1)
+    wakePump(0x73)
     return true
   }
 
@@ -209,9 +246,22 @@ public final class BoxLiveInput: @unchecked Sendable {
 
   /// The pipe's read end (the program's stdin without a terminal); -1 once the run ended.
   var readEnd: Int32 { state.withLock { $0.readEnd } }
-  /// Readable when a kill was requested.
+  /// Readable when a kill, a signal, a pause or a resume was requested.
   var wakeFD: Int32 { wake.read.rawValue }
-  var lastSend: UInt64 { lastSendMilliseconds.load(ordering: .relaxed) }
+
+  /// How many bytes of input the program has taken from the pipe at least: what was written into
+  /// it less what it still holds. The written count is read first, so a send racing this look can
+  /// only make the figure too low (and the next look makes it right), never too high; nil once
+  /// the run ended or when the pipe cannot be asked.
+  func inputTakenAtLeast() -> UInt64? {
+    let written = writtenBytes.load(ordering: .sequentiallyConsistent)
+    return state.withLock { state -> UInt64? in
+      guard state.readEnd >= 0 else { return nil }
+      var unread: Int32 = 0
+      guard ioctl(state.readEnd, UInt(FIONREAD), &unread) == 0, unread >= 0 else { return nil }
+      return written - min(written, UInt64(unread))
+    }
+  }
 
   func drainWake() {
     var bytes = [UInt8](repeating: 0, count: 64)

@@ -145,7 +145,8 @@ public struct BoxEnding: Sendable {
   public var outOfMemoryTexts: [String] = []
   /// A live run's caller asked for the program to be stopped (`BoxLiveInput.kill`).
   public var killedOnRequest = false
-  /// A live run went `idleLimitMilliseconds` without input or output.
+  /// A live run went `idleLimitMilliseconds` with no input taken by the program and no output read
+  /// from it (`BoxLive.idleLimitMilliseconds`).
   public var killedForIdle = false
   public var idleLimitMilliseconds: UInt64 = 0
 
@@ -226,7 +227,7 @@ func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, In
   if ending.killedForIdle {
     return (
       .timeLimit,
-      "Stopped after \(formatSeconds(ending.idleLimitMilliseconds)) with no input and no output: the session was idle.",
+      "Stopped after \(formatSeconds(ending.idleLimitMilliseconds)) in which the program read no input and no output was read from it: the session was idle.",
       exitCode, signal, .wall
     )
   }

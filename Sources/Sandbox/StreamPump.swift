@@ -105,8 +105,10 @@ struct StreamPump {
   let outputLimit: Int
   /// A live run's input, output callback and idle bound; nil for a run with all its stdin given.
   let live: BoxLive?
-  /// When output was last read (the idle bound).
-  private var lastOutput: UInt64 = 0
+  /// When the program last took input or had output read (the idle bound).
+  private var lastActivity: UInt64 = 0
+  /// The most input the program was seen to have taken from the live pipe (without a terminal).
+  private var inputTaken: UInt64 = 0
   /// With a terminal: a copy of the pty master that input is written to (stdout reads the master),
   /// the input read from the live pipe and not written yet, and whether the pipe is still open.
   private let terminalInput: OwnedDescriptor
@@ -177,7 +179,8 @@ struct StreamPump {
     let cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
     let processors = UInt64(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var nextCPUCheck = started + 5
-    lastOutput = started
+    lastActivity = started
+    inputTaken = 0
     if input.isEmpty { closeStdin() }
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: 65_536, alignment: 16)
     defer { buffer.deallocate() }
@@ -191,9 +194,10 @@ struct StreamPump {
 
     while true {
       var fds: [pollfd] = []
+      let reading = readsOutput()
       if !initExited { fds.append(pollfd(fd: process.pidfd, events: Int16(POLLIN), revents: 0)) }
-      if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
-      if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
+      if reading && stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
+      if reading && stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
       if channel.fd >= 0 { fds.append(pollfd(fd: channel.fd, events: Int16(POLLIN), revents: 0)) }
       if stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
       if fds.isEmpty { break }
@@ -214,6 +218,9 @@ struct StreamPump {
         timeout = wallDeadline > now ? wallDeadline - now : 0
         timeout = min(timeout, nextCPUCheck > now ? nextCPUCheck - now : 0)
         if let idleDeadline = idleDeadline() { timeout = min(timeout, idleDeadline > now ? idleDeadline - now : 0) }
+        // Input taken is seen only by looking, so looks are frequent enough for the bound to be
+        // overrun by a quarter at most.
+        if let idle = live?.idleLimitMilliseconds { timeout = min(timeout, max(10, idle / 4)) }
       }
       let ready = poll(&fds, nfds_t(fds.count), Int32(min(timeout, 1_000)))
       if ready < 0 && errno != EINTR { break }
@@ -222,10 +229,12 @@ struct StreamPump {
         switch entry.fd {
         case process.pidfd:
           initExited = true
+        // Looked at again for each: the callback may have paused the output while handing over the
+        // other stream's chunk.
         case stdoutFD:
-          drain(isStdout: true, buffer: buffer)
+          if readsOutput() { drain(isStdout: true, buffer: buffer) }
         case stderrFD:
-          drain(isStdout: false, buffer: buffer)
+          if readsOutput() { drain(isStdout: false, buffer: buffer) }
         case channel.fd:
           readReports(buffer: buffer)
         case stdinFD:
@@ -254,6 +263,7 @@ struct StreamPump {
       }
       if initExited || watch.killedByUs { continue }
 
+      noteInputTaken()
       let after = monotonicMilliseconds()
       if after >= wallDeadline {
         watch.wallTimeExceeded = true
@@ -290,6 +300,14 @@ struct StreamPump {
     terminalInput.close()
   }
 
+  /// Whether the program's output is read now: always, but for a live run whose consumer paused
+  /// it while the program runs. Once the program is over (or being killed) what its pipes hold is
+  /// read anyway, so a paused run still ends.
+  private func readsOutput() -> Bool {
+    guard let live, live.input.outputPaused else { return true }
+    return watch.killedByUs || channel.runIsOver(initExited: initExited, outputClosed: true, reports: reports)
+  }
+
   private func closeStdin() {
     stdinPipe.close()
   }
@@ -313,6 +331,9 @@ struct StreamPump {
     let written = pendingInput.withUnsafeBytes { Glibc.write(terminalInput.rawValue, $0.baseAddress!, $0.count) }
     if written > 0 {
       pendingInput.removeFirst(written)
+      // The pty's input queue is small (a few KiB), so typing counts as the program's taking input
+      // only up to that bound when it does not read.
+      lastActivity = monotonicMilliseconds()
     } else if written < 0 && errno != EAGAIN && errno != EINTR {
       // EIO: the program and its terminal are gone.
       pendingInput = []
@@ -320,10 +341,21 @@ struct StreamPump {
     }
   }
 
-  /// When a live run with an idle bound has gone that long without input or output.
+  /// When a live run with an idle bound will have gone that long with no input taken by the
+  /// program and no output read from it.
   private func idleDeadline() -> UInt64? {
     guard let live, let idle = live.idleLimitMilliseconds else { return nil }
-    return max(lastOutput, live.input.lastSend) + idle
+    return lastActivity + idle
+  }
+
+  /// Without a terminal, input the program took from the live pipe since the last look is
+  /// activity; bytes the client sent that wait in the pipe are not. (With a terminal the pump's
+  /// own reads empty the pipe, and typing into the pty is counted instead.)
+  private mutating func noteInputTaken() {
+    guard let live, live.idleLimitMilliseconds != nil, !live.terminal else { return }
+    guard let taken = live.input.inputTakenAtLeast(), taken > inputTaken else { return }
+    inputTaken = taken
+    lastActivity = monotonicMilliseconds()
   }
 
   private mutating func feed() {
@@ -358,7 +390,7 @@ struct StreamPump {
           let bytes = UnsafeRawBufferPointer(start: buffer, count: min(room, count))
           output.append(bytes, from: isStdout ? .stdout : .stderr)
           if let live {
-            lastOutput = monotonicMilliseconds()
+            lastActivity = monotonicMilliseconds()
             live.output(isStdout ? .stdout : .stderr, Array(bytes))
           }
         }
@@ -366,8 +398,9 @@ struct StreamPump {
           if isStdout { output.stdoutTruncated = true } else { output.stderrTruncated = true }
           outputLimitExceeded = true
         }
-        // Live output may be taken slower than a program writes (the callback blocks), so the pipe
-        // would never run dry: one chunk per poll keeps the limits and kill requests looked at.
+        // One chunk per poll when live: the callback may have paused the output, which must hold
+        // before the next read, and a program writing as fast as we read would keep the pipe from
+        // ever running dry, so the limits and kill requests would not be looked at.
         if live != nil { return }
         continue
       }

@@ -295,3 +295,90 @@ func drainOutput(_ machine: WebSocketFrameMachine) -> [UInt8] {
     #expect(total == (1 << 20) + 10)
   }
 }
+
+/// A 125-byte ping payload that names its place in a flood.
+func numberedPayload(_ index: Int) -> [UInt8] {
+  withUnsafeBytes(of: UInt32(index).bigEndian) { Array($0) } + [UInt8](repeating: 0x70, count: 121)
+}
+
+@Suite struct WebSocketOutputBoundTests {
+  /// Takes output and goes on with the held input until nothing is held; the events, the output,
+  /// and the most unsent output seen.
+  func drainWhileHeld(_ machine: WebSocketFrameMachine) -> (
+    events: [WebSocketFrameMachine.Event], output: [UInt8], peak: Int
+  ) {
+    var events: [WebSocketFrameMachine.Event] = []
+    var output: [UInt8] = []
+    var peak = machine.unsentByteCount
+    var turns = 0
+    while machine.isWaitingForOutputRoom && turns < 100_000 {
+      turns += 1
+      output += machine.takeOutput()
+      events += machine.feedHeldInput()
+      peak = max(peak, machine.unsentByteCount)
+    }
+    output += drainOutput(machine)
+    return (events, output, peak)
+  }
+
+  @Test func pingsPastTheBoundWaitUntilOutputIsTakenAndThenAllAreAnswered() {
+    let bound = 16 * 1024
+    let machine = WebSocketFrameMachine(maximumUnsentBytes: bound)
+    let count = 2_000
+    let first = machine.feed((0..<count).flatMap { clientFrame(opcode: 9, payload: numberedPayload($0)) })
+    #expect(machine.isWaitingForOutputRoom)
+    #expect(machine.unsentByteCount <= bound, "\(machine.unsentByteCount) bytes unsent")
+    // 125 bytes of pong and the per-message overhead each: about 85 fit in 16 KiB.
+    #expect(first.count > 10 && first.count < 200, "\(first.count) pings answered at once")
+    let rest = drainWhileHeld(machine)
+    #expect(rest.peak <= bound, "\(rest.peak) bytes unsent at most")
+    #expect(first + rest.events == (0..<count).map { .ping(Data(numberedPayload($0))) })
+    let frames = serverFrames(rest.output)
+    #expect(frames.map(\.opcode) == [UInt8](repeating: 10, count: count))
+    #expect(frames.map(\.payload) == (0..<count).map(numberedPayload))
+    // The close handshake after it is as ever.
+    #expect(machine.feed(clientFrame(opcode: 8, payload: closePayload(1000))) == [.peerClosed(code: 1000, reason: "")])
+    #expect(serverFrames(drainOutput(machine)).map(\.opcode) == [8])
+    #expect(machine.isFinished)
+  }
+
+  @Test func aFloodOfEmptyPingsIsBoundedToo() {
+    let machine = WebSocketFrameMachine()
+    let count = 100_000
+    let events = machine.feed((0..<count).flatMap { _ in clientFrame(opcode: 9, payload: []) })
+    #expect(machine.unsentByteCount <= machine.maximumUnsentBytes)
+    #expect(events.count < count)
+    #expect(machine.isWaitingForOutputRoom)
+    let rest = drainWhileHeld(machine)
+    #expect(rest.peak <= machine.maximumUnsentBytes)
+    #expect(events.count + rest.events.count == count)
+    #expect(serverFrames(rest.output).count == count)
+  }
+
+  @Test func theClientsDataWaitsOnlyBehindAPingThatWaits() {
+    // A message sent to the peer may take the machine past its bound; the peer's data still comes in.
+    let machine = WebSocketFrameMachine(maximumUnsentBytes: 1024)
+    #expect(machine.send(.binary(Data(repeating: 1, count: 4096))))
+    #expect(machine.feed(clientFrame(opcode: 2, payload: [1, 2, 3])) == [.message(.binary(Data([1, 2, 3])))])
+    #expect(!machine.isWaitingForOutputRoom)
+    // A ping now waits for the message to go out, and the data after it waits behind it, in order.
+    #expect(machine.feed(clientFrame(opcode: 9, payload: [7]) + clientFrame(opcode: 1, payload: [0x61])) == [])
+    #expect(machine.isWaitingForOutputRoom)
+    _ = drainOutput(machine)
+    #expect(machine.feedHeldInput() == [.ping(Data([7])), .message(.text("a"))])
+    #expect(!machine.isWaitingForOutputRoom)
+  }
+
+  @Test func heldInputGivesTheSameEventsWholeAndBytewise() {
+    let flood = (0..<300).flatMap { clientFrame(opcode: 9, payload: numberedPayload($0)) }
+    let whole = WebSocketFrameMachine(maximumUnsentBytes: 8 * 1024)
+    let first = whole.feed(flood)
+    let wholeRest = drainWhileHeld(whole)
+    let bytewise = WebSocketFrameMachine(maximumUnsentBytes: 8 * 1024)
+    let byteEvents = flood.flatMap { bytewise.feed([$0]) }
+    let bytewiseRest = drainWhileHeld(bytewise)
+    #expect(byteEvents == first)
+    #expect(first + wholeRest.events == byteEvents + bytewiseRest.events)
+    #expect(wholeRest.output == bytewiseRest.output)
+  }
+}

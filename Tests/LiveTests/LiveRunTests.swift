@@ -212,24 +212,34 @@ struct LiveRunTests {
 
   @Test("an output flood to a slow client waits for it: memory stays bounded and the wall limit holds")
   func floodWithSlowClient() throws {
-    // 20 ms per chunk: the program writes far faster than this client reads.
-    let recorder = EventRecorder(delayMicroseconds: 20_000)
+    // The client takes 64 KiB per 20 ms, far slower than the program writes, and pauses the
+    // output while 256 KiB wait on its side.
+    let consumer = PacedConsumer(pauseAbove: 256 << 10, resumeBelow: 64 << 10)
+    let before = residentKilobytes()
+    let started = Date()
     let run = LiveRunThread(
-      "python", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n", recorder: recorder
+      "python", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n",
+      react: LiveReaction(consumer.take)
     ) {
       $0.runLimits.wallMilliseconds = 1_000
       $0.runLimits.outputKilobytes = 64 << 10
     }
-    let before = residentKilobytes()
+    consumer.startTaking(from: run.input, bytesPerTick: 64 << 10, tickMicroseconds: 20_000)
+    defer { consumer.stop() }
     let result = try run.result()
+    let elapsed = Date().timeIntervalSince(started)
+    let counts = consumer.snapshot
     #expect(result.run?.status == .timeLimit, "\(result.messages)")
-    // What the program printed is what the client took: no more was read than handed over.
-    #expect(recorder.stdoutByteCount == result.run?.stdout.count)
-    // At 20 ms per chunk of at most 64 KiB, the 1 s wall limit lets ~3 MiB through. A pump that kept
-    // reading while the pipe had data (never running dry for a fast writer) would look at its clock
-    // only at the 64 MiB cap, 20 s later.
-    let handedOver = recorder.all.filter { if case .stdout = $0 { return true } else { return false } }.count
-    #expect(handedOver < 150, "\(handedOver) chunks were handed over in a 1 s run")
+    #expect(elapsed < 10, "the 1 s run ended after \(elapsed) s")
+    // What the program printed is what the client was handed: nothing more was read.
+    #expect(counts.received == result.run?.stdout.count)
+    #expect(counts.pauses > 0, "the flood never filled the client's queue")
+    // Past the pause bound only the chunk being handed over (64 KiB) and, at the end, what the pipe
+    // held (64 KiB more) may arrive.
+    #expect(counts.peakQueued <= (256 + 64 + 64) << 10, "\(counts.peakQueued) bytes waited on the client's side")
+    // At 64 KiB per 20 ms the client takes ~3 MiB in the 1 s run; a pump that kept reading would
+    // have handed over tens of MiB (the cap is 64 MiB).
+    #expect(counts.received <= 8 << 20, "\(counts.received) bytes were handed over in a 1 s run")
     #expect(residentKilobytes() - before < 200 << 10)
   }
 }

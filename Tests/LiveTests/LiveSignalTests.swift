@@ -95,7 +95,8 @@ struct LiveSignalTests {
         language: "python", files: [SourceFile(name: "", contents: Data("print('bye')\n".utf8))])
       let result = try kind.executor.executeLive(request, options: LiveOptions(), input: input) { event in
         guard case .stdout = event else { return }
-        // The pump waits here: meanwhile the program exits and its init reaps it.
+        // The pump waits here (against the events contract, on purpose: a pause would not hold the
+        // run's end): meanwhile the program exits and its init reaps it.
         usleep(500_000)
         let accepted = input.signal(SIGINT)
         queued.withLock { $0 = accepted }

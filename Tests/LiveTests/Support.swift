@@ -61,6 +61,19 @@ final class EventRecorder: Sendable {
   }
 }
 
+/// What a test's client does with each event beyond recording it (a type of its own, not a closure,
+/// so `LiveRunThread`'s trailing closure stays `configure`).
+struct LiveReaction: Sendable {
+  let body: @Sendable (LiveInput, LiveEvent) -> Void
+  init(_ body: @escaping @Sendable (LiveInput, LiveEvent) -> Void) { self.body = body }
+
+  static let none = LiveReaction { _, _ in }
+  /// Pauses the output at the first chunk of stdout and never resumes it.
+  static let pauseAtFirstOutput = LiveReaction { input, event in
+    if case .stdout = event { input.pauseOutput() }
+  }
+}
+
 /// A live run on its own thread; `result` waits for it to end.
 final class LiveRunThread: @unchecked Sendable {
   let input = LiveInput()
@@ -68,9 +81,12 @@ final class LiveRunThread: @unchecked Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let outcome = Mutex<Result<ExecuteResult, ExecuteError>?>(nil)
 
+  /// `react` sees each event after the recorder (a client's flow control: `pauseOutput`, say);
+  /// `startPaused` pauses the output before the run starts.
   init(
     _ language: String, _ source: String, options: LiveOptions = LiveOptions(),
     recorder: EventRecorder = EventRecorder(), executor: Executor = LiveFixture.executor,
+    startPaused: Bool = false, react: LiveReaction = .none,
     configure: (inout ExecuteRequest) -> Void = { _ in }
   ) {
     self.recorder = recorder
@@ -78,11 +94,15 @@ final class LiveRunThread: @unchecked Sendable {
     configure(&request)
     let input = self.input
     let recorder = self.recorder
+    if startPaused { input.pauseOutput() }
     let thread = Thread { [request] in
       let result: Result<ExecuteResult, ExecuteError>
       do throws(ExecuteError) {
         result = .success(
-          try executor.executeLive(request, options: options, input: input) { recorder.record($0) })
+          try executor.executeLive(request, options: options, input: input) { event in
+            recorder.record(event)
+            react.body(input, event)
+          })
       } catch {
         result = .failure(error)
       }
@@ -116,4 +136,62 @@ extension ExecuteResult {
     (compile.map { String(decoding: $0.stdout + $0.stderr, as: UTF8.self) } ?? "")
       + (run.map { String(decoding: $0.stderr, as: UTF8.self) + " " + $0.message } ?? "")
   }
+}
+
+/// A client that takes live output at its own pace, as the daemon's routes do: chunks wait in a
+/// queue of its own, the output is paused while that queue holds more than `pauseAbove` bytes and
+/// resumed once the taker (a thread of its own, `bytesPerTick` every `tickMicroseconds`) has
+/// brought it under `resumeBelow`. The events closure never waits.
+final class PacedConsumer: Sendable {
+  struct Counts {
+    var queued = 0
+    var peakQueued = 0
+    var received = 0
+    var taken = 0
+    var pauses = 0
+  }
+
+  let pauseAbove: Int
+  let resumeBelow: Int
+  private let counts = Mutex(Counts())
+  private let stopped = Atomic<Bool>(false)
+
+  init(pauseAbove: Int, resumeBelow: Int) {
+    self.pauseAbove = pauseAbove
+    self.resumeBelow = resumeBelow
+  }
+
+  var snapshot: Counts { counts.withLock { $0 } }
+
+  /// For `LiveRunThread`'s `react`.
+  func take(_ input: LiveInput, _ event: LiveEvent) {
+    guard case .stdout(let bytes) = event else { return }
+    let pause = counts.withLock { counts -> Bool in
+      counts.queued += bytes.count
+      counts.received += bytes.count
+      counts.peakQueued = max(counts.peakQueued, counts.queued)
+      guard counts.queued > pauseAbove, !input.isOutputPaused else { return false }
+      counts.pauses += 1
+      return true
+    }
+    if pause { input.pauseOutput() }
+  }
+
+  func startTaking(from input: LiveInput, bytesPerTick: Int, tickMicroseconds: UInt32) {
+    let thread = Thread { [self] in
+      while !stopped.load(ordering: .relaxed) {
+        usleep(tickMicroseconds)
+        let resume = counts.withLock { counts -> Bool in
+          let taken = min(bytesPerTick, counts.queued)
+          counts.queued -= taken
+          counts.taken += taken
+          return counts.queued < resumeBelow
+        }
+        if resume && input.isOutputPaused { input.resumeOutput() }
+      }
+    }
+    thread.start()
+  }
+
+  func stop() { stopped.store(true, ordering: .relaxed) }
 }
