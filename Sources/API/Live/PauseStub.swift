@@ -1,6 +1,0 @@
-import Runners
-
-extension LiveInput {
-  func pauseOutput() {}
-  func resumeOutput() {}
-}
