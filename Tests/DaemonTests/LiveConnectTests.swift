@@ -312,9 +312,12 @@ let cliTerminalScript = #"""
 /// A headless Chromium opening `/v1/connect` from a small page, driven over the DevTools protocol
 /// (with the venv's websockets): the page's transcript as JSON.
 let browserDriverScript = #"""
-  import json, os, subprocess, sys, tempfile, time, urllib.request
+  import functools, http.server, json, os, subprocess, sys, tempfile, threading, time, urllib.request
   from websockets.sync.client import connect
   port, token = sys.argv[1], sys.argv[2]
+  # The page comes from an origin the daemon's cors_origins allows (argv[3]'s port), or from a
+  # file (Origin "null", another site's page to the daemon) when none is given.
+  page_port = int(sys.argv[3]) if len(sys.argv) > 3 else None
   page = tempfile.mkdtemp()
   os.chmod(page, 0o755)
   with open(page + '/live.html', 'w') as f:
@@ -340,9 +343,15 @@ let browserDriverScript = #"""
   }
   </script>""")
   profile = tempfile.mkdtemp()
+  address = 'file://' + page + '/live.html'
+  if page_port:
+      handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=page)
+      handler.log_message = lambda *args: None
+      server = http.server.ThreadingHTTPServer(('127.0.0.1', page_port), handler)
+      threading.Thread(target=server.serve_forever, daemon=True).start()
+      address = 'http://127.0.0.1:%d/live.html' % page_port
   browser = subprocess.Popen(['/usr/bin/chromium', '--headless=new', '--no-sandbox', '--disable-gpu',
-                              '--remote-debugging-port=0', '--user-data-dir=' + profile,
-                              'file://' + page + '/live.html'],
+                              '--remote-debugging-port=0', '--user-data-dir=' + profile, address],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
   try:
       deadline = time.time() + 60
@@ -722,19 +731,30 @@ struct LiveConnectTests {
 
   @Test(.enabled(if: access("/usr/bin/chromium", X_OK) == 0, "no /usr/bin/chromium; scripts/install-deps installs it"))
   func aBrowserTypesIntoTheProgramWithItsTokenInTheStartMessage() throws {
+    // The page is another site's, which the operator allowed (cors_origins).
+    let pagePort = try freeLoopbackPort()
     let directory = try makeTemporaryDirectory()
-    try Data(#"{"bearer_tokens": ["sesame"]}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
+    try Data(#"{"bearer_tokens": ["sesame"], "cors_origins": ["http://127.0.0.1:\#(pagePort)"]}"#.utf8).write(
+      to: URL(fileURLWithPath: directory + "/live.json"))
     let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
     defer { daemon.cleanUp() }
-    let finished = try runProcess(
-      liveVenvPython, ["-c", browserDriverScript, String(daemon.port), "sesame"], timeout: .seconds(180))
-    #expect(finished.status == 0, "\(finished.stderr)")
-    let line = finished.stdout.split(separator: "\n").last.map(String.init) ?? ""
-    let seen = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    func browse(_ arguments: [String]) throws -> [String: Any] {
+      let finished = try runProcess(
+        liveVenvPython, ["-c", browserDriverScript, String(daemon.port), "sesame"] + arguments, timeout: .seconds(180))
+      #expect(finished.status == 0, "\(finished.stderr)")
+      let line = finished.stdout.split(separator: "\n").last.map(String.init) ?? ""
+      return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+    }
+    let seen = try browse([String(pagePort)])
     #expect(seen["prompt"] as? Bool == true, "\(seen)")
     #expect(seen["stdout"] as? String == "name? hello, Ada\n", "\(seen)")
     #expect(seen["status"] as? String == "ok", "\(seen)")
     #expect((seen["types"] as? [String])?.last == "result", "\(seen)")
     #expect(seen["close"] as? Int == 1000, "\(seen)")
+    // A page the operator did not allow (here a file's, Origin "null") cannot open a session: the
+    // handshake is refused, so the browser sees it fail.
+    let foreign = try browse([])
+    #expect(foreign["types"] as? [String] == [], "\(foreign)")
+    #expect(foreign["close"] as? Int == 1006, "\(foreign)")
   }
 }
