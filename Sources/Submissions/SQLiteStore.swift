@@ -325,16 +325,23 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
+  public func pendingWebhooks(limit: Int, after: WebhookPosition) throws(StoreError) -> [PendingWebhook] {
     try locked { () throws(StoreError) in
       try query(
-        "SELECT id, callback_url, result, result_is_error, kind FROM submissions WHERE webhook_pending = 1 "
-          + "ORDER BY finished_ms LIMIT ?", [.integer(Int64(limit))], operation: "pending webhooks"
+        "SELECT id, callback_url, result, result_is_error, kind, finished_ms FROM submissions "
+          + "WHERE webhook_pending = 1 AND (finished_ms > ? OR (finished_ms = ? AND id > ?)) "
+          + "ORDER BY finished_ms, id LIMIT ?",
+        [
+          .integer(after.finishedMilliseconds), .integer(after.finishedMilliseconds), .text(after.id),
+          .integer(Int64(limit)),
+        ], operation: "pending webhooks"
       ).compactMap { row in
-        guard let id = row[0].text, let url = row[1].text, let kind = SubmissionKind(rawValue: row[4].text ?? "")
+        guard let id = row[0].text, let url = row[1].text, let kind = SubmissionKind(rawValue: row[4].text ?? ""),
+          let finished = row[5].integer
         else { return nil }
         return PendingWebhook(
-          id: id, callbackURL: url, result: row[2].blob ?? Data(), resultIsError: row[3].integer == 1, kind: kind)
+          id: id, callbackURL: url, result: row[2].blob ?? Data(), resultIsError: row[3].integer == 1, kind: kind,
+          finishedMilliseconds: finished)
       }
     }
   }
