@@ -39,11 +39,19 @@ public final class WebhookSender: Sendable {
     var failures: UInt64 = 0
     var delivered: UInt64 = 0
     var held: [String: Held] = [:]
+    var heldPerDestination: [String: Int] = [:]
     var tryingPerDestination: [String: Int] = [:]
     var trying = 0
 
-    func heldFor(_ destination: String) -> Int {
-      held.values.reduce(0) { $0 + ($1.destination == destination ? 1 : 0) }
+    mutating func hold(_ webhook: Held) {
+      held[webhook.webhook.id] = webhook
+      heldPerDestination[webhook.destination, default: 0] += 1
+    }
+
+    mutating func letGo(_ id: String) {
+      guard let webhook = held.removeValue(forKey: id) else { return }
+      heldPerDestination[webhook.destination, default: 1] -= 1
+      if heldPerDestination[webhook.destination] == 0 { heldPerDestination[webhook.destination] = nil }
     }
   }
 
@@ -130,8 +138,10 @@ public final class WebhookSender: Sendable {
       state.withLock { state in
         for webhook in page where state.held[webhook.id] == nil && state.held.count < settings.maximumHeld {
           let destination = Self.destination(of: webhook.callbackURL)
-          guard state.heldFor(destination) < settings.maximumHeldPerDestination else { continue }
-          state.held[webhook.id] = Held(webhook: webhook, destination: destination, nextTry: .now)
+          guard state.heldPerDestination[destination, default: 0] < settings.maximumHeldPerDestination else {
+            continue
+          }
+          state.hold(Held(webhook: webhook, destination: destination, nextTry: .now))
         }
       }
       if page.count < 64 { return }
@@ -205,7 +215,7 @@ public final class WebhookSender: Sendable {
         state.tryingPerDestination[held.destination, default: 1] -= 1
         if state.tryingPerDestination[held.destination] == 0 { state.tryingPerDestination[held.destination] = nil }
         if finished {
-          state.held[id] = nil
+          state.letGo(id)
           if delivered { state.delivered += 1 } else if !stopping { state.failures += 1 }
         } else {
           let pause = min(60_000, settings.backoffMilliseconds << min(20, held.attempts - 1))
