@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Sandbox
 
 /// The playground page's static files: `GET /` and `/page/...` from the data folder's `page/`, and
 /// `/vendor/{codemirror,marked,chart.js}/...` from Debian's `/usr/share/javascript` (libjs-codemirror,
@@ -7,7 +8,8 @@ import HTTP
 ///
 /// A path is served only when every segment is plain (letters, digits, `.`, `_`, `-`; not starting
 /// with a dot, so no `..` and no hidden files), it names a regular file with a known extension, and
-/// it is under one of the roots; `%` is refused rather than decoded, as no shipped file needs it.
+/// that file is opened beneath its root without a link leading out (`openRegularFile(beneath:)`);
+/// `%` is refused rather than decoded, as no shipped file needs it.
 /// Every answer carries a strict Content-Security-Policy: scripts, styles and connections from this
 /// origin only, no inline code, no frames.
 public struct PageSite: Sendable {
@@ -51,19 +53,19 @@ public struct PageSite: Sendable {
     guard method == "GET" || method == "HEAD" else {
       return Self.plain(.methodNotAllowed, "only GET and HEAD are served here\n", extra: [("Allow", "GET, HEAD")])
     }
-    guard let (file, cacheControl) = resolve(path), let type = Self.contentType(of: file) else {
-      return Self.plain(.notFound, "no such page file\n")
-    }
-    var info = stat()
-    guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= Self.maximumFileBytes
+    guard let location = resolve(path), let type = Self.contentType(of: location.path),
+      let file = try? openRegularFile(
+        beneath: location.root, path: location.path, symlinksWithin: location.symlinksWithin),
+      Int(file.info.st_size) <= Self.maximumFileBytes
     else { return Self.plain(.notFound, "no such page file\n") }
     // Size and modification time change with every install of a file, and cost one stat to check.
+    let info = file.info
     let tag =
       "\"\(String(info.st_size, radix: 16))-\(String(info.st_mtim.tv_sec, radix: 16))"
       + "\(String(info.st_mtim.tv_nsec, radix: 16))\""
     var responseHeaders = Self.securityHeaders
     responseHeaders.add(name: "ETag", value: tag)
-    responseHeaders.add(name: "Cache-Control", value: cacheControl)
+    responseHeaders.add(name: "Cache-Control", value: location.cacheControl)
     if let asked = headers["If-None-Match"],
       asked.split(separator: ",").contains(where: {
         $0.trimmingCharacters(in: .whitespaces) == tag
@@ -71,28 +73,46 @@ public struct PageSite: Sendable {
     {
       return HTTPResponse(status: HTTPStatus(code: 304), headers: responseHeaders)
     }
-    guard let body = FileManager.default.contents(atPath: file) else {
+    guard let body = try? file.read(limit: Self.maximumFileBytes, name: location.path) else {
       return Self.plain(.notFound, "no such page file\n")
     }
     responseHeaders.add(name: "Content-Type", value: type)
     return HTTPResponse(status: .ok, headers: responseHeaders, body: body)
   }
 
-  /// The file a path names and its Cache-Control, or nil when the path breaks a rule.
-  func resolve(_ path: String) -> (String, String)? {
-    if path == "/" || path == "/index.html" { return (pageDirectory + "/index.html", "no-cache") }
+  /// Where a path's file is: a folder the operator named, the file's path beneath it, whether a
+  /// link may be followed on the way, and the file's Cache-Control.
+  struct Location: Equatable {
+    var root: String
+    var path: String
+    var symlinksWithin: Bool
+    var cacheControl: String
+  }
+
+  /// Where the file a path names is, or nil when the path breaks a rule. A file of `page/` is
+  /// opened with no link followed at all: the page needs none, and a link there (planted, or left
+  /// by a careless copy) would otherwise serve whatever it points at. Debian's library folders are
+  /// made of links (`codemirror.js -> lib/codemirror.js`), so there a link is followed only while
+  /// it stays inside its library's folder.
+  func resolve(_ path: String) -> Location? {
+    if path == "/" || path == "/index.html" {
+      return Location(root: pageDirectory, path: "index.html", symlinksWithin: false, cacheControl: "no-cache")
+    }
     let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     guard segments.count >= 2, segments.count <= 6, segments.allSatisfy(Self.isPlainSegment) else { return nil }
-    let rest = segments.dropFirst().joined(separator: "/")
     switch segments.first {
     case "page":
       // Revalidated on every load (cheap with the ETag), so a new install is seen at once.
-      return (pageDirectory + "/" + rest, "no-cache")
+      return Location(
+        root: pageDirectory, path: segments.dropFirst().joined(separator: "/"), symlinksWithin: false,
+        cacheControl: "no-cache")
     case "vendor":
       guard let library = segments.dropFirst().first, Self.vendorLibraries.contains(String(library)),
         segments.count >= 3
       else { return nil }
-      return (javascriptDirectory + "/" + rest, "public, max-age=86400")
+      return Location(
+        root: javascriptDirectory + "/" + library, path: segments.dropFirst(2).joined(separator: "/"),
+        symlinksWithin: true, cacheControl: "public, max-age=86400")
     default: return nil
     }
   }

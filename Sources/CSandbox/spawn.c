@@ -1032,6 +1032,22 @@ int dsa_open_beneath(int directory_fd, const char *path, int flags, uint32_t mod
   return fd < 0 ? -errno : (int)fd;
 }
 
+int dsa_open_existing_beneath(int directory_fd, const char *path, int flags, int symlinks_within) {
+  struct open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = (uint64_t)(flags | O_CLOEXEC);
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  if (!symlinks_within) {
+    how.flags |= O_NOFOLLOW;
+    how.resolve |= RESOLVE_NO_SYMLINKS;
+  }
+  long fd;
+  do {
+    fd = syscall(SYS_openat2, directory_fd, path, &how, sizeof how);
+  } while (fd < 0 && (errno == EINTR || errno == EAGAIN));
+  return fd < 0 ? -errno : (int)fd;
+}
+
 int dsa_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int dsa_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U /* MFD_CLOEXEC */); }

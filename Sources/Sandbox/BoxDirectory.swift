@@ -1,6 +1,7 @@
 internal import CSandbox
 import Foundation
 import Glibc
+import SystemCore
 
 // Host-side access to files the box could have written. The box may plant
 // symlinks, hard links to nothing useful (it sees no host files), fifos or
@@ -209,4 +210,38 @@ public func readRegularFile(_ fd: Int32, name: String, limit: Int) throws(Sandbo
     return offset
   }
   return data.prefix(total)
+}
+
+/// A regular file opened beneath a directory, with what fstat said of it.
+public struct FileBeneath {
+  public let descriptor: OwnedDescriptor
+  public let info: stat
+
+  /// The whole file, refused when it has grown past `limit` since it was opened.
+  public func read(limit: Int, name: String) throws(SandboxError) -> Data {
+    try readRegularFile(descriptor.rawValue, name: name, limit: limit)
+  }
+}
+
+/// Opens the regular file at `path` (relative) beneath the directory `root` for reading, for a
+/// server that hands files of a folder to anyone who asks (the playground page): resolution never
+/// leaves `root` (`openat2` with `RESOLVE_BENEATH`, so no `..` or absolute link gets out), magic
+/// links are never followed, and with `symlinksWithin` false no link of any kind is followed, on
+/// any component. Anything but a regular file (a directory, a fifo, a device) is refused, a fifo
+/// without blocking. `root` itself is the operator's and is opened as given.
+public func openRegularFile(beneath root: String, path: String, symlinksWithin: Bool) throws(SandboxError)
+  -> FileBeneath
+{
+  let directory = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+  if directory < 0 { throw SandboxError(step: "open \(root)", errorNumber: errno) }
+  defer { close(directory) }
+  let fd = dsa_open_existing_beneath(directory, path, O_RDONLY | O_NONBLOCK, symlinksWithin ? 1 : 0)
+  if fd < 0 { throw SandboxError(step: "open \(path) beneath \(root)", errorNumber: -fd) }
+  let owned = OwnedDescriptor(fd)
+  var info = stat()
+  guard fstat(fd, &info) == 0 else { throw SandboxError(step: "fstat \(path) beneath \(root)", errorNumber: errno) }
+  guard info.st_mode & S_IFMT == S_IFREG else {
+    throw SandboxError(step: "\(path) beneath \(root) is not a regular file", errorNumber: EINVAL)
+  }
+  return FileBeneath(descriptor: owned, info: info)
 }

@@ -37,7 +37,7 @@ enum SeccompAction {
 public enum SeccompCompiler {
   private static let topLevelKeys = ["name", "description", "architectures", "default_action", "rules"]
   private static let ruleKeys = ["reason", "action", "errno", "syscalls", "arguments"]
-  private static let argumentKeys = ["index", "op", "value", "mask"]
+  private static let argumentKeys = ["index", "op", "value", "mask", "values"]
   private static let errnoNames: [String: Int32] = [
     "EPERM": EPERM, "EACCES": EACCES, "ENOSYS": ENOSYS, "EINVAL": EINVAL, "ENOTSUP": ENOTSUP,
     "EAFNOSUPPORT": EAFNOSUPPORT,
@@ -71,7 +71,12 @@ public enum SeccompCompiler {
     var op: String
     var value: UInt64
     var mask: UInt64
+    /// The set of "masked_in" and "masked_not_in".
+    var values: [UInt64] = []
   }
+
+  /// The most values one "masked_in" or "masked_not_in" may list.
+  static let maximumValues = 256
 
   /// One rule as the file gives it, read and checked but not yet compiled.
   struct Rule {
@@ -210,25 +215,69 @@ public enum SeccompCompiler {
     case "eq", "ne": operands = ["value"]
     case "masked_eq": operands = ["value", "mask"]
     case "any_bit_set": operands = ["mask"]
+    case "masked_in", "masked_not_in": operands = ["values", "mask"]
     case nil: operands = []
     default:
-      reader.report(argument.path("op"), "must be eq, ne, masked_eq or any_bit_set")
+      reader.report(argument.path("op"), "must be eq, ne, masked_eq, any_bit_set, masked_in or masked_not_in")
       operands = []
     }
     if let op {
-      for key in ["value", "mask"] where operands.contains(key) != argument.has(key) {
+      for key in ["value", "mask", "values"] where operands.contains(key) != argument.has(key) {
         reader.report(argument.path, "\"\(op)\" \(operands.contains(key) ? "needs" : "takes no") \"\(key)\"")
       }
     }
     let value = argument.integer("value", as: UInt64.self)
     let mask = argument.integer("mask", as: UInt64.self)
+    var values: [UInt64] = []
+    if operands.contains("values"), let items = argument.array("values") {
+      for (position, item) in items.enumerated() {
+        let path = "\(argument.path("values"))[\(position)]"
+        if let number = StrictObject.integer(item, at: path, as: UInt64.self, reader: reader) {
+          values.append(number)
+        }
+      }
+      if values.count == items.count {
+        if values.isEmpty || values.count > maximumValues {
+          reader.report(argument.path("values"), "must list 1 to \(maximumValues) numbers")
+        } else if Set(values).count != values.count {
+          reader.report(argument.path("values"), "lists a number twice")
+        } else if let mask, let outside = values.first(where: { $0 & ~mask != 0 }) {
+          // Such a value could never equal the masked argument: a typo, not a rule.
+          reader.report(argument.path("values"), "\(outside) has bits outside the mask \(mask)")
+        }
+      }
+    }
     guard reader.problems.count == before, let index, let op else { return nil }
-    return ArgumentRule(index: index, op: op, value: value ?? 0, mask: mask ?? 0)
+    return ArgumentRule(index: index, op: op, value: value ?? 0, mask: mask ?? 0, values: values)
   }
 
-  /// One rule's arguments may expand (through "any_bit_set") to at most this many libseccomp rules:
-  /// expansions multiply, and three full 64-bit masks would be 262,144 rules, compiled for minutes.
-  static let maximumExpandedRules = 64
+  /// The masked values outside `values` (each within `mask`) as disjoint (mask, value) classes: one
+  /// per subtree of the binary tree over the mask's bits, high to low, that holds no listed value.
+  /// A value matches exactly one class or one listed value, never both, so a "masked_in" rule and
+  /// a "masked_not_in" rule of the same set with different actions compile to a filter whose result
+  /// does not depend on the order libseccomp tests them in (it merges overlapping rules of one
+  /// system call into one tree, and a rule with no argument would replace them all).
+  static func complementClasses(of values: [UInt64], mask: UInt64) -> [(mask: UInt64, value: UInt64)] {
+    let bits = (0..<64).reversed().map { UInt64(1) << UInt64($0) }.filter { mask & $0 != 0 }
+    var classes: [(mask: UInt64, value: UInt64)] = []
+    func split(_ members: [UInt64], prefixMask: UInt64, prefix: UInt64, depth: Int) {
+      if members.isEmpty {
+        classes.append((prefixMask, prefix))
+        return
+      }
+      guard depth < bits.count else { return }
+      let bit = bits[depth]
+      split(members.filter { $0 & bit == 0 }, prefixMask: prefixMask | bit, prefix: prefix, depth: depth + 1)
+      split(members.filter { $0 & bit != 0 }, prefixMask: prefixMask | bit, prefix: prefix | bit, depth: depth + 1)
+    }
+    split(values.map { $0 & mask }, prefixMask: 0, prefix: 0, depth: 0)
+    return classes
+  }
+
+  /// One rule's arguments may expand (through "any_bit_set", "masked_in" and "masked_not_in") to at
+  /// most this many libseccomp rules: expansions multiply, and three full 64-bit masks would be
+  /// 262,144 rules, compiled for minutes. The terminal ioctl list's complement is about 130.
+  static let maximumExpandedRules = 512
 
   /// Each inner list is one libseccomp rule (its comparisons are ANDed);
   /// "any_bit_set" expands to one rule per bit of its mask.
@@ -243,6 +292,17 @@ public enum SeccompCompiler {
       case "ne": sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_NE, datum_a: datum, datum_b: 0)] }
       case "masked_eq":
         sets = sets.map { $0 + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_MASKED_EQ, datum_a: mask, datum_b: datum)] }
+      case "masked_in", "masked_not_in":
+        let classes =
+          argument.op == "masked_in"
+          ? argument.values.map { (mask: mask, value: $0) } : complementClasses(of: argument.values, mask: mask)
+        guard sets.count * classes.count <= maximumExpandedRules else {
+          throw problem(
+            "\(location).arguments: they expand to more than \(maximumExpandedRules) rules; split the rule")
+        }
+        sets = sets.flatMap { set in
+          classes.map { set + [scmp_arg_cmp(arg: arg, op: SCMP_CMP_MASKED_EQ, datum_a: $0.mask, datum_b: $0.value)] }
+        }
       default:
         guard mask != 0 else { throw problem("\(location).arguments: \"any_bit_set\" needs a non-zero \"mask\"") }
         guard sets.count * mask.nonzeroBitCount <= maximumExpandedRules else {

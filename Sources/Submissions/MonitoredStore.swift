@@ -90,8 +90,8 @@ public final class MonitoredStore: SubmissionStore, Sendable {
   public func release(ids: [String], worker: String) throws(StoreError) {
     try timed(write: true) { () throws(StoreError) in try inner.release(ids: ids, worker: worker) }
   }
-  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
-    try timed(write: false) { () throws(StoreError) in try inner.pendingWebhooks(limit: limit) }
+  public func pendingWebhooks(limit: Int, after: WebhookPosition) throws(StoreError) -> [PendingWebhook] {
+    try timed(write: false) { () throws(StoreError) in try inner.pendingWebhooks(limit: limit, after: after) }
   }
   public func finishWebhook(id: String, delivered: Bool) throws(StoreError) {
     try timed(write: true) { () throws(StoreError) in try inner.finishWebhook(id: id, delivered: delivered) }

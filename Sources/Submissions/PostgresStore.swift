@@ -435,15 +435,19 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
+  public func pendingWebhooks(limit: Int, after: WebhookPosition) throws(StoreError) -> [PendingWebhook] {
     try locked { (session) throws(StoreError) in
       try session.query(
-        "SELECT id, callback_url, result, result_is_error, kind FROM submissions WHERE webhook_pending = 1 "
-          + "ORDER BY finished_ms LIMIT $1", [String(limit)]
+        "SELECT id, callback_url, result, result_is_error, kind, finished_ms FROM submissions "
+          + "WHERE webhook_pending = 1 AND (finished_ms > $1 OR (finished_ms = $1 AND id > $2)) "
+          + "ORDER BY finished_ms, id LIMIT $3", [String(after.finishedMilliseconds), after.id, String(limit)]
       ).compactMap { row in
-        guard let id = row[0], let url = row[1], let kind = SubmissionKind(rawValue: row[4] ?? "") else { return nil }
+        guard let id = row[0], let url = row[1], let kind = SubmissionKind(rawValue: row[4] ?? ""),
+          let finished = row[5].flatMap({ Int64($0) })
+        else { return nil }
         return PendingWebhook(
-          id: id, callbackURL: url, result: Data((row[2] ?? "").utf8), resultIsError: row[3] == "t", kind: kind)
+          id: id, callbackURL: url, result: Data((row[2] ?? "").utf8), resultIsError: row[3] == "t", kind: kind,
+          finishedMilliseconds: finished)
       }
     }
   }

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import Glibc
 
 /// The default store: one SQLite file (Debian libsqlite3-dev) in write-ahead-log mode, for one daemon.
 ///
@@ -68,6 +69,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   /// Opens the file migrated only up to `schemaVersion` (tests make files of older versions).
   init(path: String, schemaVersion: Int) throws(StoreError) {
     self.path = path
+    try Self.checkFiles(path)
+    let created = PrivateFiles.createIfMissing(path)
+    if created != 0 { throw StoreError("create \(path)", String(cString: strerror(created))) }
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -85,12 +89,28 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       try execute("PRAGMA synchronous=NORMAL", operation: "set synchronous")
       try execute("PRAGMA wal_autocheckpoint=0", operation: "leave checkpoints to the checkpointer")
       try migrate(upTo: schemaVersion)
+      // SQLite made the log and shared-memory files now, with the database file's mode.
+      try Self.checkFiles(path)
     } catch {
       sqlite3_close(handle)
       database = nil
       throw error
     }
     checkpointer = try WALCheckpointer(path: path)
+  }
+
+  /// The database file and the companions SQLite keeps beside it (the write-ahead log, its
+  /// shared-memory index, and a rollback journal while the mode is switched to WAL).
+  public static func files(of path: String) -> [String] {
+    [path, path + "-wal", path + "-shm", path + "-journal"]
+  }
+
+  /// Refuses the store when any of its files exists and someone else could read or write it. SQLite
+  /// gives a new log, index or journal the database file's mode (its `robust_open` sets it on the
+  /// descriptor, whatever the umask), so a database made 0600 here keeps all of them 0600.
+  static func checkFiles(_ path: String) throws(StoreError) {
+    let problems = files(of: path).compactMap { PrivateFiles.problem(at: $0) }
+    if !problems.isEmpty { throw StoreError("check \(path)", problems.joined(separator: "; ")) }
   }
 
   deinit {
@@ -305,16 +325,23 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     }
   }
 
-  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
+  public func pendingWebhooks(limit: Int, after: WebhookPosition) throws(StoreError) -> [PendingWebhook] {
     try locked { () throws(StoreError) in
       try query(
-        "SELECT id, callback_url, result, result_is_error, kind FROM submissions WHERE webhook_pending = 1 "
-          + "ORDER BY finished_ms LIMIT ?", [.integer(Int64(limit))], operation: "pending webhooks"
+        "SELECT id, callback_url, result, result_is_error, kind, finished_ms FROM submissions "
+          + "WHERE webhook_pending = 1 AND (finished_ms > ? OR (finished_ms = ? AND id > ?)) "
+          + "ORDER BY finished_ms, id LIMIT ?",
+        [
+          .integer(after.finishedMilliseconds), .integer(after.finishedMilliseconds), .text(after.id),
+          .integer(Int64(limit)),
+        ], operation: "pending webhooks"
       ).compactMap { row in
-        guard let id = row[0].text, let url = row[1].text, let kind = SubmissionKind(rawValue: row[4].text ?? "")
+        guard let id = row[0].text, let url = row[1].text, let kind = SubmissionKind(rawValue: row[4].text ?? ""),
+          let finished = row[5].integer
         else { return nil }
         return PendingWebhook(
-          id: id, callbackURL: url, result: row[2].blob ?? Data(), resultIsError: row[3].integer == 1, kind: kind)
+          id: id, callbackURL: url, result: row[2].blob ?? Data(), resultIsError: row[3].integer == 1, kind: kind,
+          finishedMilliseconds: finished)
       }
     }
   }

@@ -125,6 +125,26 @@ public struct PendingWebhook: Sendable, Equatable {
   public var result: Data
   public var resultIsError: Bool
   public var kind: SubmissionKind
+  /// When the job finished (wall-clock milliseconds): pending webhooks are listed in that order.
+  public var finishedMilliseconds: Int64
+
+  /// Where a listing that ended with this webhook goes on.
+  public var position: WebhookPosition { WebhookPosition(finishedMilliseconds: finishedMilliseconds, id: id) }
+}
+
+/// A place in the list of pending webhooks (ordered by finish time, then id): a listing `after` it
+/// starts with the next one, so a sender can page past webhooks it already holds.
+public struct WebhookPosition: Sendable, Equatable {
+  public var finishedMilliseconds: Int64
+  public var id: String
+
+  public init(finishedMilliseconds: Int64, id: String) {
+    self.finishedMilliseconds = finishedMilliseconds
+    self.id = id
+  }
+
+  /// Before every webhook.
+  public static let start = WebhookPosition(finishedMilliseconds: Int64.min, id: "")
 }
 
 /// The gauges `/metrics` shows.
@@ -213,8 +233,9 @@ public protocol SubmissionStore: Sendable {
   /// Puts jobs `worker` holds but never started back in the queue (a daemon that stops first).
   func release(ids: [String], worker: String) throws(StoreError)
 
-  /// Finished jobs with a callback not yet delivered (or given up on), oldest first.
-  func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook]
+  /// Up to `limit` finished jobs with a callback not yet delivered (or given up on), after `after`
+  /// in the order of their finish time and id.
+  func pendingWebhooks(limit: Int, after: WebhookPosition) throws(StoreError) -> [PendingWebhook]
 
   /// Marks a job's webhook as delivered (or abandoned after its tries).
   func finishWebhook(id: String, delivered: Bool) throws(StoreError)
@@ -256,6 +277,11 @@ extension SubmissionStore {
   public func complete(id: String, result: Data, isError: Bool, now: Int64) throws(StoreError) -> Bool {
     try record(started: [], finished: [FinishedRun(id: id, result: result, isError: isError)], worker: "", now: now)
       .contains(id)
+  }
+
+  /// The oldest `limit` pending webhooks.
+  public func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] {
+    try pendingWebhooks(limit: limit, after: .start)
   }
 
   /// Puts one job `worker` holds back in the queue.

@@ -3,10 +3,18 @@ import Glibc
 import Synchronization
 import SystemCore
 
-/// Sends the results of finished submissions to their `callback_url`: one thread that takes the
-/// store's pending webhooks, POSTs each with its tries and backoff, and marks it delivered or given
-/// up. Pending webhooks live in the store, so a daemon that dies mid-delivery leaves them for the
-/// next start (a receiver may so get one twice: the `X-DSA-Run-Submission` header names it).
+/// Sends the results of finished submissions to their `callback_url`. Pending webhooks live in the
+/// store, so a daemon that dies mid-delivery leaves them for the next start (a receiver may so get
+/// one twice: the `X-DSA-Run-Submission` header names it).
+///
+/// One slow or silent receiver must not hold up anyone else's results, so no delivery waits behind
+/// another: a dispatcher thread pages through the store's pending webhooks and starts each try on
+/// a thread of its own, at most `maximumDeliveries` at once and at most
+/// `maximumDeliveriesPerDestination` per destination (`host:port` as the URL spells it), each try
+/// bounded by `timeoutMilliseconds` from its connect to the status line. A failed try waits out
+/// its backoff holding no slot. A receiver that never answers so costs its own deliveries (its
+/// destination's slots, each for one try's deadline) and nobody else's; the listing skips what is
+/// already held, so the webhooks behind its backlog are found too.
 public final class WebhookSender: Sendable {
   public let settings: WebhookSettings
   private let store: any SubmissionStore
@@ -16,11 +24,35 @@ public final class WebhookSender: Sendable {
   private let state = Mutex(State())
   private let signal = NSCondition()
 
+  /// A webhook this sender holds: between tries, or in one.
+  private struct Held {
+    var webhook: PendingWebhook
+    var destination: String
+    var attempts = 0
+    var nextTry: ContinuousClock.Instant
+    var trying = false
+  }
+
   private struct State {
     var stopping = false
     var generation: UInt64 = 0
     var failures: UInt64 = 0
     var delivered: UInt64 = 0
+    var held: [String: Held] = [:]
+    var heldPerDestination: [String: Int] = [:]
+    var tryingPerDestination: [String: Int] = [:]
+    var trying = 0
+
+    mutating func hold(_ webhook: Held) {
+      held[webhook.webhook.id] = webhook
+      heldPerDestination[webhook.destination, default: 0] += 1
+    }
+
+    mutating func letGo(_ id: String) {
+      guard let webhook = held.removeValue(forKey: id) else { return }
+      heldPerDestination[webhook.destination, default: 1] -= 1
+      if heldPerDestination[webhook.destination] == 0 { heldPerDestination[webhook.destination] = nil }
+    }
   }
 
   /// A sender whose request bodies `makeBody` writes.
@@ -39,6 +71,8 @@ public final class WebhookSender: Sendable {
   public var failures: UInt64 { state.withLock { $0.failures } }
   /// Webhooks a receiver took with a 2xx.
   public var deliveredCount: UInt64 { state.withLock { $0.delivered } }
+  /// Tries under way now.
+  public var tryingCount: Int { state.withLock { $0.trying } }
 
   public func start() {
     let thread = Thread { [self] in serve() }
@@ -54,6 +88,8 @@ public final class WebhookSender: Sendable {
     }
   }
 
+  /// Starts no more tries; those under way end within their deadline, and what they did not
+  /// deliver stays pending for the next start.
   public func stop() {
     signal.withLock {
       state.withLock { $0.stopping = true }
@@ -64,45 +100,132 @@ public final class WebhookSender: Sendable {
   private var stopping: Bool { state.withLock { $0.stopping } }
 
   private func serve() {
+    var listedAt: ContinuousClock.Instant?
+    var listedGeneration: UInt64?
     while !stopping {
-      let seen = state.withLock { $0.generation }
-      let pending = (try? store.pendingWebhooks(limit: 16)) ?? []
-      for webhook in pending where !stopping {
-        let delivered = deliverWithTries(webhook)
-        // A daemon stopping mid-tries leaves the webhook pending for the next one.
-        if !delivered && stopping { return }
-        try? store.finishWebhook(id: webhook.id, delivered: delivered)
-        state.withLock {
-          if delivered { $0.delivered += 1 } else { $0.failures += 1 }
-        }
+      let generation = state.withLock { $0.generation }
+      // The store is read again when a result was recorded (or a try ended, which also bumps the
+      // generation) and once a second, for results another daemon of a shared store recorded.
+      if listedGeneration != generation || listedAt.map({ ContinuousClock.now - $0 > .seconds(1) }) ?? true {
+        listedGeneration = generation
+        listedAt = .now
+        takeUpPending()
       }
-      if pending.isEmpty {
-        signal.withLock {
-          let deadline = Date(timeIntervalSinceNow: 1)
-          while state.withLock({ $0.generation == seen && !$0.stopping }) {
-            if !signal.wait(until: deadline) { break }
-          }
+      let next = startDueTries()
+      signal.withLock {
+        let deadline = Date(timeIntervalSinceNow: min(1, next.map(Self.seconds(until:)) ?? 1))
+        while state.withLock({ $0.generation == generation && !$0.stopping }) {
+          if !signal.wait(until: deadline) { break }
         }
       }
     }
   }
 
-  private func deliverWithTries(_ webhook: PendingWebhook) -> Bool {
-    let body = makeBody(webhook)
-    let method = method(webhook)
-    var pause = settings.backoffMilliseconds
-    for attempt in 1...max(1, settings.tries) {
-      if case .success = Self.deliver(
-        webhook.callbackURL, id: webhook.id, body: body, settings: settings, method: method)
-      {
-        return true
+  private static func seconds(until instant: ContinuousClock.Instant) -> Double {
+    let (seconds, attoseconds) = (instant - .now).components
+    return max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+  }
+
+  /// Holds the store's pending webhooks this sender does not hold yet, paging past those it does,
+  /// up to `maximumHeld` in all and `maximumHeldPerDestination` for one destination (a backlog for
+  /// one receiver must not crowd out the others' webhooks).
+  private func takeUpPending() {
+    var position = WebhookPosition.start
+    while !stopping {
+      guard state.withLock({ $0.held.count < settings.maximumHeld }) else { return }
+      guard let page = try? store.pendingWebhooks(limit: 64, after: position), let last = page.last else { return }
+      position = last.position
+      state.withLock { state in
+        for webhook in page where state.held[webhook.id] == nil && state.held.count < settings.maximumHeld {
+          let destination = Self.destination(of: webhook.callbackURL)
+          guard state.heldPerDestination[destination, default: 0] < settings.maximumHeldPerDestination else {
+            continue
+          }
+          state.hold(Held(webhook: webhook, destination: destination, nextTry: .now))
+        }
       }
-      if attempt < settings.tries {
-        usleep(UInt32(min(pause, 60_000)) * 1000)
-        pause *= 2
-      }
+      if page.count < 64 { return }
     }
-    return false
+  }
+
+  /// `host:port` as the URL spells it, lowercased; the URL itself when it is malformed (its one
+  /// try fails at once).
+  static func destination(of url: String) -> String {
+    guard case .success(let parsed) = WebhookTarget.parse(url) else { return url }
+    return "\(parsed.host.lowercased()):\(parsed.port)"
+  }
+
+  /// Starts every due try that has room, oldest webhook first; returns when the next one not yet
+  /// due will be.
+  private func startDueTries() -> ContinuousClock.Instant? {
+    let now = ContinuousClock.now
+    let (starting, next) = state.withLock { state -> ([Held], ContinuousClock.Instant?) in
+      guard !state.stopping else { return ([], nil) }
+      var starting: [Held] = []
+      var next: ContinuousClock.Instant?
+      let waiting = state.held.values.filter { !$0.trying }.sorted {
+        ($0.webhook.finishedMilliseconds, $0.webhook.id) < ($1.webhook.finishedMilliseconds, $1.webhook.id)
+      }
+      for held in waiting {
+        guard held.nextTry <= now else {
+          next = min(next ?? held.nextTry, held.nextTry)
+          continue
+        }
+        guard state.trying < settings.maximumDeliveries else { break }
+        guard state.tryingPerDestination[held.destination, default: 0] < settings.maximumDeliveriesPerDestination
+        else { continue }
+        state.trying += 1
+        state.tryingPerDestination[held.destination, default: 0] += 1
+        state.held[held.webhook.id]?.trying = true
+        state.held[held.webhook.id]?.attempts += 1
+        starting.append(state.held[held.webhook.id]!)
+      }
+      return (starting, next)
+    }
+    for held in starting {
+      let thread = Thread { [self] in tryOnce(held) }
+      thread.name = "dsa-run-webhook"
+      thread.start()
+    }
+    return next
+  }
+
+  /// One try of `held`, then its bookkeeping: delivered or out of tries, the store is told and
+  /// the webhook let go; else it waits out its backoff.
+  private func tryOnce(_ held: Held) {
+    let id = held.webhook.id
+    let delivered: Bool
+    if case .success = Self.deliver(
+      held.webhook.callbackURL, id: id, body: makeBody(held.webhook), settings: settings, method: method(held.webhook))
+    {
+      delivered = true
+    } else {
+      delivered = false
+    }
+    let tries = max(1, settings.tries)
+    let finished = delivered || held.attempts >= tries
+    let stopping = self.stopping
+    // A daemon stopping mid-tries leaves the webhook pending for the next one.
+    if finished && (delivered || !stopping) {
+      try? store.finishWebhook(id: id, delivered: delivered)
+    }
+    signal.withLock {
+      state.withLock { state in
+        state.trying -= 1
+        state.tryingPerDestination[held.destination, default: 1] -= 1
+        if state.tryingPerDestination[held.destination] == 0 { state.tryingPerDestination[held.destination] = nil }
+        if finished {
+          state.letGo(id)
+          if delivered { state.delivered += 1 } else if !stopping { state.failures += 1 }
+        } else {
+          let pause = min(60_000, settings.backoffMilliseconds << min(20, held.attempts - 1))
+          state.held[id]?.trying = false
+          state.held[id]?.nextTry = .now + .milliseconds(pause)
+        }
+        state.generation += 1
+      }
+      signal.broadcast()
+    }
   }
 
   /// Why a delivery failed.
@@ -121,6 +244,7 @@ public final class WebhookSender: Sendable {
     func fail(_ message: String) -> Result<Int, DeliveryError> { .failure(DeliveryError(message: message)) }
     guard case .success(let target) = WebhookTarget.parse(url) else { return fail("malformed callback_url") }
     let deadline = ContinuousClock.now + .milliseconds(settings.timeoutMilliseconds)
+    guard let hostAddresses = WebhookTarget.hostAddresses() else { return fail("cannot list this host's addresses") }
     var hints = addrinfo()
     hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
     hints.ai_family = AF_UNSPEC
@@ -134,8 +258,8 @@ public final class WebhookSender: Sendable {
     var entry: UnsafeMutablePointer<addrinfo>? = list
     while let current = entry {
       entry = current.pointee.ai_next
-      guard let address = current.pointee.ai_addr, let bytes = addressBytes(address) else { continue }
-      if let why = WebhookTarget.refusal(of: bytes, allowed: settings.allowedNetworks) {
+      guard let address = current.pointee.ai_addr, let bytes = WebhookTarget.addressBytes(address) else { continue }
+      if let why = WebhookTarget.refusal(of: bytes, allowed: settings.allowedNetworks, hostAddresses: hostAddresses) {
         reasons.append("\(WebhookTarget.format(bytes)) is \(why)")
         continue
       }
@@ -148,22 +272,6 @@ public final class WebhookSender: Sendable {
       }
     }
     return fail(reasons.isEmpty ? "\(target.host) has no address" : reasons.joined(separator: "; "))
-  }
-
-  static func addressBytes(_ address: UnsafePointer<sockaddr>) -> [UInt8]? {
-    switch Int32(address.pointee.sa_family) {
-    case AF_INET:
-      return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-        var v4 = pointer.pointee.sin_addr
-        return [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF] + withUnsafeBytes(of: &v4) { Array($0) }
-      }
-    case AF_INET6:
-      return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
-        var v6 = pointer.pointee.sin6_addr
-        return withUnsafeBytes(of: &v6) { Array($0) }
-      }
-    default: return nil
-    }
   }
 
   private static func remainingMilliseconds(_ deadline: ContinuousClock.Instant) -> Int32 {
@@ -195,12 +303,29 @@ public final class WebhookSender: Sendable {
     let peerBytes = withUnsafeMutablePointer(to: &peer) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> [UInt8]? in
         guard getpeername(descriptor, pointer, &peerLength) == 0 else { return nil }
-        return addressBytes(pointer)
+        return WebhookTarget.addressBytes(pointer)
       }
     }
     guard let peerBytes else { return fail("getpeername: \(String(cString: strerror(errno)))") }
     if let why = WebhookTarget.refusal(of: peerBytes, allowed: settings.allowedNetworks) {
       return fail("connected to \(WebhookTarget.format(peerBytes)), which is \(why)")
+    }
+    // Our own end tells what no address list does: a connection the kernel delivered locally
+    // (through loopback, from the peer's own address) reached this host, also at an address no
+    // interface holds (a local route, AnyIP).
+    var local = sockaddr_storage()
+    var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let localBytes = withUnsafeMutablePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> [UInt8]? in
+        guard getsockname(descriptor, pointer, &localLength) == 0 else { return nil }
+        return WebhookTarget.addressBytes(pointer)
+      }
+    }
+    guard let localBytes else { return fail("getsockname: \(String(cString: strerror(errno)))") }
+    if WebhookTarget.reachesThisHost(local: localBytes, peer: peerBytes),
+      !settings.allowedNetworks.contains(where: { $0.isExactly(peerBytes) })
+    {
+      return fail("connected to \(WebhookTarget.format(peerBytes)), which is \(WebhookTarget.hostAddressRefusal)")
     }
     let hostField = target.host.contains(":") ? "[\(target.host)]" : target.host
     var head = "\(method) \(target.target) HTTP/1.1\r\nHost: \(hostField):\(target.port)\r\n"

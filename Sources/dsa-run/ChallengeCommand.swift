@@ -145,8 +145,8 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Int32 {
     printJSONBody(raw)
   } else {
     if result.verdict == .compileError, let compile = wire.compile.map(PrintedStep.init(wire:)) {
-      FileHandle.standardError.write(compile.stdout)
-      FileHandle.standardError.write(compile.stderr)
+      ProgramOutput.write(compile.stdout, to: 2, endOfStream: true)
+      ProgramOutput.write(compile.stderr, to: 2, endOfStream: true)
     }
     // The server's tests are its own: no input or expected output is shown.
     printGrade(
@@ -161,8 +161,8 @@ func runRemoteChallenge(_ options: RunOptions, url: String) -> Int32 {
 func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challenge: Challenge?) {
   if result.verdict == .compileError {
     if let compile = result.compile {
-      FileHandle.standardError.write(compile.stdout)
-      FileHandle.standardError.write(compile.stderr)
+      ProgramOutput.write(compile.stdout, to: 2, endOfStream: true)
+      ProgramOutput.write(compile.stderr, to: 2, endOfStream: true)
     }
     FileHandle.standardError.write(Data("dsa-run: compile_error: \(result.message)\n".utf8))
     print("\(id): compile_error, 0 of \(points(totalPoints)) points")
@@ -181,13 +181,14 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challeng
   }
   if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
     print("")
-    print(explain(failed))
+    // The explanation quotes the program's output and stderr.
+    print(ProgramOutput.text(explain(failed), for: 1))
     if let challenge, let test = challenge.tests.first(where: { $0.name == failed.name }), isVisible(test) {
-      print(visibleDetails(of: failed, test: test, challenge: challenge))
+      print(ProgramOutput.text(visibleDetails(of: failed, test: test, challenge: challenge), for: 1))
     }
   } else if result.verdict == .timeLimit, result.growth?.verdict ?? .accepted == .accepted {
     print("")
-    print(result.message)
+    print(ProgramOutput.text(result.message, for: 1))
   }
   if let growth = result.growth { printGrowth(growth) }
   let earned = result.tests.reduce(0) { $0 + $1.points * $1.score } + (result.growth.map { $0.weight * $0.score } ?? 0)

@@ -38,6 +38,8 @@ let runOptionsHelp = """
                            as it arrives; at a terminal the program gets a terminal of its own: what
                            is typed reaches it as typed, Ctrl-D ends input, Ctrl-C stops it)
     --no-tty               at a terminal, give the program a pipe instead (lines as typed)
+    --raw-output           at a terminal, pass the program's output unchanged (by default escape
+                           sequences beyond colour and cursor movement are shown as ^[, not obeyed)
     --time-limit SEC       CPU time, at most 60 s (default from runners/LANG.json)
     --wall-limit SEC       wall-clock time, at most 120 s
     --memory-limit MB      memory, at most 4096 MB
@@ -81,6 +83,8 @@ let execOptionsHelp = """
     --cgroup-mode MODE     cgroup-v2, cgroup-v1 or rlimit (default: detect)
     --work-root PATH       host directory for box work directories (default /run/dsa-run)
     --json                 print one JSON result object instead of the program's output
+    --raw-output           at a terminal, pass the output unchanged (by default escape sequences
+                           beyond colour and cursor movement are shown as ^[, not obeyed)
 
   """
 

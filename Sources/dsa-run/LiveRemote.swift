@@ -123,7 +123,7 @@ private func show(_ text: String, options: RunOptions, endpoint: RemoteEndpoint)
   switch type {
   case "stdout", "stderr":
     guard !options.json, case .string(let data)? = message["data"] else { return nil }
-    (type == "stdout" ? FileHandle.standardOutput : FileHandle.standardError).write(Data(data.utf8))
+    ProgramOutput.write(Data(data.utf8), to: type == "stdout" ? 1 : 2)
     return nil
   case "result":
     guard case .some(let value) = message["result"] else { return 3 }
@@ -136,6 +136,7 @@ private func show(_ text: String, options: RunOptions, endpoint: RemoteEndpoint)
         message: "\(endpoint.display) sent a result that is not an execute result: \(problems)", code: 3)
     }
     if options.json { printJSONBody(raw) }
+    ProgramOutput.endStreams()
     // The run's output is on the screen already: only the closing line is left to print.
     var run = result.run.map(PrintedStep.init(wire:))
     run?.stdout = Data()

@@ -38,21 +38,6 @@ func enterRawishMode() {
   _ = tcsetattr(0, TCSADRAIN, &raw)
 }
 
-/// Writes all of `bytes` to `fd`.
-private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-  var offset = 0
-  while offset < bytes.count {
-    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-    if written > 0 {
-      offset += written
-    } else if written < 0 && errno == EINTR {
-      continue
-    } else {
-      return
-    }
-  }
-}
-
 /// Runs `request` live: stdin streamed in from fd 0, output to fds 1 and 2 as it comes (kept for
 /// the result too; `--json` prints only the result).
 func runLive(_ request: ExecuteRequest, executor: Executor, options: RunOptions) throws(ExecuteError)
@@ -86,11 +71,13 @@ func runLive(_ request: ExecuteRequest, executor: Executor, options: RunOptions)
   // Without a reader the program's stdin ends at once rather than never.
   if !started { input.finish() }
   let printsOutput = !options.json
+  // A sequence the program left unfinished is shown once it has ended.
+  defer { if printsOutput { ProgramOutput.endStreams() } }
   return try executor.executeLive(request, options: liveOptions, input: input) { event in
     guard printsOutput else { return }
     switch event {
-    case .stdout(let bytes): writeAll(1, bytes)
-    case .stderr(let bytes): writeAll(2, bytes)
+    case .stdout(let bytes): ProgramOutput.write(bytes, to: 1)
+    case .stderr(let bytes): ProgramOutput.write(bytes, to: 2)
     default: break
     }
   }

@@ -58,8 +58,8 @@ struct PrintedStep {
   /// Passes the program's output through, plus one line when a limit, a signal or the sandbox ended
   /// it (the same message as --json's).
   func printPlain() {
-    FileHandle.standardOutput.write(stdout)
-    FileHandle.standardError.write(stderr)
+    ProgramOutput.write(stdout, to: 1, endOfStream: true)
+    ProgramOutput.write(stderr, to: 2, endOfStream: true)
     if truncated || signal != nil || ![Status.ok, .runtimeError].contains(status) {
       FileHandle.standardError.write(Data("dsa-run: \(statusWord): \(message)\n".utf8))
     }
@@ -75,8 +75,8 @@ func exitCode(for outcome: Outcome) -> Int32 { PrintedStep(outcome).cliExitCode 
 func printRun(compile: PrintedStep?, run: PrintedStep?, json: Bool) -> Int32 {
   if let compile, compile.status != .ok {
     if !json && !wasInterrupted {
-      FileHandle.standardError.write(compile.stdout)
-      FileHandle.standardError.write(compile.stderr)
+      ProgramOutput.write(compile.stdout, to: 2, endOfStream: true)
+      ProgramOutput.write(compile.stderr, to: 2, endOfStream: true)
       FileHandle.standardError.write(Data("dsa-run: \(compile.statusWord): \(compile.message)\n".utf8))
     }
     return compile.status == .compileError ? 121 : compile.cliExitCode

@@ -29,6 +29,8 @@ struct RunOptions {
   var stopAtFirstFailure = false
   /// `--no-tty`: no terminal in the box even when dsa-run's stdin is one.
   var noTerminal = false
+  /// `--raw-output`: the program's output reaches a terminal unfiltered (TerminalFilter.swift).
+  var rawOutput = false
 }
 
 func parseRun(_ arguments: [String]) throws -> RunOptions {
@@ -64,6 +66,7 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--challenge": options.challenge = try cursor.value(for: argument)
     case "--stop-at-first-failure": options.stopAtFirstFailure = true
     case "--no-tty": options.noTerminal = true
+    case "--raw-output": options.rawOutput = true
     default:
       if argument.hasPrefix("-") && argument != "-" {
         throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run --help)")
@@ -179,6 +182,7 @@ func runProgram(_ arguments: [String]) -> Never {
   } catch {
     fail("\(error)", code: 2)
   }
+  ProgramOutput.raw.store(options.rawOutput, ordering: .relaxed)
   if options.watch { watchAndRepeat(options) }
   finish(runOnce(options))
 }

@@ -113,6 +113,7 @@ struct ExecOptions {
   var files: [(String, String)] = []
   var policy = "default"
   var json = false
+  var rawOutput = false
   var configuration = SandboxConfiguration()
   var command: [String] = []
 }
@@ -169,6 +170,7 @@ func parseExec(_ arguments: [String]) throws -> ExecOptions {
     case "--cgroup-mode": options.configuration.cgroupMode = try parseCgroupMode(cursor.value(for: argument))
     case "--work-root": options.configuration.workRoot = try cursor.value(for: argument)
     case "--json": options.json = true
+    case "--raw-output": options.rawOutput = true
     default:
       throw UsageError(message: "unknown option \"\(argument)\" (see dsa-run exec --help)")
     }
@@ -262,6 +264,7 @@ func runExec(_ arguments: [String]) -> Never {
   } catch {
     fail("\(error)", code: 2)
   }
+  ProgramOutput.raw.store(options.rawOutput, ordering: .relaxed)
   var spec = BoxSpec(command: options.command, environment: options.environment, policy: policy)
   spec.limits = options.limits
   spec.readOnlyMounts = options.mounts

@@ -128,6 +128,12 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     }
     let policies = try SeccompCompiler.loadDirectory(policiesDirectory)
     let catalog = try RunnerCatalog.load(directory: runnersDirectory)
+    if let directory = configuration.cacheDirectory {
+      let problems = compileCacheProblems(directory)
+      if !problems.isEmpty {
+        throw UsageError("the compile cache must be private to the daemon: \(problems.joined(separator: "; "))")
+      }
+    }
     let cache = try configuration.cacheDirectory.map {
       try CompileCache(directory: $0, maximumBytes: UInt64(configuration.cacheSizeMegabytes) << 20)
     }

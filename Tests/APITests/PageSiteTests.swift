@@ -66,6 +66,55 @@ import Testing
     #expect(router.handle(request("POST", "/")).headers["Allow"] == "GET, HEAD")
   }
 
+  /// Links planted in a copy of the shipped page/ (one at /etc/passwd, one at a folder outside, one
+  /// inside the page folder) are never followed: each is a 404 with none of its target's bytes;
+  /// Debian-style links inside a library folder still serve, and one out of it does not.
+  @Test func linksInThePageFolderAreNotFollowed() throws {
+    let root = NSTemporaryDirectory() + "page-links-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("page").path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: shipped, toPath: root + "/page")
+    try FileManager.default.createDirectory(atPath: root + "/outside", withIntermediateDirectories: true)
+    let secret = "outside-secret-\(UUID().uuidString)"
+    try Data(secret.utf8).write(to: URL(fileURLWithPath: root + "/outside/leak.js"))
+    try FileManager.default.createDirectory(
+      atPath: root + "/javascript/codemirror/lib", withIntermediateDirectories: true)
+    try Data("var CodeMirror;".utf8).write(to: URL(fileURLWithPath: root + "/javascript/codemirror/lib/codemirror.js"))
+    let links = [
+      ("page/passwd.js", "/etc/passwd"), ("page/out", root + "/outside"), ("page/relative.js", "../outside/leak.js"),
+      ("page/inner.js", "app.js"), ("javascript/codemirror/codemirror.js", "lib/codemirror.js"),
+      ("javascript/codemirror/passwd.js", "/etc/passwd"), ("javascript/codemirror/up.js", "../../outside/leak.js"),
+    ]
+    for (link, target) in links {
+      try FileManager.default.createSymbolicLink(atPath: root + "/" + link, withDestinationPath: target)
+    }
+    let site = PageSite(pageDirectory: root + "/page", javascriptDirectory: root + "/javascript")
+    let router = makeFakeRouter { $0.page = site }
+    #expect(router.handle(request("GET", "/page/app.js")).status == .ok)
+    let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8)
+    for path in [
+      "/page/passwd.js", "/page/out/leak.js", "/page/relative.js", "/page/inner.js", "/vendor/codemirror/passwd.js",
+      "/vendor/codemirror/up.js",
+    ] {
+      for method in ["GET", "HEAD"] {
+        let response = router.handle(request(method, path))
+        #expect(response.status == .notFound, "\(method) \(path)")
+        #expect(response.text == "no such page file\n", "\(method) \(path)")
+        #expect(!response.text.contains(secret) && !response.text.contains("root:"), "\(method) \(path)")
+        #expect(response.headers["ETag"] == nil, "\(method) \(path)")
+      }
+    }
+    #expect(!passwd.isEmpty)
+    // The index itself as a link out is refused too.
+    try FileManager.default.removeItem(atPath: root + "/page/index.html")
+    try FileManager.default.createSymbolicLink(atPath: root + "/page/index.html", withDestinationPath: "/etc/passwd")
+    #expect(router.handle(request("GET", "/")).status == .notFound)
+    let vendor = router.handle(request("GET", "/vendor/codemirror/codemirror.js"))
+    #expect(vendor.status == .ok && vendor.text == "var CodeMirror;")
+  }
+
   @Test func anUnchangedFileAnswersNotModified() throws {
     let files = try Site()
     let router = makeFakeRouter { $0.page = files.site }

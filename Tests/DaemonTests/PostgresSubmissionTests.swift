@@ -267,6 +267,47 @@ struct PostgresSubmissionTests {
     #expect(try second.stop() == 0)
   }
 
+  /// Pending webhooks page in (finish time, id) order past a position, ties included, on both
+  /// stores: what the webhook sender pages with to find the webhooks behind those it holds.
+  @Test func pendingWebhooksPageInFinishOrderOnBothStores() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let stores: [any SubmissionStore] = [
+      try PostgresStore(connectionString: cluster.connectionString),
+      try SQLiteStore(path: directory + "/submissions.sqlite3"),
+    ]
+    for store in stores {
+      var expected: [(Int64, String)] = []
+      for finished: Int64 in [5, 3, 3, 9, 3, 7, 5] {
+        let submission = NewSubmission(
+          id: try SubmissionID.make(), owner: "", kind: .execute, body: Data("{}".utf8),
+          callbackURL: "http://hooks.example/\(finished)")
+        try store.insertDone(submission, result: Data("{}".utf8), isError: false, now: finished)
+        expected.append((finished, submission.id))
+      }
+      try store.insertDone(
+        NewSubmission(id: try SubmissionID.make(), owner: "", kind: .execute, body: Data("{}".utf8)),
+        result: Data("{}".utf8), isError: false, now: 4)
+      expected.sort { $0 < $1 }
+      var seen: [PendingWebhook] = []
+      var position = WebhookPosition.start
+      while true {
+        let page = try store.pendingWebhooks(limit: 2, after: position)
+        seen += page
+        guard let last = page.last else { break }
+        position = last.position
+      }
+      #expect(seen.map(\.id) == expected.map(\.1), "\(store.kindName)")
+      #expect(seen.map(\.finishedMilliseconds) == expected.map(\.0), "\(store.kindName)")
+      try store.finishWebhook(id: expected[2].1, delivered: false)
+      #expect(
+        try store.pendingWebhooks(limit: 10, after: WebhookPosition(finishedMilliseconds: 3, id: expected[0].1))
+          .map(\.id) == [expected[1].1] + expected[3...].map(\.1), "\(store.kindName)")
+    }
+  }
+
   @Test func aDaemonWithNoRoomStopsListeningAndAnotherTakesTheWorkItQueues() throws {
     let cluster = try PostgresCluster()
     defer { cluster.remove() }

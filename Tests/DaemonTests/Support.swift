@@ -114,13 +114,21 @@ final class DaemonProcess {
   private(set) var port: UInt16 = 0
   var logPath: String { directory + "/stderr.log" }
 
-  init(arguments: [String] = [], directory existing: String? = nil) throws {
+  /// With `umask` (octal digits), the daemon starts under that umask, set by a shell that then
+  /// execs it.
+  init(arguments: [String] = [], directory existing: String? = nil, umask: String? = nil) throws {
     directory = try existing ?? makeTemporaryDirectory()
     _ = FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
-    process.executableURL = URL(fileURLWithPath: daemonBinary)
-    process.arguments =
+    let daemonArguments =
       ["--config", directory + "/none.json", "--listen", "127.0.0.1:0", "--work-root", testWorkRoot]
       + ["--cache-dir", directory + "/cache", "--state-dir", directory + "/state"] + arguments
+    if let umask {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", daemonBinary] + daemonArguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: daemonBinary)
+      process.arguments = daemonArguments
+    }
     // A given config file that is missing is an error, so write an empty one.
     _ = FileManager.default.createFile(atPath: directory + "/none.json", contents: Data("{}".utf8))
     var environment = ProcessInfo.processInfo.environment

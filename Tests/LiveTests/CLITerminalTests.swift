@@ -111,6 +111,74 @@ struct CLITerminalTests {
   }
 }
 
+/// The bytes `command` writes, run on a pseudo-terminal by util-linux `script` (what the user's
+/// terminal would get), or with its stdout a pipe.
+func outputBytes(_ command: [String], atTerminal: Bool) throws -> [UInt8] {
+  let process = Process()
+  if atTerminal {
+    let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", quoted, "/dev/null"]
+  } else {
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+  }
+  process.standardInput = FileHandle.nullDevice
+  let output = ProcessLaunch.pipe()
+  process.standardOutput = output
+  try ProcessLaunch.run(process)
+  let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+  process.waitUntilExit()
+  return Array(data)
+}
+
+/// Escape sequences a program prints reach the user's terminal only when they colour or move the
+/// cursor: OSC 52 (clipboard), a title, a title report and a cursor position query (7-bit and
+/// 8-bit) are shown as text; a pipe, and the terminal with --raw-output, get every byte as printed.
+@Suite("The CLI's output at a terminal", .serialized)
+struct CLIOutputFilterTests {
+  static let source = #"""
+    import sys
+    out = sys.stdout.buffer
+    out.write(b'\x1b]52;c;SGVsbG8=\x07' + b'\x1b]0;pwned\x07' + b'\x1b[21t' + b'\x1b[6n' + b'\x9b6n')
+    out.write(b'\x1b[31mred\x1b[0m\n')
+    out.write(b'\rprogress 50%\rprogress 100%\n')
+    out.flush()
+
+    """#
+  static let refused: [[UInt8]] = [
+    Array("\u{1B}]52;".utf8), Array("\u{1B}]0;".utf8), Array("\u{1B}[21t".utf8), Array("\u{1B}[6n".utf8), [0x9B],
+  ]
+
+  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard needle.count <= haystack.count else { return false }
+    return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+  }
+
+  @Test(arguments: [false, true])
+  func escapeSequencesAreShownAtATerminalAndPassedToAPipe(raw: Bool) throws {
+    let path = try sourceFile(Self.source, name: "escapes.py")
+    let command =
+      [dsaRunBinary, "--lang", "python", path, "--work-root", TestPaths.workRoot, "--cache-dir", TestPaths.cache]
+      + (raw ? ["--raw-output"] : [])
+    let terminal = try outputBytes(command, atTerminal: true)
+    let shown = String(decoding: terminal, as: UTF8.self)
+    #expect(shown.contains("\u{1B}[31mred\u{1B}[0m"), "\(shown.debugDescription)")
+    #expect(shown.contains("\rprogress 50%\rprogress 100%"), "\(shown.debugDescription)")
+    for sequence in Self.refused {
+      #expect(Self.contains(terminal, sequence) == raw, "\(sequence) at the terminal: \(shown.debugDescription)")
+    }
+    if !raw {
+      for visible in ["^[]52;c;SGVsbG8=", "^[]0;pwned", "^[[21t", "^[[6n^[[6n"] {
+        #expect(shown.contains(visible), "\(visible): \(shown.debugDescription)")
+      }
+    }
+    let piped = try outputBytes(command, atTerminal: false)
+    for sequence in Self.refused { #expect(Self.contains(piped, sequence), "\(sequence) through a pipe") }
+    #expect(Self.contains(piped, Array("\u{1B}[31mred\u{1B}[0m\n\rprogress 50%".utf8)))
+  }
+}
+
 @Suite("The CLI with piped stdin")
 struct CLIPipedTests {
   @Test("piped stdin is streamed: a program waiting for it ends at its wall limit, not when the pipe ends")

@@ -77,6 +77,90 @@ struct TerminalTests {
     }
   }
 
+  /// The requests that reach line disciplines, console redirection and the terminal's input queue
+  /// fail with the policy's EPERM on the program's own terminal, from C and from Python, while the
+  /// terminal requests a program needs work (docs/security.md, the ioctl rules of the policies).
+  @Test("TIOCSETD, TIOCCONS and TIOCSTI fail with EPERM at the terminal; termios and the window work")
+  func dangerousTerminalRequestsAreRefused() throws {
+    let c = """
+      #include <errno.h>
+      #include <stdio.h>
+      #include <sys/ioctl.h>
+      #include <termios.h>
+      static void probe(const char *name, unsigned long request, void *argument) {
+        errno = 0;
+        int result = ioctl(0, request, argument);
+        printf("%s %d %d\\n", name, result, result == 0 ? 0 : errno);
+      }
+      int main() {
+        int discipline = 0;
+        char typed = 'x';
+        struct termios modes;
+        struct winsize size;
+        probe("TIOCSETD", TIOCSETD, &discipline);
+        probe("TIOCCONS", TIOCCONS, NULL);
+        probe("TIOCSTI", TIOCSTI, &typed);
+        probe("TIOCSTI-high", TIOCSTI | (1UL << 32), &typed);
+        probe("TIOCLINUX", TIOCLINUX, &typed);
+        probe("TCGETS", TCGETS, &modes);
+        probe("TCSETSW", TCSETSW, &modes);
+        probe("TIOCGWINSZ", TIOCGWINSZ, &size);
+        probe("TIOCGETD", TIOCGETD, &discipline);
+      }
+
+      """
+    let python = """
+      import errno, fcntl, struct, termios
+      def probe(name, request, argument):
+          try:
+              fcntl.ioctl(0, request, argument)
+              print(name, 0, 0)
+          except OSError as error:
+              print(name, -1, error.errno)
+      probe('TIOCSETD', termios.TIOCSETD, struct.pack('i', 0))
+      probe('TIOCCONS', termios.TIOCCONS, 0)
+      probe('TIOCSTI', termios.TIOCSTI, b'x')
+      probe('TCGETS', termios.TCGETS, bytes(60))
+      probe('TIOCGWINSZ', termios.TIOCGWINSZ, bytes(8))
+      print('attributes', len(termios.tcgetattr(0)))
+
+      """
+    for (language, source) in [("cpp", c), ("python", python)] {
+      let run = LiveRunThread(language, source, options: Self.tty) { $0.runLimits.wallMilliseconds = 60_000 }
+      let result = try run.result()
+      #expect(result.run?.status == .ok, "\(language): \(result.messages)")
+      let lines = result.stdout.replacingOccurrences(of: "\r", with: "")
+      for refused in ["TIOCSETD", "TIOCCONS", "TIOCSTI"] + (language == "cpp" ? ["TIOCSTI-high", "TIOCLINUX"] : []) {
+        #expect(lines.contains("\(refused) -1 \(EPERM)\n"), "\(language): \(lines)")
+      }
+      for allowed in ["TCGETS", "TIOCGWINSZ"] + (language == "cpp" ? ["TCSETSW", "TIOCGETD"] : []) {
+        #expect(lines.contains("\(allowed) 0 0\n"), "\(language): \(lines)")
+      }
+      // Nothing was typed into the terminal's input by a TIOCSTI that got through.
+      #expect(!lines.contains("x"), "\(language): \(lines)")
+    }
+  }
+
+  /// Python's REPL edits lines with readline: raw mode, the window size, and keys moving the
+  /// cursor over what was typed.
+  @Test("a Python REPL session with line editing works at the terminal")
+  func replLineEditing() throws {
+    let source = "import code, readline\ncode.interact(banner='', local={}, exitmsg='bye')\n"
+    let run = LiveRunThread("python", source, options: Self.tty) { $0.runLimits.wallMilliseconds = 60_000 }
+    #expect(run.recorder.wait { $0.stdout.contains(">>> ") }, "\(run.recorder.stdout.debugDescription)")
+    // "print(6*)", cursor left once (ESC [ D), "7", Enter: readline makes it print(6*7).
+    run.input.send(Array("print(6*)\u{1B}[D7\r".utf8))
+    #expect(run.recorder.wait { $0.stdout.contains("42\r\n") }, "\(run.recorder.stdout.debugDescription)")
+    // Ctrl-A to the line's start, then "x=" before "5": x=5; then x*2.
+    run.input.send(Array("5\u{01}x=\r".utf8))
+    run.input.send(Array("x*2\r".utf8))
+    #expect(run.recorder.wait { $0.stdout.contains("10\r\n") }, "\(run.recorder.stdout.debugDescription)")
+    run.input.finish()
+    let result = try run.result()
+    #expect(result.run?.status == .ok, "\(result.messages)")
+    #expect(result.stdout.contains("bye"), "\(result.stdout.debugDescription)")
+  }
+
   @Test("kill and the wall limit end a program waiting on its terminal")
   func limits() throws {
     let waiting = LiveRunThread("python", "input('> ')\n", options: Self.tty) { $0.runLimits.wallMilliseconds = 1_000 }

@@ -80,8 +80,36 @@ import Testing
       "whole number"
     ),
     (
-      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 255}, {"index": 1, "op": "any_bit_set", "mask": 511}]}]"#,
-      "expand to more than 64"
+      #"[{"reason": "r", "action": "allow", "syscalls": ["read"], "arguments": [{"index": 0, "op": "any_bit_set", "mask": 18446744073709551615}, {"index": 1, "op": "any_bit_set", "mask": 511}]}]"#,
+      "expand to more than 512"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "masked_in", "mask": 255}]}]"#,
+      "needs \"values\""
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "masked_in", "mask": 255, "values": []}]}]"#,
+      "1 to 256"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "masked_in", "mask": 255, "values": [1, 1]}]}]"#,
+      "twice"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "masked_not_in", "mask": 255, "values": [256]}]}]"#,
+      "outside the mask"
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "masked_in", "mask": 255, "values": [1], "value": 1}]}]"#,
+      "takes no \"value\""
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "eq", "value": 1, "values": [1]}]}]"#,
+      "takes no \"values\""
+    ),
+    (
+      #"[{"reason": "r", "action": "allow", "syscalls": ["ioctl"], "arguments": [{"index": 1, "op": "masked_in", "mask": 255, "values": [-1]}]}]"#,
+      "whole number"
     ),
   ])
   func brokenPoliciesAreRefusedWithTheirReason(rules: String, word: String) {

@@ -60,7 +60,9 @@ final class RecordingStore: SubmissionStore, Sendable {
     return try inner.record(started: started, finished: finished, worker: worker, now: now, claim: claim)
   }
   func release(ids: [String], worker: String) throws(StoreError) { try inner.release(ids: ids, worker: worker) }
-  func pendingWebhooks(limit: Int) throws(StoreError) -> [PendingWebhook] { try inner.pendingWebhooks(limit: limit) }
+  func pendingWebhooks(limit: Int, after: WebhookPosition) throws(StoreError) -> [PendingWebhook] {
+    try inner.pendingWebhooks(limit: limit, after: after)
+  }
   func finishWebhook(id: String, delivered: Bool) throws(StoreError) {
     try inner.finishWebhook(id: id, delivered: delivered)
   }

@@ -44,6 +44,47 @@ import Testing
     }
   }
 
+  @Test func theHostsOwnAddressesAreRefusedUnlessNamedExactly() throws {
+    let own = [
+      try #require(WebhookTarget.parseAddress("100.128.0.1")), try #require(WebhookTarget.parseAddress("2001:db9::1")),
+    ]
+    func refusal(_ text: String, _ allowed: [String] = []) throws -> String? {
+      WebhookTarget.refusal(
+        of: try #require(WebhookTarget.numericHost(text)), allowed: allowed.compactMap(WebhookTarget.Network.init),
+        hostAddresses: own)
+    }
+    // Each spelling of the same address: mapped, NAT64, 6to4, IPv4-compatible, IPv4-translated,
+    // and the older IPv4 forms getaddrinfo reads without DNS.
+    for spelling in [
+      "100.128.0.1", "::ffff:100.128.0.1", "::ffff:6480:1", "64:ff9b::6480:1", "64:ff9b:1::6480:1", "2002:6480:1::1",
+      "::100.128.0.1", "::ffff:0:100.128.0.1", "1686110209", "0x64800001", "0144.0200.0.01", "100.128.1",
+      "2001:db9::1", "2001:0db9:0:0:0:0:0:1",
+    ] {
+      #expect(try refusal(spelling) == "an address of this host", "\(spelling)")
+      // A network that holds it is not enough: only the address itself opens it.
+      #expect(try refusal(spelling, ["100.128.0.0/16", "2001:db9::/32", "0.0.0.0/0", "::/0"]) != nil, "\(spelling)")
+    }
+    #expect(try refusal("100.128.0.1", ["100.128.0.1"]) == nil)
+    #expect(try refusal("100.128.0.1", ["100.128.0.1/32"]) == nil)
+    #expect(try refusal("2001:db9::1", ["2001:db9::1/128"]) == nil)
+    #expect(try refusal("100.128.0.2") == nil)
+    #expect(try refusal("100.128.0.2", ["100.128.0.0/16"]) == nil)
+    // Loopback keeps its own reason.
+    #expect(try refusal("127.0.0.1") == "loopback")
+    #expect(try refusal("0x7f.1") == "loopback")
+    #expect(try refusal("2130706433") == "loopback")
+  }
+
+  @Test func numericHostsInOlderSpellingsAreRefusedAtSubmit() {
+    let settings = WebhookSettings()
+    for url in [
+      "http://2130706433/", "http://0x7f.1:8080/", "http://0177.0.0.1/", "http://127.1/", "http://[::ffff:7f00:1]/",
+      "http://[::127.0.0.1]/", "http://[2002:a9fe:a9fe::]/", "http://0xa9fea9fe/latest/",
+    ] {
+      #expect(WebhookTarget.problem(with: url, settings: settings) != nil, "\(url)")
+    }
+  }
+
   @Test func callbackURLsAreCheckedForShapeAndNumericHosts() {
     let settings = WebhookSettings()
     #expect(WebhookTarget.problem(with: "http://hooks.example.com:8443/done?x=1", settings: settings) == nil)

@@ -30,7 +30,7 @@ public func fuzzPolicyFile(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
 }
 
 /// Every argument comparison of an accepted policy was written with whole numbers: an index in
-/// 0...5, a value and a mask in 0...2^64 - 1.
+/// 0...5, a value, a mask and each of values in 0...2^64 - 1.
 private func checkArguments(_ data: Data) {
   let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
   for rule in root?["rules"] as? [[String: Any]] ?? [] {
@@ -40,6 +40,9 @@ private func checkArguments(_ data: Data) {
       for key in ["value", "mask"] {
         guard let raw = argument[key] else { continue }
         invariant(wholeNumberText(raw) != nil, "argument \(key) \(raw) was accepted")
+      }
+      for raw in argument["values"] as? [Any] ?? [] {
+        invariant(wholeNumberText(raw) != nil, "argument values item \(raw) was accepted")
       }
     }
   }

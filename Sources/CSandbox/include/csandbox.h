@@ -345,6 +345,11 @@ int dsa_enter_private_mount_namespace(void);
 /// follow anything the box planted. Returns an fd or -errno.
 int dsa_open_beneath(int directory_fd, const char *path, int flags, uint32_t mode);
 
+/// openat2(2) of an existing file with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, and with
+/// RESOLVE_NO_SYMLINKS too unless `symlinks_within` is set (then a link may be followed as long as
+/// it stays beneath `directory_fd`). Returns an fd or -errno.
+int dsa_open_existing_beneath(int directory_fd, const char *path, int flags, int symlinks_within);
+
 /// pipe2(fds, O_CLOEXEC); 0, or -1 with errno. (Glibc's Swift module does
 /// not export the GNU-only calls.)
 int dsa_pipe_cloexec(int fds[2]);
