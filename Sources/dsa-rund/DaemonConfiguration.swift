@@ -68,6 +68,7 @@ struct DaemonConfiguration: Equatable {
   /// How long a live session may go without a message from its client or output from its program, seconds.
   var liveIdleSeconds = 60.0
   var liveStallSeconds = 30.0
+  var liveWallSeconds = 120.0
   /// The Judge0 CE routes (Judge0Configuration).
   var judge0 = Judge0Configuration()
   /// Piston v2 under /api/v2 (`piston: {"enabled": bool}`).
@@ -82,7 +83,7 @@ struct DaemonConfiguration: Equatable {
     "max_body_bytes",
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
     "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s",
-    "live_stall_s", "page",
+    "live_stall_s", "live_wall_s", "page",
     "cors_origins", "judge0", "piston",
   ]
   static let pageKeys = ["enabled", "javascript_dir"]
@@ -188,6 +189,7 @@ struct DaemonConfiguration: Equatable {
     if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
     if let value = file.number("live_idle_s") { liveIdleSeconds = value }
     if let value = file.number("live_stall_s") { liveStallSeconds = value }
+    if let value = file.number("live_wall_s") { liveWallSeconds = value }
     if let object = file.object("judge0", keys: Judge0Configuration.keys) { judge0.apply(object) }
     if let piston = file.object("piston", keys: ["enabled"]), let enabled = piston.bool("enabled") {
       pistonEnabled = enabled
@@ -258,6 +260,10 @@ struct DaemonConfiguration: Equatable {
     if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
     if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }
     if !(liveStallSeconds > 0) { problems.append("live_stall_s must be positive") }
+    let wallCeiling = Double(BoxLimits.ceilings.wallTimeMilliseconds) / 1000
+    if !(liveWallSeconds >= 1 && liveWallSeconds <= wallCeiling) {
+      problems.append("live_wall_s must be from 1 to \(Int(wallCeiling)) (the sandbox's wall-time ceiling)")
+    }
     if let rateLimit {
       if rateLimit.quota < 1 { problems.append("rate_limit.runs must be at least 1") }
       if !(1...86_400).contains(rateLimit.windowSeconds) {
@@ -319,6 +325,7 @@ struct DaemonConfiguration: Equatable {
     api.liveSessions = liveSessions
     api.liveIdleTimeout = Self.duration(liveIdleSeconds)
     api.liveStallTimeout = Self.duration(liveStallSeconds)
+    api.liveWallMilliseconds = UInt64(liveWallSeconds * 1000)
     api.pistonEnabled = pistonEnabled
     return api
   }

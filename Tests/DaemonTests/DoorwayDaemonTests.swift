@@ -85,6 +85,21 @@ let doorwayClientScript = #"""
           'limits': {'wall_ms': 2000, 'cpu_ms': 1000, 'output_kb': 65536}}}))
       time.sleep(arg['seconds'])
       ws.socket.close()
+  elif mode == 'live-wall':
+      # A live program that talks for longer than an execute may run, and one that asks for more
+      # than the live ceiling.
+      url = 'ws://127.0.0.1:' + port + '/v1/connect'
+      with connect(url) as ws:
+          ws.send(json.dumps({'type': 'start', 'body': {'language': 'python',
+              'source': "import time\nfor i in range(5):\n    print(i, flush=True)\n    time.sleep(1)\n"}}))
+          seen = recv_until(ws, ('result', 'error'), 30)
+          run = seen[-1].get('result', {}).get('run', {}) if seen else {}
+          out['long'] = {'status': run.get('status'), 'stdout': run.get('stdout'), 'wall_ms': run.get('wall_ms')}
+      with connect(url) as ws:
+          ws.send(json.dumps({'type': 'start', 'body': {'language': 'python', 'source': 'print(1)',
+                                                        'limits': {'wall_ms': 9000}}}))
+          seen = recv_until(ws, ('result', 'error'), 30)
+          out['over'] = seen[-1] if seen else None
   elif mode == 'flood':
       pid, count = arg['pid'], arg['count']
       with ThreadPoolExecutor(16) as pool:
@@ -150,6 +165,22 @@ struct DoorwayDaemonTests {
     let runMilliseconds = try #require(line["run_ms"] as? Double)
     #expect(runMilliseconds < 6000, "the run went on \(runMilliseconds) ms past a 2 s wall limit: \(line)")
     #expect(ContinuousClock.now - started < .seconds(60))
+  }
+
+  @Test func aLiveRunHasItsOwnWallCeiling() throws {
+    let directory = try makeTemporaryDirectory()
+    try Data(#"{"limits": {"wall_ms": 3000}, "live_wall_s": 8}"#.utf8).write(
+      to: URL(fileURLWithPath: directory + "/live.json"))
+    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    defer { daemon.cleanUp() }
+    let seen = try doorwayClient(daemon, "live-wall")
+    // Five seconds of talking: past the 3 s an execute may run, within the 8 s live ceiling.
+    let long = seen["long"] as? [String: Any] ?? [:]
+    #expect(long["status"] as? String == "ok", "\(seen)")
+    #expect(long["stdout"] as? String == "0\n1\n2\n3\n4\n", "\(seen)")
+    let over = seen["over"] as? [String: Any] ?? [:]
+    #expect(over["error"] as? String == "bad_request", "\(seen)")
+    #expect(over["message"] as? String == "limits.wall_ms is 9000; the maximum is 8000", "\(seen)")
   }
 
   @Test func tenThousandUnauthenticatedUpgradesCostTheDaemonNothingThatStays() throws {

@@ -25,7 +25,9 @@ struct V1ConnectCodec: LiveCodec {
       return (.refused(.refusedBody(problems)), .none)
     case .success(.start(let body, let tty, let token)):
       let start = LiveStart { (service, context) throws(APIError) -> LivePlan in
-        let request = try service.admit(try body.runAsk(), context: &context)
+        var ask = try body.runAsk()
+        ask.liveWallMilliseconds = service.configuration.liveWallMilliseconds
+        let request = try service.admit(ask, context: &context)
         var options = LiveOptions()
         options.tty = tty
         options.idleLimitMs = Int(service.configuration.liveIdleTimeout.components.seconds * 1000)
@@ -185,7 +187,9 @@ struct PistonConnectCodec: LiveCodec {
         } catch {
           throw .badRequest(error.message)
         }
-        var request = try service.admit(job.runAsk(), context: &context)
+        var ask = job.runAsk()
+        ask.liveWallMilliseconds = service.configuration.liveWallMilliseconds
+        var request = try service.admit(ask, context: &context)
         // Piston's interactive jobs ignore the init's stdin: input is what the client sends.
         request.stdin = Data()
         var options = LiveOptions()

@@ -44,6 +44,9 @@ public struct APIConfiguration: Sendable {
   /// A live session with no message from its client and no output from its program for this long
   /// is told so and closed, its program killed; default 60 s.
   public var liveIdleTimeout: Duration = .seconds(60)
+  /// A live run's wall ceiling, milliseconds, in place of the execute maximum (its CPU limit and
+  /// the idle rule bound it while it waits for its learner); default 120 s, the sandbox's ceiling.
+  public var liveWallMilliseconds: UInt64 = 120_000
   /// A live client whose output queue stays full this long (it takes nothing while its program
   /// waits to print) is closed and its program killed; default 30 s.
   public var liveStallTimeout: Duration = .seconds(30)

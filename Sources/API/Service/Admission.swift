@@ -102,6 +102,10 @@ public struct RunAsk: Sendable {
   public var limits = AskedLimits()
   /// Prefixes limit names in messages (`limits.` for /v1).
   public var limitsField = "limits."
+  /// A live run's wall ceiling (`live_wall_s`), in place of the execute maximum: a live program
+  /// mostly waits for its learner, so its wall limit is this unless it asks for less, and its CPU
+  /// limit and the idle rule bound it. nil for any other run.
+  public var liveWallMilliseconds: UInt64?
 
   public init(language: String, version: String? = nil, files: [SourceFile]) {
     self.language = language

@@ -113,8 +113,14 @@ public final class RunService: Sendable {
     request.runner = runner
     request.stdin = ask.stdin
     request.arguments = ask.arguments
-    request.runLimits = try configuration.maxima.admit(
-      ask.limits, runnerDefaults: runner.runLimits(), chooser: .caller, field: ask.limitsField)
+    var maxima = configuration.maxima
+    var asked = ask.limits
+    if let live = ask.liveWallMilliseconds {
+      maxima.wallMilliseconds = live
+      asked.wallMilliseconds = asked.wallMilliseconds ?? Int64(clamping: live)
+    }
+    request.runLimits = try maxima.admit(
+      asked, runnerDefaults: runner.runLimits(), chooser: .caller, field: ask.limitsField)
     return request
   }
 
