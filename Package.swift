@@ -100,7 +100,8 @@ let package = Package(
     .target(name: "HTTP", dependencies: ["CWslay", "SystemCore"], swiftSettings: strictSwift),
     // Stored submissions (docs/api.md "Submissions"): the store seam, SQLite and PostgreSQL, the workers.
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // libpq, loaded only when a PostgreSQL store is opened (headers from libpq-dev).
+    .target(name: "CPostgres"),
     .systemLibrary(name: "CRandom"),
     // Judge0's additional_files zips (Sources/API/Judge0Zip.swift): raw inflate.
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

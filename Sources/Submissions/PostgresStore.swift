@@ -110,6 +110,11 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   private func connect() throws(StoreError) -> OpaquePointer {
+    var why = [CChar](repeating: 0, count: 256)
+    guard dsa_libpq_load(&why, why.count) == 0 else {
+      throw StoreError(
+        "load libpq", String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
     guard let made = PQconnectdb(connectionString) else { throw StoreError("connect to PostgreSQL", "out of memory") }
     guard PQstatus(made) == CONNECTION_OK else {
       let message = String(cString: PQerrorMessage(made)).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,2 +1,0 @@
-// libpq (Debian libpq-dev): the submission store shared by several daemons.
-#include <postgresql/libpq-fe.h>
