@@ -65,6 +65,17 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       ALTER COLUMN state TYPE submission_state USING state::submission_state;
     CREATE INDEX submissions_unfinished ON submissions (created_ms) WHERE finished_ms IS NULL;
     """,
+    // Judge0 jobs keep their own kind (they were `execute` jobs whose body began `{"execute":`).
+    // The type is made anew rather than given a value with ADD VALUE, whose new value no statement
+    // of the same transaction may use: the earlier Judge0 jobs take their kind in this one.
+    """
+    ALTER TYPE submission_kind RENAME TO submission_kind_before_judge0;
+    CREATE TYPE submission_kind AS ENUM ('execute', 'grade', 'judge0');
+    ALTER TABLE submissions ALTER COLUMN kind TYPE submission_kind USING (
+      CASE WHEN kind = 'execute' AND left(body, 11) = '{"execute":' THEN 'judge0' ELSE kind::text END
+    )::submission_kind;
+    DROP TYPE submission_kind_before_judge0;
+    """,
   ]
 
   private let connectionString: String

@@ -59,6 +59,41 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     ALTER TABLE submissions DROP COLUMN body;
     CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
     """,
+    // Judge0 jobs keep their own kind (they were `execute` jobs whose body began `{"execute":`).
+    // SQLite cannot alter a CHECK constraint, so the table is made again the documented way
+    // (https://www.sqlite.org/lang_altertable.html, "other kinds of table schema changes"), in the
+    // migration's transaction; the earlier Judge0 jobs take their kind on the way.
+    """
+    CREATE TABLE submissions_with_judge0 (
+      id TEXT PRIMARY KEY NOT NULL,
+      owner TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('execute', 'grade', 'judge0')),
+      callback_url TEXT,
+      state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled')),
+      created_ms INTEGER NOT NULL,
+      finished_ms INTEGER,
+      lease_owner TEXT,
+      lease_until_ms INTEGER,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      result BLOB,
+      result_is_error INTEGER NOT NULL DEFAULT 0,
+      webhook_pending INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    INSERT INTO submissions_with_judge0 (id, owner, kind, callback_url, state, created_ms, finished_ms, lease_owner,
+      lease_until_ms, attempts, result, result_is_error, webhook_pending)
+      SELECT s.id, s.owner,
+        CASE WHEN s.kind = 'execute' AND CAST(substr(b.body, 1, 11) AS TEXT) = '{"execute":' THEN 'judge0'
+          ELSE s.kind END,
+        s.callback_url, s.state, s.created_ms, s.finished_ms, s.lease_owner, s.lease_until_ms, s.attempts, s.result,
+        s.result_is_error, s.webhook_pending
+      FROM submissions s LEFT JOIN submission_bodies b ON b.id = s.id;
+    DROP TABLE submissions;
+    ALTER TABLE submissions_with_judge0 RENAME TO submissions;
+    CREATE INDEX submissions_by_state ON submissions (state, created_ms);
+    CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
+    CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
+    """,
   ]
 
   /// Opens (creating when missing) the database at `path` and brings its schema up to date.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Which route's work a submission holds: its body is an execute body or a grade body, and its result
-/// is what `POST /v1/execute` or `POST /v1/grade` answers.
+/// Which front end's work a submission holds: a `/v1` execute or grade body (its result is what
+/// `POST /v1/execute` or `POST /v1/grade` answers), or a Judge0 CE submission (its result Judge0's
+/// attributes). The store keeps the kind; what a kind's body and result hold is the API's.
 public enum SubmissionKind: String, Sendable, CaseIterable {
   case execute
   case grade

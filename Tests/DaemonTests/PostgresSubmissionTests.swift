@@ -145,6 +145,39 @@ struct PostgresSubmissionTests {
     #expect(try second.stop() == 0)
   }
 
+  @Test func aSchemaThreeDatabaseGivesItsJudge0JobsTheirKind() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    let old = try PostgresStore(connectionString: cluster.connectionString, schemaVersion: 3)
+    func job(_ kind: SubmissionKind, _ body: String) throws -> NewSubmission {
+      NewSubmission(id: try SubmissionID.make(), owner: "alice", kind: kind, body: Data(body.utf8))
+    }
+    let legacy = try job(.execute, #"{"execute":{"language":"python","source":"1"},"judge0":{}}"#)
+    let execute = try job(.execute, #"{"language":"python","source":"1"}"#)
+    let finished = try job(.execute, #"{"execute":{"language":"python","source":"2"},"judge0":{}}"#)
+    try old.insert([legacy, execute], now: 10)
+    try old.insertDone(finished, result: Data(#"{"judge0":{"status_id":3}}"#.utf8), isError: false, now: 11)
+    let migrated = try PostgresStore(connectionString: cluster.connectionString)
+    #expect(migrated.schemaVersion == PostgresStore.migrations.count)
+    let kinds = Dictionary(
+      uniqueKeysWithValues: try migrated.fetch(ids: [legacy.id, execute.id, finished.id], owner: "alice").map {
+        ($0.id, $0.kind)
+      })
+    #expect(kinds == [legacy.id: .judge0, execute.id: .execute, finished.id: .judge0])
+    let fresh = try job(.judge0, #"{"source_code":"print(1)","language_id":71}"#)
+    try migrated.insert([fresh], now: 12)
+    let claimed = try migrated.claim(worker: "w", now: 13, leaseUntil: 1000, limit: 10)
+    #expect(
+      Dictionary(uniqueKeysWithValues: claimed.map { ($0.id, $0.kind) })
+        == [legacy.id: .judge0, execute.id: .execute, fresh.id: .judge0], "\(claimed)")
+    #expect(try migrated.complete(id: fresh.id, result: Data("{}".utf8), isError: false, now: 14))
+    #expect(try migrated.fetch(ids: [fresh.id], owner: "alice").first?.kind == .judge0)
+    // A kind outside the type is still refused.
+    #expect(throws: StoreError.self) {
+      try migrated.queryForTests("UPDATE submissions SET kind = $1 WHERE id = $2", ["compile", execute.id])
+    }
+  }
+
   @Test func aSchemaTwoDatabaseKeepsItsJobsThroughMigrationThree() throws {
     let cluster = try PostgresCluster()
     defer { cluster.remove() }
@@ -163,7 +196,7 @@ struct PostgresSubmissionTests {
     try old.insertDone(done, result: Data(#"{"status":"ok"}"#.utf8), isError: false, now: 1004)
     #expect(try old.cancel(id: cancelled.id, owner: "alice", now: 1005) == .cancelled)
 
-    let migrated = try PostgresStore(connectionString: cluster.connectionString)
+    let migrated = try PostgresStore(connectionString: cluster.connectionString, schemaVersion: 3)
     #expect(migrated.schemaVersion == 3)
     #expect(
       try cluster.scalar(

@@ -54,6 +54,38 @@ import Testing
     #expect(try migrated.fetch(ids: [id], owner: "").isEmpty)
   }
 
+  @Test func aFileOfVersionTwoGivesItsJudge0JobsTheirKind() throws {
+    defer { cleanUp() }
+    let old = try SQLiteStore(path: path, schemaVersion: 2)
+    func job(_ kind: SubmissionKind, _ body: String) throws -> NewSubmission {
+      NewSubmission(id: try SubmissionID.make(), owner: "alice", kind: kind, body: Data(body.utf8))
+    }
+    // Before the judge0 kind, a Judge0 job was an execute job whose body began {"execute":.
+    let legacy = try job(.execute, #"{"execute":{"language":"python","source":"1"},"judge0":{}}"#)
+    let execute = try job(.execute, #"{"language":"python","source":"1"}"#)
+    let grade = try job(.grade, #"{"language":"python","source":"1","challenge":"x"}"#)
+    let finished = try job(.execute, #"{"execute":{"language":"python","source":"2"},"judge0":{}}"#)
+    try old.insert([legacy, execute, grade], now: 10)
+    try old.insertDone(finished, result: Data(#"{"judge0":{"status_id":3}}"#.utf8), isError: false, now: 11)
+    let migrated = try SQLiteStore(path: path)
+    #expect(migrated.schemaVersion == SQLiteStore.migrations.count)
+    let kinds = Dictionary(
+      uniqueKeysWithValues: try migrated.fetch(ids: [legacy.id, execute.id, grade.id, finished.id], owner: "alice")
+        .map { ($0.id, $0.kind) })
+    #expect(kinds == [legacy.id: .judge0, execute.id: .execute, grade.id: .grade, finished.id: .judge0])
+    #expect(
+      try migrated.fetch(ids: [finished.id], owner: "alice").first?.result == Data(#"{"judge0":{"status_id":3}}"#.utf8))
+    // Claims keep their order and bodies; a new Judge0 job is stored and claimed as itself.
+    let fresh = try job(.judge0, #"{"source_code":"print(1)","language_id":71}"#)
+    try migrated.insert([fresh], now: 12)
+    let claimed = try migrated.claim(worker: "w", now: 13, leaseUntil: 1000, limit: 10)
+    #expect(claimed.last?.id == fresh.id)
+    #expect(
+      Dictionary(uniqueKeysWithValues: claimed.map { ($0.id, $0.kind) })
+        == [legacy.id: .judge0, execute.id: .execute, grade.id: .grade, fresh.id: .judge0])
+    #expect(claimed.first { $0.id == legacy.id }?.body == legacy.body)
+  }
+
   @Test func refusesAFileFromANewerVersion() throws {
     defer { cleanUp() }
     _ = try SQLiteStore(path: path)
