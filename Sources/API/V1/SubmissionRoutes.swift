@@ -38,7 +38,7 @@ struct SubmissionRoutes {
       let records = try submissions.fetch(ids, owner: owner, context: &scope.context, log: service)
       let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       let items = ids.map { id -> Data in
-        guard let record = byID[id], record.kind != .judge0 else {
+        guard let record = byID[id] else {
           return ResultEncoder.data([
             "id": id, "error": ["code": "unknown_submission", "message": "no submission \(id)"],
           ])
@@ -156,7 +156,7 @@ struct SubmissionRoutes {
       try submissions.fetch([id], owner: owner, context: &context, log: service).first
     }
     scope.context = context
-    guard let record = found, record.kind != .judge0 else { throw Self.unknownSubmission(id) }
+    guard let record = found else { throw Self.unknownSubmission(id) }
     let final = record.state == .done || record.state == .cancelled
     return Self.jsonResponse(created && !final ? HTTPStatus(code: 202) : .ok, SubmissionService.recordData(record))
   }
