@@ -51,4 +51,41 @@ import Testing
     recent.remember(done("d", finished: 100), owner: "")
     #expect(recent.lookup(["b", "c", "d"], owner: "", now: 100).found.map(\.id) == ["c", "d"])
   }
+
+  @Test func resultsAreKeptWithinTheByteBound() {
+    let recent = RecentResults(maximumBytes: 8 << 20, keepMilliseconds: 1000)
+    var kept: [String] = []
+    for index in 0..<40 {
+      var record = done("r\(index)", finished: 100)
+      record.result = Data(repeating: 0x41, count: 1 << 20)
+      recent.remember(record, owner: "")
+      kept.append(record.id)
+      #expect(recent.bytes <= 8 << 20, "after \(index + 1): \(recent.bytes) bytes")
+    }
+    // The newest are the ones kept, about as many as fit.
+    let looked = recent.lookup(kept, owner: "", now: 100)
+    #expect(looked.found.count == 7, "\(looked.found.count)")
+    #expect(looked.found.map(\.id) == Array(kept.suffix(7)))
+    // The list of places does not grow with the results seen.
+    #expect(recent.trackedCount <= 2 * recent.capacity)
+  }
+
+  @Test func aResultOverAQuarterOfTheBoundIsLeftToTheStore() {
+    let recent = RecentResults(maximumBytes: 4 << 20, keepMilliseconds: 1000)
+    var large = done("large", finished: 100)
+    large.result = Data(repeating: 0, count: 1 << 20)
+    recent.remember(large, owner: "")
+    #expect(recent.lookup(["large"], owner: "", now: 100).missing == ["large"])
+    #expect(recent.bytes == 0)
+  }
+
+  @Test func aResultRememberedAgainKeepsItsNewPlace() {
+    let recent = RecentResults(capacity: 2, keepMilliseconds: 1000)
+    recent.remember(done("a", finished: 100), owner: "")
+    recent.remember(done("b", finished: 100), owner: "")
+    recent.remember(done("a", finished: 101), owner: "")
+    recent.remember(done("c", finished: 100), owner: "")
+    // b was the oldest place; a's first place is stale and evicts nothing.
+    #expect(recent.lookup(["a", "b", "c"], owner: "", now: 100).found.map(\.id) == ["a", "c"])
+  }
 }
