@@ -65,7 +65,18 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       ALTER COLUMN state TYPE submission_state USING state::submission_state;
     CREATE INDEX submissions_unfinished ON submissions (created_ms) WHERE finished_ms IS NULL;
     """,
+    // Judge0 jobs get a kind of their own. A value added inside a transaction cannot be used until
+    // it commits (PostgreSQL 12 and later; 11 refused the statement in a transaction at all), and
+    // nothing in the migrations uses it: the first use is after `migrate` commits. Daemons that
+    // start together take turns at the advisory lock, and the next finds the version recorded; IF
+    // NOT EXISTS covers a value added by hand before.
+    """
+    ALTER TYPE submission_kind ADD VALUE IF NOT EXISTS 'judge0';
+    """,
   ]
+
+  /// The advisory lock key migrations hold (tests hold it to make daemons wait for it).
+  static let migrationLock: Int64 = 726_172_012
 
   private let connectionString: String
   /// Connections at most: a submit then never waits behind the workers' claims and completes, nor
@@ -141,10 +152,13 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off; SET enable_bitmapscan = off"
 
   private func migrate(_ session: Session, upTo target: Int) throws(StoreError) {
-    _ = try session.query("BEGIN", [])
+    // Read committed whatever the server's default: each statement sees what committed before it
+    // began, so the version read after waiting for the lock is the one the daemon ahead committed.
+    // (Under repeatable read the snapshot would be the lock's statement's, taken before the wait.)
+    _ = try session.query("BEGIN ISOLATION LEVEL READ COMMITTED", [])
     do throws(StoreError) {
       // Daemons starting together take turns: the first migrates, the others find it done.
-      _ = try session.query("SELECT pg_advisory_xact_lock(726172012)", [])
+      _ = try session.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", [])
       _ = try session.query("CREATE TABLE IF NOT EXISTS dsa_run_schema (version integer NOT NULL)", [])
       let current =
         Int(try session.query("SELECT coalesce(max(version), 0) FROM dsa_run_schema", []).first?[0] ?? "0") ?? 0

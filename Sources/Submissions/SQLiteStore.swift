@@ -58,6 +58,39 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     ALTER TABLE submissions DROP COLUMN body;
     CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
     """,
+    // Judge0 jobs get a kind of their own. SQLite cannot change a CHECK constraint, so the table is
+    // made again (https://www.sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema
+    // Changes"): a new table, every row copied, the old one dropped, the new one renamed, its
+    // indexes made again; in the migration's transaction, so a crash leaves the old table whole.
+    // No foreign key, trigger or view names the table (`migrate` checks the keys all the same).
+    // The copy rewrites every stored result once, at the first start of this version.
+    """
+    CREATE TABLE submissions_new (
+      id TEXT PRIMARY KEY NOT NULL,
+      owner TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('execute', 'grade', 'judge0')),
+      callback_url TEXT,
+      state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled')),
+      created_ms INTEGER NOT NULL,
+      finished_ms INTEGER,
+      lease_owner TEXT,
+      lease_until_ms INTEGER,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      result BLOB,
+      result_is_error INTEGER NOT NULL DEFAULT 0,
+      webhook_pending INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    INSERT INTO submissions_new (id, owner, kind, callback_url, state, created_ms, finished_ms, lease_owner,
+      lease_until_ms, attempts, result, result_is_error, webhook_pending)
+    SELECT id, owner, kind, callback_url, state, created_ms, finished_ms, lease_owner, lease_until_ms, attempts,
+      result, result_is_error, webhook_pending FROM submissions;
+    DROP TABLE submissions;
+    ALTER TABLE submissions_new RENAME TO submissions;
+    CREATE INDEX submissions_by_state ON submissions (state, created_ms);
+    CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
+    CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
+    """,
   ]
 
   /// Opens (creating when missing) the database at `path` and brings its schema up to date.
@@ -109,15 +142,40 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     try locked { () throws(StoreError) in try execute(sql, operation: "test") }
   }
 
+  /// The rows of `sql` as SQL literals (tests compare a file before and after a migration).
+  func rowsForTests(_ sql: String) throws(StoreError) -> [[String]] {
+    try locked { () throws(StoreError) in
+      try query(sql, [], operation: "test").map { row in
+        row.map { value in
+          switch value {
+          case .null: "NULL"
+          case .integer(let number): String(number)
+          case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+          case .blob(let bytes): "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
+          }
+        }
+      }
+    }
+  }
+
   private func migrate(upTo target: Int) throws(StoreError) {
     let current = Int(try scalarInteger("PRAGMA user_version"))
     guard current <= Self.migrations.count else {
       throw StoreError(
         "migrate \(path)", "the file is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
     }
-    for version in current..<max(current, target) {
+    guard current < target else { return }
+    // A table made again must not set off foreign key actions when the old one is dropped, and the
+    // pragma does nothing inside a transaction: so off around them, as the rebuild procedure says.
+    let foreignKeys = try scalarInteger("PRAGMA foreign_keys") != 0
+    if foreignKeys { try execute("PRAGMA foreign_keys = OFF", operation: "migrate") }
+    defer { if foreignKeys { try? execute("PRAGMA foreign_keys = ON", operation: "migrate") } }
+    for version in current..<target {
       try inTransaction("migrate") { () throws(StoreError) in
         try execute(Self.migrations[version], operation: "migrate to version \(version + 1)")
+        if try !query("PRAGMA foreign_key_check", [], operation: "migrate").isEmpty {
+          throw StoreError("migrate to version \(version + 1)", "foreign keys broken by the migration (\(path))")
+        }
         try execute("PRAGMA user_version = \(version + 1)", operation: "migrate")
       }
     }

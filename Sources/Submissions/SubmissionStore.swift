@@ -1,10 +1,22 @@
 import Foundation
 
 /// Which route's work a submission holds: its body is an execute body or a grade body, and its result
-/// is what `POST /v1/execute` or `POST /v1/grade` answers.
+/// is what `POST /v1/execute` or `POST /v1/grade` answers; or a Judge0 CE job, whose body and result
+/// are the API's Judge0 layer's (an execute run with what Judge0 answers around it).
 public enum SubmissionKind: String, Sendable, CaseIterable {
   case execute
   case grade
+  /// Stored with a kind of its own (before, as `execute` with a body recognised by its first bytes),
+  /// so that the store says what a job is without reading its body.
+  case judge0
+
+  /// Whether running it is an execute run (the API layer decides what and how).
+  public var runsAsExecute: Bool {
+    switch self {
+    case .execute, .judge0: true
+    case .grade: false
+    }
+  }
 }
 
 /// Where a submission is in its life. `cancelled` and `done` are final.
