@@ -79,6 +79,11 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   static let migrationLock: Int64 = 726_172_012
 
   private let connectionString: String
+  public let maximumResultBytes: Int
+  /// The largest `maximumResultBytes`: a PostgreSQL value is at most 1 GB, and the text[] literal
+  /// that carries results doubles their quotes and backslashes (`SubmissionWorkers` writes at most
+  /// `maximumResultBytes` of results at once).
+  public static let largestMaximumResultBytes = 256 << 20
   /// Connections at most: a submit then never waits behind the workers' claims and completes, nor
   /// behind a `GET`, as it did on one shared connection (each commit waits for the server's fsync).
   static let poolSize = 4
@@ -93,13 +98,25 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   private var listening = false
 
   /// Connects to `connectionString` ("postgresql://user@host/db?...") and migrates the schema.
-  public convenience init(connectionString: String) throws(StoreError) {
-    try self.init(connectionString: connectionString, schemaVersion: Self.migrations.count)
+  /// `maximumResultBytes`: the largest result stored, at most `largestMaximumResultBytes`.
+  public convenience init(
+    connectionString: String, maximumResultBytes: Int = defaultMaximumResultBytes
+  ) throws(StoreError) {
+    try self.init(
+      connectionString: connectionString, schemaVersion: Self.migrations.count, maximumResultBytes: maximumResultBytes)
   }
 
   /// Migrates only up to `schemaVersion` (tests make databases of older versions).
-  init(connectionString: String, schemaVersion: Int) throws(StoreError) {
+  init(
+    connectionString: String, schemaVersion: Int, maximumResultBytes: Int = defaultMaximumResultBytes
+  ) throws(StoreError) {
+    guard maximumResultBytes > 0, maximumResultBytes <= Self.largestMaximumResultBytes else {
+      throw StoreError(
+        "connect to PostgreSQL",
+        "maximumResultBytes \(maximumResultBytes) is not between 1 and \(Self.largestMaximumResultBytes)")
+    }
     self.connectionString = connectionString
+    self.maximumResultBytes = maximumResultBytes
     try locked { (session) throws(StoreError) in try migrate(session, upTo: schemaVersion) }
   }
 
@@ -248,6 +265,9 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
+    guard result.count <= maximumResultBytes else {
+      throw .resultTooLarge("insert done", id: submission.id, bytes: result.count, maximum: maximumResultBytes)
+    }
     try locked { (session) throws(StoreError) in
       _ = try session.query(
         "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms, finished_ms, attempts, "
@@ -303,6 +323,9 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   public func record(
     started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
   ) throws(StoreError) -> RecordOutcome {
+    if let large = finished.first(where: { $0.result.count > maximumResultBytes }) {
+      throw .resultTooLarge("record", id: large.id, bytes: large.result.count, maximum: maximumResultBytes)
+    }
     if let claim, claim.limit > 0 {
       guard !started.isEmpty || !finished.isEmpty else {
         return RecordOutcome(

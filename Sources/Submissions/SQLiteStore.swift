@@ -17,6 +17,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public var wakesAcrossProcesses: Bool { false }
   /// The database file.
   public let path: String
+  public let maximumResultBytes: Int
   private let lock = NSLock()
   // Guarded by `lock`.
   private var database: OpaquePointer?
@@ -94,13 +95,16 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   ]
 
   /// Opens (creating when missing) the database at `path` and brings its schema up to date.
-  public convenience init(path: String) throws(StoreError) {
-    try self.init(path: path, schemaVersion: Self.migrations.count)
+  /// `maximumResultBytes`: the largest result stored, at most SQLite's length limit (1,000,000,000
+  /// unless SQLite was built otherwise).
+  public convenience init(path: String, maximumResultBytes: Int = defaultMaximumResultBytes) throws(StoreError) {
+    try self.init(path: path, schemaVersion: Self.migrations.count, maximumResultBytes: maximumResultBytes)
   }
 
   /// Opens the file migrated only up to `schemaVersion` (tests make files of older versions).
-  init(path: String, schemaVersion: Int) throws(StoreError) {
+  init(path: String, schemaVersion: Int, maximumResultBytes: Int = defaultMaximumResultBytes) throws(StoreError) {
     self.path = path
+    self.maximumResultBytes = maximumResultBytes
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -108,6 +112,15 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(handle)
       throw StoreError("open \(path)", message)
+    }
+    // A larger value is refused by SQLite (or, past 2 GiB, could not even be bound): said at the
+    // start, not at the first large result.
+    let lengthLimit = Int(sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, -1))
+    guard maximumResultBytes > 0, maximumResultBytes <= lengthLimit else {
+      sqlite3_close(handle)
+      throw StoreError(
+        "open \(path)",
+        "maximumResultBytes \(maximumResultBytes) is not between 1 and SQLite's length limit, \(lengthLimit)")
     }
     database = handle
     // Another process on the same file (a daemon restarting while the old one finishes) waits for
@@ -235,6 +248,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
+    guard result.count <= maximumResultBytes else {
+      throw .resultTooLarge("insert done", id: submission.id, bytes: result.count, maximum: maximumResultBytes)
+    }
     try locked { () throws(StoreError) in
       try inTransaction("insert done") { () throws(StoreError) in
         try run(
@@ -317,6 +333,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func record(
     started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
   ) throws(StoreError) -> RecordOutcome {
+    if let large = finished.first(where: { $0.result.count > maximumResultBytes }) {
+      throw .resultTooLarge("record", id: large.id, bytes: large.result.count, maximum: maximumResultBytes)
+    }
     let claimLimit = claim?.limit ?? 0
     guard !started.isEmpty || !finished.isEmpty || claimLimit > 0 else {
       return RecordOutcome(recorded: [], claimed: [])

@@ -168,14 +168,29 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What was being done ("insert", "claim", "open /var/lib/dsa-run/submissions.sqlite3").
   public var operation: String
   public var message: String
+  /// The store is well: the call asked for what it never stores (`resultTooLarge`), and nothing
+  /// was written. Health checks leave it out.
+  public var isRefusal: Bool
 
-  public init(_ operation: String, _ message: String) {
+  public init(_ operation: String, _ message: String, isRefusal: Bool = false) {
     self.operation = operation
     self.message = message
+    self.isRefusal = isRefusal
+  }
+
+  /// A result over the store's `maximumResultBytes`.
+  public static func resultTooLarge(_ operation: String, id: String, bytes: Int, maximum: Int) -> StoreError {
+    StoreError(
+      operation,
+      "the result of \(id) is \(bytes) bytes, over the \(maximum) this store keeps (maximumResultBytes); "
+        + "nothing was written", isRefusal: true)
   }
 
   public var description: String { "\(operation): \(message)" }
 }
+
+/// The largest result a store keeps unless told otherwise, bytes (`SubmissionStore.maximumResultBytes`).
+public let defaultMaximumResultBytes = 64 << 20
 
 /// Where accepted submissions live until they are purged: the one seam between the API and a
 /// database. Every method is one short transaction and may be called from any thread.
@@ -187,6 +202,9 @@ public protocol SubmissionStore: Sendable {
   var kindName: String { get }
   /// Whether `waitForOtherProcesses` hears other daemons queue work (so a listener thread is worth it).
   var wakesAcrossProcesses: Bool { get }
+  /// The largest result, bytes, that `record` and `insertDone` store: a call with a larger one is
+  /// refused whole (`StoreError.resultTooLarge`), nothing written. Callers keep results under it.
+  var maximumResultBytes: Int { get }
 
   /// Stores all of `submissions` queued, or none of them.
   func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError)

@@ -189,4 +189,40 @@ struct PostgresStoreTests {
     #expect(try kindLabels(holder) == ["execute,grade,judge0"])
     #expect(try holder.fetch(ids: [queued.id], owner: "alice").first?.state == .queued)
   }
+
+  @Test func aResultOverTheMaximumIsRefusedWithNothingWritten() throws {
+    // Refused before connecting: a value PostgreSQL could not carry.
+    for refused in [0, PostgresStore.largestMaximumResultBytes + 1] {
+      #expect(throws: StoreError.self) {
+        try PostgresStore(connectionString: "postgresql://nobody@/none?host=/nonexistent", maximumResultBytes: refused)
+      }
+    }
+    let cluster = try ThrowawayPostgres()
+    defer { cluster.remove() }
+    #expect(try PostgresStore(connectionString: cluster.connectionString()).maximumResultBytes == 64 << 20)
+    let store = try PostgresStore(connectionString: cluster.connectionString(), maximumResultBytes: 100)
+    let (small, large, next) = (try job(.execute), try job(.judge0), try job(.grade))
+    try store.insert([small, large, next], now: 1)
+    #expect(try store.claim(worker: "w", now: 2, leaseUntil: 100_000, limit: 2).count == 2)
+    let fits = FinishedRun(id: small.id, result: Data(repeating: 0x20, count: 100), isError: false)
+    let over = FinishedRun(id: large.id, result: Data(repeating: 0x20, count: 101), isError: false)
+    // Refused whole by each form of the write: with a claim, and without.
+    for claim in [ClaimRequest(leaseUntil: 100_000, limit: 1), nil] {
+      let refusal = #expect(throws: StoreError.self) {
+        try store.record(started: [small.id], finished: [fits, over], worker: "w", now: 3, claim: claim)
+      }
+      #expect(refusal?.isRefusal == true && refusal?.message.contains(large.id) == true)
+    }
+    let states = try store.fetch(ids: [small.id, large.id, next.id], owner: "alice").map(\.state)
+    #expect(states == [.queued, .queued, .queued])
+    #expect(try store.claim(worker: "x", now: 4, leaseUntil: 100_000, limit: 5).map(\.id) == [next.id])
+    #expect(try store.record(started: [], finished: [fits], worker: "w", now: 5) == [small.id])
+    let done = try job(.judge0)
+    #expect(throws: StoreError.self) {
+      try store.insertDone(done, result: Data(repeating: 0x20, count: 101), isError: false, now: 6)
+    }
+    #expect(try store.fetch(ids: [done.id], owner: "alice").isEmpty)
+    try store.insertDone(done, result: Data(repeating: 0x20, count: 100), isError: false, now: 7)
+    #expect(try store.fetch(ids: [done.id], owner: "alice").first?.result?.count == 100)
+  }
 }

@@ -431,6 +431,39 @@ import Testing
     #expect(try store.statistics(now: 2005).oldestQueuedSeconds == 2)
   }
 
+  @Test func aResultOverTheMaximumIsRefusedWithNothingWritten() throws {
+    defer { cleanUp() }
+    #expect(try SQLiteStore(path: directory + "/default.sqlite3").maximumResultBytes == 64 << 20)
+    // A maximum SQLite could not keep is refused at the start, not at the first large result.
+    for refused in [0, 2_000_000_000, Int(Int32.max) + 1] {
+      #expect(throws: StoreError.self) { try SQLiteStore(path: path, maximumResultBytes: refused) }
+    }
+    let store = MonitoredStore(try SQLiteStore(path: path, maximumResultBytes: 100))
+    #expect(store.maximumResultBytes == 100)
+    let (small, large) = (try submission(), try submission())
+    try store.insert([small, large], now: 1)
+    #expect(try store.claim(worker: "w", now: 2, leaseUntil: 1000, limit: 2).count == 2)
+    let fits = FinishedRun(id: small.id, result: Data(repeating: 0x20, count: 100), isError: false)
+    let over = FinishedRun(id: large.id, result: Data(repeating: 0x20, count: 101), isError: false)
+    let refusal = #expect(throws: StoreError.self) {
+      try store.record(started: [small.id], finished: [fits, over], worker: "w", now: 3, claim: nil)
+    }
+    #expect(refusal?.isRefusal == true && refusal?.operation == "record")
+    #expect(refusal?.message.hasPrefix("the result of \(large.id) is 101 bytes, over the 100") == true)
+    // The whole call: no start, no result written.
+    #expect(try store.fetch(ids: [small.id, large.id], owner: "").allSatisfy { $0.state == .queued })
+    #expect(try store.record(started: [], finished: [fits], worker: "w", now: 4) == [small.id])
+    let done = try submission()
+    #expect(throws: StoreError.self) {
+      try store.insertDone(done, result: Data(repeating: 0x20, count: 101), isError: false, now: 5)
+    }
+    #expect(try store.fetch(ids: [done.id], owner: "").isEmpty)
+    try store.insertDone(done, result: Data(repeating: 0x20, count: 100), isError: false, now: 6)
+    #expect(try store.fetch(ids: [done.id], owner: "").first?.result?.count == 100)
+    // A refusal is the caller's matter: health does not show it as the store's failure.
+    #expect(store.snapshot.lastFailure == nil && store.snapshot.failures == 0)
+  }
+
   @Test func idsAreRandomAndCheckedForShape() throws {
     let ids = try (0..<1000).map { _ in try SubmissionID.make() }
     #expect(Set(ids).count == ids.count)
