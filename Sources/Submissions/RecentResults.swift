@@ -76,7 +76,7 @@ public final class RecentResults: Sendable {
     guard bytes <= maximumEntryBytes else { return }
     state.withLock { state in
       if let known = state.entries[record.id] {
-        // Done is final: the same record again, in its place (a new one would need two).
+        // Done is final, so this is the same result again: it keeps its place in the ring.
         state.bytes += bytes - known.bytes
         state.entries[record.id] = Entry(record: record, owner: owner, bytes: bytes)
       } else {
@@ -88,6 +88,7 @@ public final class RecentResults: Sendable {
       while state.bytes > maximumBytes && !state.entries.isEmpty { state.evictOldest(capacity: capacity) }
     }
   }
+
   /// The remembered records among `ids` that belong to `owner` and finished less than
   /// `keepMilliseconds` before `now`, and the ids to ask the store about.
   public func lookup(_ ids: [String], owner: String, now: Int64) -> (found: [SubmissionRecord], missing: [String]) {
