@@ -26,6 +26,7 @@ public final class MonitoredStore: SubmissionStore, Sendable {
 
   public var kindName: String { inner.kindName }
   public var wakesAcrossProcesses: Bool { inner.wakesAcrossProcesses }
+  public var maximumResultBytes: Int { inner.maximumResultBytes }
   public var snapshot: Snapshot { state.withLock { $0 } }
 
   // A read that works says little about a full disk, so only a write that did write clears a
@@ -46,6 +47,8 @@ public final class MonitoredStore: SubmissionStore, Sendable {
       state.sumSeconds += seconds
       switch outcome {
       case .success: if write { state.lastFailure = nil }
+      // A call refused for what it asked (a result too large) says nothing of the store's health.
+      case .failure(let error) where error.isRefusal: break
       case .failure(let error):
         state.failures += 1
         state.lastFailure = error

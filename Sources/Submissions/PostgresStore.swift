@@ -65,20 +65,25 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       ALTER COLUMN state TYPE submission_state USING state::submission_state;
     CREATE INDEX submissions_unfinished ON submissions (created_ms) WHERE finished_ms IS NULL;
     """,
-    // Judge0 jobs keep their own kind (they were `execute` jobs whose body began `{"execute":`).
-    // The type is made anew rather than given a value with ADD VALUE, whose new value no statement
-    // of the same transaction may use: the earlier Judge0 jobs take their kind in this one.
+    // Judge0 jobs get a kind of their own. A value added inside a transaction cannot be used until
+    // it commits (PostgreSQL 12 and later; 11 refused the statement in a transaction at all), and
+    // nothing in the migrations uses it: the first use is after `migrate` commits. Daemons that
+    // start together take turns at the advisory lock, and the next finds the version recorded; IF
+    // NOT EXISTS covers a value added by hand before.
     """
-    ALTER TYPE submission_kind RENAME TO submission_kind_before_judge0;
-    CREATE TYPE submission_kind AS ENUM ('execute', 'grade', 'judge0');
-    ALTER TABLE submissions ALTER COLUMN kind TYPE submission_kind USING (
-      CASE WHEN kind = 'execute' AND left(body, 11) = '{"execute":' THEN 'judge0' ELSE kind::text END
-    )::submission_kind;
-    DROP TYPE submission_kind_before_judge0;
+    ALTER TYPE submission_kind ADD VALUE IF NOT EXISTS 'judge0';
     """,
   ]
 
+  /// The advisory lock key migrations hold (tests hold it to make daemons wait for it).
+  static let migrationLock: Int64 = 726_172_012
+
   private let connectionString: String
+  public let maximumResultBytes: Int
+  /// The largest `maximumResultBytes`: a PostgreSQL value is at most 1 GB, and the text[] literal
+  /// that carries results doubles their quotes and backslashes (`SubmissionWorkers` writes at most
+  /// `maximumResultBytes` of results at once).
+  public static let largestMaximumResultBytes = 256 << 20
   /// Connections at most: a submit then never waits behind the workers' claims and completes, nor
   /// behind a `GET`, as it did on one shared connection (each commit waits for the server's fsync).
   static let poolSize = 4
@@ -93,13 +98,25 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   private var listening = false
 
   /// Connects to `connectionString` ("postgresql://user@host/db?...") and migrates the schema.
-  public convenience init(connectionString: String) throws(StoreError) {
-    try self.init(connectionString: connectionString, schemaVersion: Self.migrations.count)
+  /// `maximumResultBytes`: the largest result stored, at most `largestMaximumResultBytes`.
+  public convenience init(
+    connectionString: String, maximumResultBytes: Int = defaultMaximumResultBytes
+  ) throws(StoreError) {
+    try self.init(
+      connectionString: connectionString, schemaVersion: Self.migrations.count, maximumResultBytes: maximumResultBytes)
   }
 
   /// Migrates only up to `schemaVersion` (tests make databases of older versions).
-  init(connectionString: String, schemaVersion: Int) throws(StoreError) {
+  init(
+    connectionString: String, schemaVersion: Int, maximumResultBytes: Int = defaultMaximumResultBytes
+  ) throws(StoreError) {
+    guard maximumResultBytes > 0, maximumResultBytes <= Self.largestMaximumResultBytes else {
+      throw StoreError(
+        "connect to PostgreSQL",
+        "maximumResultBytes \(maximumResultBytes) is not between 1 and \(Self.largestMaximumResultBytes)")
+    }
     self.connectionString = connectionString
+    self.maximumResultBytes = maximumResultBytes
     try locked { (session) throws(StoreError) in try migrate(session, upTo: schemaVersion) }
   }
 
@@ -157,10 +174,13 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
     "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off; SET enable_bitmapscan = off"
 
   private func migrate(_ session: Session, upTo target: Int) throws(StoreError) {
-    _ = try session.query("BEGIN", [])
+    // Read committed whatever the server's default: each statement sees what committed before it
+    // began, so the version read after waiting for the lock is the one the daemon ahead committed.
+    // (Under repeatable read the snapshot would be the lock's statement's, taken before the wait.)
+    _ = try session.query("BEGIN ISOLATION LEVEL READ COMMITTED", [])
     do throws(StoreError) {
       // Daemons starting together take turns: the first migrates, the others find it done.
-      _ = try session.query("SELECT pg_advisory_xact_lock(726172012)", [])
+      _ = try session.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", [])
       _ = try session.query("CREATE TABLE IF NOT EXISTS dsa_run_schema (version integer NOT NULL)", [])
       let current =
         Int(try session.query("SELECT coalesce(max(version), 0) FROM dsa_run_schema", []).first?[0] ?? "0") ?? 0
@@ -168,16 +188,27 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
         throw StoreError(
           "migrate", "the database is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
       }
-      for version in current..<max(current, min(target, Self.migrations.count)) {
+      let reached = max(current, min(target, Self.migrations.count))
+      for version in current..<reached {
         _ = try session.query(Self.migrations[version], [])
         _ = try session.query("INSERT INTO dsa_run_schema (version) VALUES ($1)", [String(version + 1)])
       }
       _ = try session.query("COMMIT", [])
+      if current < Self.judge0KindVersion && reached >= Self.judge0KindVersion {
+        // The Judge0 jobs stored before, as `execute` jobs whose body began `{"execute":`, take
+        // their kind once it committed (a value added to a type is usable only then); a daemon
+        // that does it again changes nothing.
+        _ = try session.query(
+          "UPDATE submissions SET kind = 'judge0' WHERE kind = 'execute' AND left(body, 11) = '{\"execute\":'", [])
+      }
     } catch {
       _ = try? session.query("ROLLBACK", [])
       throw error
     }
   }
+
+  /// The schema version that brought the `judge0` kind.
+  static let judge0KindVersion = 4
 
   // MARK: SubmissionStore
 
@@ -250,6 +281,9 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
+    guard result.count <= maximumResultBytes else {
+      throw .resultTooLarge("insert done", id: submission.id, bytes: result.count, maximum: maximumResultBytes)
+    }
     try locked { (session) throws(StoreError) in
       _ = try session.query(
         "INSERT INTO submissions (id, owner, kind, body, callback_url, state, created_ms, finished_ms, attempts, "
@@ -305,6 +339,9 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
   public func record(
     started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
   ) throws(StoreError) -> RecordOutcome {
+    if let large = finished.first(where: { $0.result.count > maximumResultBytes }) {
+      throw .resultTooLarge("record", id: large.id, bytes: large.result.count, maximum: maximumResultBytes)
+    }
     if let claim, claim.limit > 0 {
       guard !started.isEmpty || !finished.isEmpty else {
         return RecordOutcome(

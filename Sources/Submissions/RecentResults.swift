@@ -8,73 +8,84 @@ import Synchronization
 /// store: a cancelled job was never recorded done, and one recorded is never cancelled after. A
 /// submission another daemon recorded is not here, and its `GET` reads the store as before.
 /// Entries are forgotten after `keepMilliseconds` (no longer than the store's retention, so nothing
-/// purged is answered from here), or, oldest first, when `capacity` newer ones came after them or
-/// the results kept pass `maximumBytes`: a result of control characters is tens of MB of JSON, and
-/// a count alone let a few thousand of them hold gigabytes. A result larger than a quarter of the
-/// bound is not kept at all (its `GET` reads the store).
+/// purged is answered from here) or when newer ones push them out: past `capacity` entries, or past
+/// `maximumBytes` of results. A result is kept whole or not at all, and one larger than
+/// `maximumEntryBytes` not at all: its poll reads the store, which costs one read of a result that
+/// is rare, where keeping it would push out many of the small ones.
 public final class RecentResults: Sendable {
   /// Entries at most; the oldest goes first.
   public let capacity: Int
-  /// Bytes of results (and a little per entry) at most; the oldest go first.
+  /// The entries' bytes at most (`entryBytes`); the oldest go first. Results of control-character
+  /// output are tens of MB of JSON each: the count alone kept gigabytes.
   public let maximumBytes: Int
+  /// The largest entry kept (`entryBytes`): a quarter of `maximumBytes`, so one entry never pushes
+  /// out more than a quarter of the others.
+  public let maximumEntryBytes: Int
   /// How long after it finished an entry is answered from here, milliseconds.
   public let keepMilliseconds: Int64
-  /// What an entry costs beside its result's bytes: its id, owner and record.
-  static let entryOverheadBytes = 256
+
+  /// What an entry holds besides its result, bytes: the record and owner, the id twice (the table's
+  /// key and the ring's), and the table's slot. An estimate that errs high, so that a flood of
+  /// empty results is bounded too.
+  public static let entryOverheadBytes = 256
+
+  /// What an entry of `record` counts towards `maximumBytes`.
+  public static func entryBytes(_ record: SubmissionRecord) -> Int {
+    (record.result?.count ?? 0) + entryOverheadBytes
+  }
 
   private struct Entry {
     var record: SubmissionRecord
     var owner: String
     var bytes: Int
-    /// Which remembering this is: an id remembered again has a newer place in `order`.
-    var sequence: Int
   }
 
   private struct State {
     var entries: [String: Entry] = [:]
-    /// Ids in the order remembered from `head` on, each with its remembering's sequence (some
-    /// forgotten or remembered again since); earlier ones are gone.
-    var order: [(id: String, sequence: Int)] = []
-    var head = 0
-    var sequence = 0
+    /// Ids in the order remembered, a ring of `capacity`: the oldest at `first`, `entries.count` of
+    /// them. Every id in it has an entry and every entry is in it once.
+    var order: [String?]
+    var first = 0
     var bytes = 0
     var hits: UInt64 = 0
+
+    mutating func evictOldest(capacity: Int) {
+      guard let id = order[first] else { return }
+      order[first] = nil
+      first = (first + 1) % capacity
+      if let entry = entries.removeValue(forKey: id) { bytes -= entry.bytes }
+    }
   }
 
-  private let state = Mutex(State())
+  private let state: Mutex<State>
 
   /// `keepMilliseconds` should not pass the store's retention.
   public init(capacity: Int = 4096, maximumBytes: Int = 64 << 20, keepMilliseconds: Int64) {
     self.capacity = max(1, capacity)
     self.maximumBytes = max(0, maximumBytes)
+    maximumEntryBytes = self.maximumBytes / 4
     self.keepMilliseconds = max(0, keepMilliseconds)
+    state = Mutex(State(order: Array(repeating: nil, count: max(1, capacity))))
   }
 
-  /// Remembers `record`, which the store holds done for `owner`; anything else is ignored.
+  /// Remembers `record`, which the store holds done for `owner`; anything else is ignored, and so
+  /// is a record larger than `maximumEntryBytes`.
   public func remember(_ record: SubmissionRecord, owner: String) {
     guard record.state == .done, record.finishedMilliseconds != nil else { return }
-    let bytes = (record.result?.count ?? 0) + Self.entryOverheadBytes
+    let bytes = Self.entryBytes(record)
+    guard bytes <= maximumEntryBytes else { return }
     state.withLock { state in
-      if let old = state.entries.removeValue(forKey: record.id) { state.bytes -= old.bytes }
-      guard bytes <= maximumBytes / 4 else { return }
-      while state.entries.count >= capacity || state.bytes + bytes > maximumBytes, state.head < state.order.count {
-        let oldest = state.order[state.head]
-        if state.entries[oldest.id]?.sequence == oldest.sequence,
-          let evicted = state.entries.removeValue(forKey: oldest.id)
-        {
-          state.bytes -= evicted.bytes
-        }
-        state.head += 1
+      if let known = state.entries[record.id] {
+        // Done is final, so this is the same result again: it keeps its place in the ring.
+        state.bytes += bytes - known.bytes
+        state.entries[record.id] = Entry(record: record, owner: owner, bytes: bytes)
+      } else {
+        if state.entries.count == capacity { state.evictOldest(capacity: capacity) }
+        state.order[(state.first + state.entries.count) % capacity] = record.id
+        state.entries[record.id] = Entry(record: record, owner: owner, bytes: bytes)
+        state.bytes += bytes
       }
-      // Places already let go of are dropped once they are most of the list (amortized).
-      if state.head > capacity {
-        state.order = state.order[state.head...].filter { state.entries[$0.id]?.sequence == $0.sequence }
-        state.head = 0
-      }
-      state.sequence += 1
-      state.entries[record.id] = Entry(record: record, owner: owner, bytes: bytes, sequence: state.sequence)
-      state.order.append((record.id, state.sequence))
-      state.bytes += bytes
+      while state.bytes > maximumBytes && !state.entries.isEmpty { state.evictOldest(capacity: capacity) }
     }
   }
 
@@ -100,10 +111,8 @@ public final class RecentResults: Sendable {
 
   /// Records answered from here so far (`/metrics`).
   public var hits: UInt64 { state.withLock { $0.hits } }
-  /// Bytes kept now (results and per-entry overhead).
+  /// The entries' bytes now (`entryBytes`), at most `maximumBytes`.
   public var bytes: Int { state.withLock { $0.bytes } }
-  /// Entries kept now.
+  /// Entries now, at most `capacity`.
   public var count: Int { state.withLock { $0.entries.count } }
-  /// Ids in the order list now, forgotten ones included (tests: it must not grow with the records seen).
-  var trackedCount: Int { state.withLock { $0.order.count - $0.head } }
 }

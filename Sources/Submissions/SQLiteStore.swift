@@ -18,6 +18,7 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public var wakesAcrossProcesses: Bool { false }
   /// The database file.
   public let path: String
+  public let maximumResultBytes: Int
   private let lock = NSLock()
   // Guarded by `lock`.
   private var database: OpaquePointer?
@@ -59,12 +60,15 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     ALTER TABLE submissions DROP COLUMN body;
     CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
     """,
-    // Judge0 jobs keep their own kind (they were `execute` jobs whose body began `{"execute":`).
-    // SQLite cannot alter a CHECK constraint, so the table is made again the documented way
-    // (https://www.sqlite.org/lang_altertable.html, "other kinds of table schema changes"), in the
-    // migration's transaction; the earlier Judge0 jobs take their kind on the way.
+    // Judge0 jobs get a kind of their own. SQLite cannot change a CHECK constraint, so the table is
+    // made again (https://www.sqlite.org/lang_altertable.html, "Making Other Kinds Of Table Schema
+    // Changes"): a new table, every row copied, the old one dropped, the new one renamed, its
+    // indexes made again; in the migration's transaction, so a crash leaves the old table whole.
+    // No foreign key, trigger or view names the table (`migrate` checks the keys all the same).
+    // The copy rewrites every stored result once, at the first start of this version; the Judge0
+    // jobs stored before, as `execute` jobs whose body began `{"execute":`, take their kind in it.
     """
-    CREATE TABLE submissions_with_judge0 (
+    CREATE TABLE submissions_new (
       id TEXT PRIMARY KEY NOT NULL,
       owner TEXT NOT NULL,
       kind TEXT NOT NULL CHECK (kind IN ('execute', 'grade', 'judge0')),
@@ -79,16 +83,15 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       result_is_error INTEGER NOT NULL DEFAULT 0,
       webhook_pending INTEGER NOT NULL DEFAULT 0
     ) WITHOUT ROWID;
-    INSERT INTO submissions_with_judge0 (id, owner, kind, callback_url, state, created_ms, finished_ms, lease_owner,
+    INSERT INTO submissions_new (id, owner, kind, callback_url, state, created_ms, finished_ms, lease_owner,
       lease_until_ms, attempts, result, result_is_error, webhook_pending)
-      SELECT s.id, s.owner,
-        CASE WHEN s.kind = 'execute' AND CAST(substr(b.body, 1, 11) AS TEXT) = '{"execute":' THEN 'judge0'
-          ELSE s.kind END,
-        s.callback_url, s.state, s.created_ms, s.finished_ms, s.lease_owner, s.lease_until_ms, s.attempts, s.result,
-        s.result_is_error, s.webhook_pending
-      FROM submissions s LEFT JOIN submission_bodies b ON b.id = s.id;
+    SELECT s.id, s.owner,
+      CASE WHEN s.kind = 'execute' AND CAST(substr(b.body, 1, 11) AS TEXT) = '{"execute":' THEN 'judge0' ELSE s.kind END,
+      s.callback_url, s.state, s.created_ms, s.finished_ms, s.lease_owner, s.lease_until_ms, s.attempts, s.result,
+      s.result_is_error, s.webhook_pending
+    FROM submissions s LEFT JOIN submission_bodies b ON b.id = s.id;
     DROP TABLE submissions;
-    ALTER TABLE submissions_with_judge0 RENAME TO submissions;
+    ALTER TABLE submissions_new RENAME TO submissions;
     CREATE INDEX submissions_by_state ON submissions (state, created_ms);
     CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
     CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
@@ -97,16 +100,16 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   ]
 
   /// Opens (creating when missing) the database at `path` and brings its schema up to date.
-  public convenience init(path: String) throws(StoreError) {
-    try self.init(path: path, schemaVersion: Self.migrations.count)
+  /// `maximumResultBytes`: the largest result stored, at most SQLite's length limit (1,000,000,000
+  /// unless SQLite was built otherwise).
+  public convenience init(path: String, maximumResultBytes: Int = defaultMaximumResultBytes) throws(StoreError) {
+    try self.init(path: path, schemaVersion: Self.migrations.count, maximumResultBytes: maximumResultBytes)
   }
 
   /// Opens the file migrated only up to `schemaVersion` (tests make files of older versions).
-  init(path: String, schemaVersion: Int) throws(StoreError) {
+  init(path: String, schemaVersion: Int, maximumResultBytes: Int = defaultMaximumResultBytes) throws(StoreError) {
     self.path = path
-    try Self.checkFiles(path)
-    let created = PrivateFiles.createIfMissing(path)
-    if created != 0 { throw StoreError("create \(path)", String(cString: strerror(created))) }
+    self.maximumResultBytes = maximumResultBytes
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -114,6 +117,15 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(handle)
       throw StoreError("open \(path)", message)
+    }
+    // A larger value is refused by SQLite (or, past 2 GiB, could not even be bound): said at the
+    // start, not at the first large result.
+    let lengthLimit = Int(sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, -1))
+    guard maximumResultBytes > 0, maximumResultBytes <= lengthLimit else {
+      sqlite3_close(handle)
+      throw StoreError(
+        "open \(path)",
+        "maximumResultBytes \(maximumResultBytes) is not between 1 and SQLite's length limit, \(lengthLimit)")
     }
     database = handle
     // Another process on the same file (a daemon restarting while the old one finishes) waits for
@@ -164,15 +176,40 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
     try locked { () throws(StoreError) in try execute(sql, operation: "test") }
   }
 
+  /// The rows of `sql` as SQL literals (tests compare a file before and after a migration).
+  func rowsForTests(_ sql: String) throws(StoreError) -> [[String]] {
+    try locked { () throws(StoreError) in
+      try query(sql, [], operation: "test").map { row in
+        row.map { value in
+          switch value {
+          case .null: "NULL"
+          case .integer(let number): String(number)
+          case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+          case .blob(let bytes): "x'" + bytes.map { String(format: "%02x", $0) }.joined() + "'"
+          }
+        }
+      }
+    }
+  }
+
   private func migrate(upTo target: Int) throws(StoreError) {
     let current = Int(try scalarInteger("PRAGMA user_version"))
     guard current <= Self.migrations.count else {
       throw StoreError(
         "migrate \(path)", "the file is at schema version \(current); this dsa-rund knows \(Self.migrations.count)")
     }
-    for version in current..<max(current, target) {
+    guard current < target else { return }
+    // A table made again must not set off foreign key actions when the old one is dropped, and the
+    // pragma does nothing inside a transaction: so off around them, as the rebuild procedure says.
+    let foreignKeys = try scalarInteger("PRAGMA foreign_keys") != 0
+    if foreignKeys { try execute("PRAGMA foreign_keys = OFF", operation: "migrate") }
+    defer { if foreignKeys { try? execute("PRAGMA foreign_keys = ON", operation: "migrate") } }
+    for version in current..<target {
       try inTransaction("migrate") { () throws(StoreError) in
         try execute(Self.migrations[version], operation: "migrate to version \(version + 1)")
+        if try !query("PRAGMA foreign_key_check", [], operation: "migrate").isEmpty {
+          throw StoreError("migrate to version \(version + 1)", "foreign keys broken by the migration (\(path))")
+        }
         try execute("PRAGMA user_version = \(version + 1)", operation: "migrate")
       }
     }
@@ -232,6 +269,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   }
 
   public func insertDone(_ submission: NewSubmission, result: Data, isError: Bool, now: Int64) throws(StoreError) {
+    guard result.count <= maximumResultBytes else {
+      throw .resultTooLarge("insert done", id: submission.id, bytes: result.count, maximum: maximumResultBytes)
+    }
     try locked { () throws(StoreError) in
       try inTransaction("insert done") { () throws(StoreError) in
         try run(
@@ -314,6 +354,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   public func record(
     started: [String], finished: [FinishedRun], worker: String, now: Int64, claim: ClaimRequest?
   ) throws(StoreError) -> RecordOutcome {
+    if let large = finished.first(where: { $0.result.count > maximumResultBytes }) {
+      throw .resultTooLarge("record", id: large.id, bytes: large.result.count, maximum: maximumResultBytes)
+    }
     let claimLimit = claim?.limit ?? 0
     guard !started.isEmpty || !finished.isEmpty || claimLimit > 0 else {
       return RecordOutcome(recorded: [], claimed: [])

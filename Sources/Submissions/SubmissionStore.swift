@@ -1,12 +1,22 @@
 import Foundation
 
-/// Which front end's work a submission holds: a `/v1` execute or grade body (its result is what
-/// `POST /v1/execute` or `POST /v1/grade` answers), or a Judge0 CE submission (its result Judge0's
-/// attributes). The store keeps the kind; what a kind's body and result hold is the API's.
+/// Which route's work a submission holds: its body is an execute body or a grade body, and its result
+/// is what `POST /v1/execute` or `POST /v1/grade` answers; or a Judge0 CE job, whose body and result
+/// are the API's Judge0 layer's (an execute run with what Judge0 answers around it).
 public enum SubmissionKind: String, Sendable, CaseIterable {
   case execute
   case grade
+  /// Stored with a kind of its own (before, as `execute` with a body recognised by its first bytes),
+  /// so that the store says what a job is without reading its body.
   case judge0
+
+  /// Whether running it is an execute run (the API layer decides what and how).
+  public var runsAsExecute: Bool {
+    switch self {
+    case .execute, .judge0: true
+    case .grade: false
+    }
+  }
 }
 
 /// Where a submission is in its life. `cancelled` and `done` are final.
@@ -178,14 +188,29 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What was being done ("insert", "claim", "open /var/lib/dsa-run/submissions.sqlite3").
   public var operation: String
   public var message: String
+  /// The store is well: the call asked for what it never stores (`resultTooLarge`), and nothing
+  /// was written. Health checks leave it out.
+  public var isRefusal: Bool
 
-  public init(_ operation: String, _ message: String) {
+  public init(_ operation: String, _ message: String, isRefusal: Bool = false) {
     self.operation = operation
     self.message = message
+    self.isRefusal = isRefusal
+  }
+
+  /// A result over the store's `maximumResultBytes`.
+  public static func resultTooLarge(_ operation: String, id: String, bytes: Int, maximum: Int) -> StoreError {
+    StoreError(
+      operation,
+      "the result of \(id) is \(bytes) bytes, over the \(maximum) this store keeps (maximumResultBytes); "
+        + "nothing was written", isRefusal: true)
   }
 
   public var description: String { "\(operation): \(message)" }
 }
+
+/// The largest result a store keeps unless told otherwise, bytes (`SubmissionStore.maximumResultBytes`).
+public let defaultMaximumResultBytes = 64 << 20
 
 /// Where accepted submissions live until they are purged: the one seam between the API and a
 /// database. Every method is one short transaction and may be called from any thread.
@@ -197,6 +222,9 @@ public protocol SubmissionStore: Sendable {
   var kindName: String { get }
   /// Whether `waitForOtherProcesses` hears other daemons queue work (so a listener thread is worth it).
   var wakesAcrossProcesses: Bool { get }
+  /// The largest result, bytes, that `record` and `insertDone` store: a call with a larger one is
+  /// refused whole (`StoreError.resultTooLarge`), nothing written. Callers keep results under it.
+  var maximumResultBytes: Int { get }
 
   /// Stores all of `submissions` queued, or none of them.
   func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError)

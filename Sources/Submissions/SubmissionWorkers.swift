@@ -277,7 +277,10 @@ public final class SubmissionWorkers: Sendable {
         }
         shared.wake(.claimer)
         shared.wake(.recorder)
-      case .finished(let data, let isError):
+      case .finished(var data, var isError):
+        if data.count > store.maximumResultBytes {
+          (data, isError) = (Self.tooLargeResult(bytes: data.count, maximum: store.maximumResultBytes), true)
+        }
         shared.locked {
           shared.finished.append(FinishedRun(id: job.id, result: data, isError: isError))
           shared.finishedJobs[job.id] = job
@@ -318,17 +321,18 @@ public final class SubmissionWorkers: Sendable {
             shared.sleep(.recorder, until: deadline)
           }
         }
-        defer {
-          shared.started = []
-          shared.finished = []
-        }
-        // A run that started and ended since the last write is written as ended only.
-        let ended = Set(shared.finished.map(\.id))
+        let finished = Self.oneWrite(of: shared.finished, maximumBytes: store.maximumResultBytes)
+        shared.finished.removeFirst(finished.count)
+        // A run that started and ended since the last write is written as ended only (one whose
+        // result waits for the next write, as started now).
+        let ended = Set(finished.map(\.id))
+        let started = shared.started.filter { !ended.contains($0) }
+        shared.started = []
         // The jobs for the slots these results leave are claimed in the same transaction.
         let claim = shared.stopping ? 0 : max(0, shared.wanted(settings))
         shared.claiming += claim
         shared.recording = true
-        return (shared.started.filter { !ended.contains($0) }, shared.finished, claim, shared.queuedGeneration)
+        return (started, finished, claim, shared.queuedGeneration)
       }
       guard let batch else { return }
       let outcome: RecordOutcome
@@ -374,6 +378,31 @@ public final class SubmissionWorkers: Sendable {
           job.owner)
       }
     }
+  }
+
+  /// The first of `runs` whose results come to `maximumBytes` at most (one at least): the rest wait
+  /// for the next write. PostgreSQL carries a write's results in one text[] value, which may not
+  /// pass 1 GB; a write refused for its size would be tried again and again, and no later result
+  /// of this daemon written.
+  static func oneWrite(of runs: [FinishedRun], maximumBytes: Int) -> [FinishedRun] {
+    var bytes = 0
+    var count = 0
+    for run in runs {
+      bytes += run.result.count
+      if count > 0 && bytes > maximumBytes { break }
+      count += 1
+    }
+    return Array(runs.prefix(count))
+  }
+
+  /// What is recorded in place of a result over the store's `maximumResultBytes`, which the store
+  /// refuses: an error object as the routes write theirs. The API keeps results under the bound;
+  /// without this, one that passed it would be offered to the store again at every write, its job
+  /// held and no later result of this daemon written.
+  static func tooLargeResult(bytes: Int, maximum: Int) -> Data {
+    Data(
+      (#"{"error":{"code":"result_too_large","message":"the result was \#(bytes) bytes, over the "#
+        + #"\#(maximum) bytes this server stores"}}"#).utf8)
   }
 
   private func keepHouse() {

@@ -4,12 +4,19 @@ import Testing
 @testable import Submissions
 
 /// The memory of recent results: only done records, only to their owner, only while they are fresh,
-/// and at most `capacity` of them.
+/// at most `capacity` of them and `maximumBytes` of their results.
 @Suite struct RecentResultsTests {
   func done(_ id: String, finished: Int64) -> SubmissionRecord {
     SubmissionRecord(
       id: id, kind: .execute, state: .done, createdMilliseconds: finished - 5, finishedMilliseconds: finished,
       result: Data("{\"id\":\"\(id)\"}".utf8), resultIsError: false)
+  }
+
+  /// A done record whose result is `bytes` long.
+  func done(_ id: String, bytes: Int) -> SubmissionRecord {
+    var record = done(id, finished: 100)
+    record.result = Data(repeating: UInt8(ascii: "x"), count: bytes)
+    return record
   }
 
   @Test func aDoneRecordIsShownToItsOwnerOnly() {
@@ -52,40 +59,48 @@ import Testing
     #expect(recent.lookup(["b", "c", "d"], owner: "", now: 100).found.map(\.id) == ["c", "d"])
   }
 
-  @Test func resultsAreKeptWithinTheByteBound() {
-    let recent = RecentResults(maximumBytes: 8 << 20, keepMilliseconds: 1000)
-    var kept: [String] = []
-    for index in 0..<40 {
-      var record = done("r\(index)", finished: 100)
-      record.result = Data(repeating: 0x41, count: 1 << 20)
-      recent.remember(record, owner: "")
-      kept.append(record.id)
-      #expect(recent.bytes <= 8 << 20, "after \(index + 1): \(recent.bytes) bytes")
-    }
-    // The newest are the ones kept, about as many as fit.
-    let looked = recent.lookup(kept, owner: "", now: 100)
-    #expect(looked.found.count == 7, "\(looked.found.count)")
-    #expect(looked.found.map(\.id) == Array(kept.suffix(7)))
-    // The list of places does not grow with the results seen.
-    #expect(recent.trackedCount <= 2 * recent.capacity)
-  }
-
-  @Test func aResultOverAQuarterOfTheBoundIsLeftToTheStore() {
-    let recent = RecentResults(maximumBytes: 4 << 20, keepMilliseconds: 1000)
-    var large = done("large", finished: 100)
-    large.result = Data(repeating: 0, count: 1 << 20)
-    recent.remember(large, owner: "")
-    #expect(recent.lookup(["large"], owner: "", now: 100).missing == ["large"])
-    #expect(recent.bytes == 0)
-  }
-
-  @Test func aResultRememberedAgainKeepsItsNewPlace() {
+  @Test func aCountBoundHoldsTheBytesOfWhatItKeeps() {
     let recent = RecentResults(capacity: 2, keepMilliseconds: 1000)
-    recent.remember(done("a", finished: 100), owner: "")
-    recent.remember(done("b", finished: 100), owner: "")
-    recent.remember(done("a", finished: 101), owner: "")
+    #expect(recent.maximumBytes == 64 << 20 && recent.maximumEntryBytes == 16 << 20)
+    for id in ["a", "b", "c"] { recent.remember(done(id, finished: 100), owner: "") }
+    #expect(recent.count == 2)
+    #expect(recent.bytes == RecentResults.entryBytes(done("b", finished: 100)) * 2)
+    // The same record again counts once.
     recent.remember(done("c", finished: 100), owner: "")
-    // b was the oldest place; a's first place is stale and evicts nothing.
-    #expect(recent.lookup(["a", "b", "c"], owner: "", now: 100).found.map(\.id) == ["a", "c"])
+    #expect(recent.count == 2 && recent.bytes == RecentResults.entryBytes(done("b", finished: 100)) * 2)
+  }
+
+  @Test func resultsOfAMegabyteEachNeverHoldMoreThanTheByteBound() {
+    let megabyte = 1 << 20
+    let recent = RecentResults(maximumBytes: 8 * megabyte, keepMilliseconds: 1000)
+    let perEntry = megabyte + RecentResults.entryOverheadBytes
+    for index in 0..<50 {
+      recent.remember(done("r\(index)", bytes: megabyte), owner: "")
+      #expect(recent.bytes <= 8 * megabyte, "after \(index + 1)")
+      #expect(recent.bytes == recent.count * perEntry)
+    }
+    // As many as fit, the newest: the older ones went first, far below the count's 4096.
+    let kept = (8 * megabyte) / perEntry
+    #expect(recent.count == kept)
+    let looked = recent.lookup((0..<50).map { "r\($0)" }, owner: "", now: 100)
+    #expect(looked.found.map(\.id) == (50 - kept..<50).map { "r\($0)" })
+    #expect(looked.missing == (0..<50 - kept).map { "r\($0)" })
+    // Small ones fit in the room the large ones left, pushing none out.
+    for index in 0..<10 { recent.remember(done("s\(index)", finished: 100), owner: "") }
+    #expect(recent.count == kept + 10 && recent.bytes <= 8 * megabyte)
+  }
+
+  @Test func aResultOverTheEntryBoundIsNotKeptAndItsPollReadsTheStore() {
+    let recent = RecentResults(maximumBytes: 4 << 20, keepMilliseconds: 1000)
+    #expect(recent.maximumEntryBytes == 1 << 20)
+    recent.remember(done("small", finished: 100), owner: "alice")
+    let fits = (1 << 20) - RecentResults.entryOverheadBytes
+    recent.remember(done("fits", bytes: fits), owner: "alice")
+    recent.remember(done("large", bytes: fits + 1), owner: "alice")
+    let looked = recent.lookup(["small", "fits", "large"], owner: "alice", now: 150)
+    #expect(looked.found.map(\.id) == ["small", "fits"] && looked.missing == ["large"])
+    #expect(recent.count == 2 && recent.hits == 2)
+    // Nothing that was kept made room for it.
+    #expect(recent.bytes == RecentResults.entryBytes(done("small", finished: 100)) + (1 << 20))
   }
 }

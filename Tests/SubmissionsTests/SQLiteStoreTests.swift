@@ -54,6 +54,168 @@ import Testing
     #expect(try migrated.fetch(ids: [id], owner: "").isEmpty)
   }
 
+  /// A file as the previous version (schema 2) left it, written here by hand rather than by this
+  /// version's migrations, so the test still starts from the shipped shape if those change.
+  static let versionTwoSchema = """
+    CREATE TABLE submissions (
+      id TEXT PRIMARY KEY NOT NULL,
+      owner TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('execute', 'grade')),
+      callback_url TEXT,
+      state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'cancelled')),
+      created_ms INTEGER NOT NULL,
+      finished_ms INTEGER,
+      lease_owner TEXT,
+      lease_until_ms INTEGER,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      result BLOB,
+      result_is_error INTEGER NOT NULL DEFAULT 0,
+      webhook_pending INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    CREATE INDEX submissions_by_state ON submissions (state, created_ms);
+    CREATE INDEX submissions_by_finish ON submissions (finished_ms) WHERE finished_ms IS NOT NULL;
+    CREATE INDEX submissions_webhooks ON submissions (finished_ms) WHERE webhook_pending = 1;
+    CREATE TABLE submission_bodies (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID;
+    CREATE INDEX submissions_claimable ON submissions (created_ms) WHERE state IN ('queued', 'running');
+    PRAGMA user_version = 2;
+    """
+
+  /// What a file's schema is, whitespace aside: the table, its columns, indexes and the version.
+  private static func schema(of store: SQLiteStore) throws -> [String] {
+    let objects = try store.rowsForTests("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name")
+    let columns = try store.rowsForTests("SELECT * FROM pragma_table_xinfo('submissions')")
+    return (objects + columns).map {
+      $0.joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    } + ["user_version \(store.schemaVersion)"]
+  }
+
+  /// The CHECK constraint on `kind`, as the table's SQL says it.
+  private static func kindCheck(of store: SQLiteStore) throws -> String? {
+    let rows = try store.rowsForTests(
+      "SELECT substr(sql, instr(sql, 'CHECK (kind'), instr(substr(sql, instr(sql, 'CHECK (kind')), '))') + 1) "
+        + "FROM sqlite_schema WHERE name = 'submissions'")
+    return rows.first?.first.map { String($0.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'") }
+  }
+
+  @Test func theVersionTwoFixtureIsWhatTheShippedMigrationsMake() throws {
+    defer { cleanUp() }
+    let fixture = try SQLiteStore(path: path, schemaVersion: 0)
+    try fixture.executeForTests(Self.versionTwoSchema)
+    let shipped = try SQLiteStore(path: directory + "/shipped.sqlite3", schemaVersion: 2)
+    #expect(try Self.schema(of: fixture) == Self.schema(of: shipped))
+    #expect(try Self.kindCheck(of: shipped) == "CHECK (kind IN ('execute', 'grade'))")
+  }
+
+  @Test func aVersionTwoFileKeepsEveryRowThroughTheRebuildForJudge0() throws {
+    defer { cleanUp() }
+    let old = try SQLiteStore(path: path, schemaVersion: 0)
+    try old.executeForTests(Self.versionTwoSchema)
+    // One row of each kind of life an older daemon leaves behind, as it wrote them.
+    let ids = try (0..<7).map { _ in try SubmissionID.make() }
+    let (queued, ahead, running, hooked, delivered, failed, cancelled) =
+      (ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6])
+    let columns =
+      "(id, owner, kind, callback_url, state, created_ms, finished_ms, lease_owner, lease_until_ms, attempts, "
+      + "result, result_is_error, webhook_pending)"
+    let rows = [
+      "('\(queued)', 'alice', 'execute', NULL, 'queued', 10, NULL, NULL, NULL, 0, NULL, 0, 0)",
+      "('\(ahead)', 'alice', 'grade', NULL, 'queued', 11, NULL, 'old', 5000, 1, NULL, 0, 0)",
+      "('\(running)', 'bob', 'execute', 'http://127.0.0.1:9/r', 'running', 12, NULL, 'old', 5000, 2, NULL, 0, 0)",
+      "('\(hooked)', 'alice', 'execute', 'http://127.0.0.1:9/h', 'done', 13, 20, NULL, 5000, 1, "
+        + "CAST('{\"run\":{\"stdout\":\"a\\u0000b\"}}' AS BLOB), 0, 1)",
+      "('\(delivered)', 'alice', 'grade', 'http://127.0.0.1:9/d', 'done', 14, 21, NULL, 5000, 1, "
+        + "CAST('{\"verdict\":\"accepted\"}' AS BLOB), 0, 2)",
+      "('\(failed)', '', 'execute', NULL, 'done', 15, 22, NULL, NULL, 1, "
+        + "CAST('{\"error\":{\"code\":\"runtime_unavailable\"}}' AS BLOB), 1, 0)",
+      "('\(cancelled)', 'bob', 'execute', NULL, 'cancelled', 16, 23, NULL, 5000, 1, NULL, 0, 0)",
+    ]
+    try old.executeForTests("INSERT INTO submissions \(columns) VALUES " + rows.joined(separator: ", "))
+    try old.executeForTests(
+      "INSERT INTO submission_bodies (id, body) VALUES "
+        + ids.map { "('\($0)', CAST('{\"of\":\"\($0)\"}' AS BLOB))" }.joined(separator: ", "))
+    let claimPlan =
+      "EXPLAIN QUERY PLAN SELECT id FROM submissions WHERE state IN ('queued', 'running') "
+      + "AND coalesce(lease_until_ms, 0) < 0 ORDER BY created_ms LIMIT 1"
+    let planBefore = try old.rowsForTests(claimPlan)
+    let everything = "SELECT * FROM submissions ORDER BY id"
+    let bodies = "SELECT * FROM submission_bodies ORDER BY id"
+    let (rowsBefore, bodiesBefore) = (try old.rowsForTests(everything), try old.rowsForTests(bodies))
+    #expect(rowsBefore.count == 7 && bodiesBefore.count == 7)
+
+    let store = try SQLiteStore(path: path)
+    #expect(store.schemaVersion == 3 && store.schemaVersion == SQLiteStore.migrations.count)
+    #expect(try store.rowsForTests(everything) == rowsBefore)
+    #expect(try store.rowsForTests(bodies) == bodiesBefore)
+    #expect(try store.rowsForTests("PRAGMA journal_mode") == [["'wal'"]])
+    #expect(try store.rowsForTests("PRAGMA integrity_check") == [["'ok'"]])
+    #expect(try Self.kindCheck(of: store) == "CHECK (kind IN ('execute', 'grade', 'judge0'))")
+    let withoutRowID = "SELECT sql LIKE '%) WITHOUT ROWID' FROM sqlite_schema WHERE name = 'submissions'"
+    #expect(try store.rowsForTests(withoutRowID) == [["1"]])
+    let indexes = "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+    let indexNames = ["submissions_by_finish", "submissions_by_state", "submissions_claimable", "submissions_webhooks"]
+    #expect(try store.rowsForTests(indexes) == indexNames.map { ["'\($0)'"] })
+    #expect(try store.rowsForTests("SELECT name FROM sqlite_schema WHERE name LIKE '%new%'").isEmpty)
+    // The indexes made again are the ones the planner chose before.
+    #expect(try store.rowsForTests(claimPlan) == planBefore)
+
+    // And it behaves as before: the queued job is claimed first, the held ones once their leases
+    // lapse; finished ones never.
+    #expect(try store.claim(worker: "new", now: 100, leaseUntil: 9000, limit: 5).map(\.id) == [queued])
+    let lapsed = try store.claim(worker: "new", now: 6000, leaseUntil: 9000, limit: 5)
+    #expect(lapsed.map(\.id) == [ahead, running] && lapsed.map(\.attempt) == [2, 3])
+    #expect(
+      lapsed.map(\.kind) == [.grade, .execute]
+        && lapsed.map(\.body) == [ahead, running].map { Data("{\"of\":\"\($0)\"}".utf8) })
+    #expect(try store.complete(id: running, result: Data("{}".utf8), isError: false, now: 6001))
+    #expect(try store.cancel(id: delivered, owner: "alice", now: 6002) == .alreadyFinished(.done))
+    #expect(try store.cancel(id: queued, owner: "alice", now: 6003) == .cancelled)
+    let pending = try store.pendingWebhooks(limit: 10)
+    #expect(pending.map(\.id) == [hooked, running])
+    #expect(pending.first?.result == Data("{\"run\":{\"stdout\":\"a\\u0000b\"}}".utf8))
+    let failedRecord = try #require(try store.fetch(ids: [failed], owner: "").first)
+    #expect(failedRecord.resultIsError && failedRecord.kind == .execute && failedRecord.finishedMilliseconds == 22)
+    // The new kind is stored now, and a kind nobody knows is still refused.
+    let judge0 = NewSubmission(id: try SubmissionID.make(), owner: "alice", kind: .judge0, body: Data("{}".utf8))
+    try store.insert([judge0], now: 6004)
+    #expect(try store.fetch(ids: [judge0.id], owner: "alice").first?.kind == .judge0)
+    #expect(throws: StoreError.self) {
+      try store.executeForTests("UPDATE submissions SET kind = 'compile' WHERE id = '\(judge0.id)'")
+    }
+    #expect(try store.purge(finishedBefore: 7000) == 4)
+  }
+
+  @Test func aJudge0JobKeepsItsKindThroughEveryStep() throws {
+    defer { cleanUp() }
+    let store = try SQLiteStore(path: path)
+    let body = Data(#"{"execute":{"language":"python","source":"print(1)"},"judge0":{"language_id":71}}"#.utf8)
+    func job(_ callback: String? = nil) throws -> NewSubmission {
+      NewSubmission(id: try SubmissionID.make(), owner: "alice", kind: .judge0, body: body, callbackURL: callback)
+    }
+    let (first, second, third) = (try job("http://127.0.0.1:9/hook"), try job(), try job())
+    try store.insert([first], now: 10)
+    try store.insert([second, third], now: 11)
+    let claimed = try #require(try store.claim(worker: "w", now: 12, leaseUntil: 1000))
+    #expect(claimed.id == first.id && claimed.kind == .judge0 && claimed.body == body)
+    #expect(claimed.callbackURL == first.callbackURL && claimed.owner == "alice")
+    // A record that claims the next ones in its write reads their kind there too.
+    let outcome = try store.record(
+      started: [], finished: [FinishedRun(id: first.id, result: Data(#"{"status":{"id":3}}"#.utf8), isError: false)],
+      worker: "w", now: 13, claim: ClaimRequest(leaseUntil: 1000, limit: 5))
+    #expect(outcome.recorded == [first.id])
+    #expect(
+      Set(outcome.claimed.map(\.id)) == [second.id, third.id] && outcome.claimed.allSatisfy { $0.kind == .judge0 })
+    let record = try #require(try store.fetch(ids: [first.id], owner: "alice").first)
+    #expect(record.kind == .judge0 && record.state == .done && record.result == Data(#"{"status":{"id":3}}"#.utf8))
+    let webhook = try #require(try store.pendingWebhooks(limit: 5).first)
+    #expect(webhook.id == first.id && webhook.kind == .judge0 && webhook.callbackURL == first.callbackURL)
+    // Stored done at once (`wait=true`): one write, with its kind.
+    let waited = try job()
+    try store.insertDone(waited, result: Data("{}".utf8), isError: false, now: 14)
+    #expect(try store.fetch(ids: [waited.id], owner: "alice").first?.kind == .judge0)
+    #expect(SubmissionKind.judge0.runsAsExecute && SubmissionKind.execute.runsAsExecute)
+    #expect(!SubmissionKind.grade.runsAsExecute)
+  }
+
   @Test func aFileOfVersionTwoGivesItsJudge0JobsTheirKind() throws {
     defer { cleanUp() }
     let old = try SQLiteStore(path: path, schemaVersion: 2)
@@ -299,6 +461,39 @@ import Testing
     #expect(try store.purge(finishedBefore: Int64.max) == 0)
     #expect(try store.fetch(ids: [old.id, hooked.id, waiting.id], owner: "").map(\.id) == [waiting.id])
     #expect(try store.statistics(now: 2005).oldestQueuedSeconds == 2)
+  }
+
+  @Test func aResultOverTheMaximumIsRefusedWithNothingWritten() throws {
+    defer { cleanUp() }
+    #expect(try SQLiteStore(path: directory + "/default.sqlite3").maximumResultBytes == 64 << 20)
+    // A maximum SQLite could not keep is refused at the start, not at the first large result.
+    for refused in [0, 2_000_000_000, Int(Int32.max) + 1] {
+      #expect(throws: StoreError.self) { try SQLiteStore(path: path, maximumResultBytes: refused) }
+    }
+    let store = MonitoredStore(try SQLiteStore(path: path, maximumResultBytes: 100))
+    #expect(store.maximumResultBytes == 100)
+    let (small, large) = (try submission(), try submission())
+    try store.insert([small, large], now: 1)
+    #expect(try store.claim(worker: "w", now: 2, leaseUntil: 1000, limit: 2).count == 2)
+    let fits = FinishedRun(id: small.id, result: Data(repeating: 0x20, count: 100), isError: false)
+    let over = FinishedRun(id: large.id, result: Data(repeating: 0x20, count: 101), isError: false)
+    let refusal = #expect(throws: StoreError.self) {
+      try store.record(started: [small.id], finished: [fits, over], worker: "w", now: 3, claim: nil)
+    }
+    #expect(refusal?.isRefusal == true && refusal?.operation == "record")
+    #expect(refusal?.message.hasPrefix("the result of \(large.id) is 101 bytes, over the 100") == true)
+    // The whole call: no start, no result written.
+    #expect(try store.fetch(ids: [small.id, large.id], owner: "").allSatisfy { $0.state == .queued })
+    #expect(try store.record(started: [], finished: [fits], worker: "w", now: 4) == [small.id])
+    let done = try submission()
+    #expect(throws: StoreError.self) {
+      try store.insertDone(done, result: Data(repeating: 0x20, count: 101), isError: false, now: 5)
+    }
+    #expect(try store.fetch(ids: [done.id], owner: "").isEmpty)
+    try store.insertDone(done, result: Data(repeating: 0x20, count: 100), isError: false, now: 6)
+    #expect(try store.fetch(ids: [done.id], owner: "").first?.result?.count == 100)
+    // A refusal is the caller's matter: health does not show it as the store's failure.
+    #expect(store.snapshot.lastFailure == nil && store.snapshot.failures == 0)
   }
 
   @Test func idsAreRandomAndCheckedForShape() throws {

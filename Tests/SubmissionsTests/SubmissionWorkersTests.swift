@@ -16,13 +16,13 @@ final class RecordingStore: SubmissionStore, Sendable {
   let directory: String
   private let log = Mutex<[Write]>([])
 
-  init() throws {
+  init(maximumResultBytes: Int = defaultMaximumResultBytes) throws {
     var template = Array((NSTemporaryDirectory() + "dsa-run-workers.XXXXXX").utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
       throw StoreError("mkdtemp", "failed")
     }
     directory = String(cString: made)
-    inner = try SQLiteStore(path: directory + "/submissions.sqlite3")
+    inner = try SQLiteStore(path: directory + "/submissions.sqlite3", maximumResultBytes: maximumResultBytes)
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: directory) }
@@ -32,6 +32,7 @@ final class RecordingStore: SubmissionStore, Sendable {
 
   var kindName: String { "recording" }
   var wakesAcrossProcesses: Bool { false }
+  var maximumResultBytes: Int { inner.maximumResultBytes }
 
   func insert(_ submissions: [NewSubmission], now: Int64) throws(StoreError) {
     try inner.insert(submissions, now: now)
@@ -76,12 +77,24 @@ final class RecordingStore: SubmissionStore, Sendable {
 
 /// The workers over a real store, with runs that take a set time instead of boxes.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct SubmissionWorkersTests {
-  /// Runs one job per entry of `runMilliseconds` (each that long after its start), each on a worker of
-  /// its own, with `configure`'s settings, and returns their ids and the writes they cost.
+  /// Runs one job per entry of `runMilliseconds` (each that long after its start, its result
+  /// `resultBytes` long), each on a worker of its own, with `configure`'s settings, and returns their
+  /// ids and the writes they cost.
   private func writes(
-    runMilliseconds: [UInt32], _ configure: (inout SubmissionWorkers.Settings) -> Void
+    runMilliseconds: [UInt32], resultBytes: Int = 2, maximumResultBytes: Int = defaultMaximumResultBytes,
+    _ configure: (inout SubmissionWorkers.Settings) -> Void
   ) throws -> ([String], [RecordingStore.Write]) {
-    let store = try RecordingStore()
+    let (ids, writes, _) = try run(
+      runMilliseconds: runMilliseconds, resultBytes: resultBytes, maximumResultBytes: maximumResultBytes, configure)
+    return (ids, writes)
+  }
+
+  /// `writes`, and the records the store holds at the end and those the workers said they recorded.
+  private func run(
+    runMilliseconds: [UInt32], resultBytes: Int, maximumResultBytes: Int,
+    _ configure: (inout SubmissionWorkers.Settings) -> Void
+  ) throws -> ([String], [RecordingStore.Write], (stored: [SubmissionRecord], told: [SubmissionRecord])) {
+    let store = try RecordingStore(maximumResultBytes: maximumResultBytes)
     defer { store.remove() }
     var jobs: [NewSubmission] = []
     for _ in runMilliseconds {
@@ -93,11 +106,15 @@ final class RecordingStore: SubmissionStore, Sendable {
     let lengths = Dictionary(uniqueKeysWithValues: zip(jobs.map(\.id), runMilliseconds))
     var settings = SubmissionWorkers.Settings(workers: jobs.count, claimAhead: 0)
     configure(&settings)
-    let workers = SubmissionWorkers(store: store, settings: settings) { job, _, start in
-      guard start() else { return .retryLater }
-      usleep((lengths[job.id] ?? 0) * 1000)
-      return .finished(Data("{}".utf8), isError: false)
-    }
+    let told = Mutex<[SubmissionRecord]>([])
+    let result = Data(("{" + String(repeating: " ", count: max(0, resultBytes - 2)) + "}").utf8)
+    let workers = SubmissionWorkers(
+      store: store, settings: settings, onRecorded: { record, _ in told.withLock { $0.append(record) } },
+      run: { job, _, start in
+        guard start() else { return .retryLater }
+        usleep((lengths[job.id] ?? 0) * 1000)
+        return .finished(result, isError: false)
+      })
     workers.start()
     workers.wake()
     let deadline = ContinuousClock.now + .seconds(20)
@@ -107,7 +124,8 @@ final class RecordingStore: SubmissionStore, Sendable {
       usleep(10_000)
     }
     #expect(workers.stop(drainingFor: .seconds(5)))
-    return (jobs.map(\.id), store.writes)
+    let stored = try store.fetch(ids: jobs.map(\.id), owner: "")
+    return (jobs.map(\.id), store.writes, (stored, told.withLock { $0 }))
   }
 
   @Test func aStartWaitsForAResultThatComesWithinTheLinger() throws {
@@ -135,5 +153,30 @@ final class RecordingStore: SubmissionStore, Sendable {
     // A linger longer than the test waits: the result is written only if it did not wait.
     let (ids, writes) = try writes(runMilliseconds: [10]) { $0.resultLingerMilliseconds = 60_000 }
     #expect(writes == [RecordingStore.Write(started: [], finished: ids)])
+  }
+
+  @Test func resultsPastTheStoresMaximumTogetherAreWrittenInTurn() throws {
+    // Two results waiting together: one write while they fit the store's maximum, one each when
+    // together they do not (each fits alone).
+    let linger: (inout SubmissionWorkers.Settings) -> Void = { $0.resultLingerMilliseconds = 5_000 }
+    let (ids, apart) = try writes(runMilliseconds: [100, 400], resultBytes: 600, maximumResultBytes: 1000, linger)
+    #expect(apart.filter { !$0.finished.isEmpty }.map(\.finished.count) == [1, 1])
+    #expect(Set(apart.flatMap(\.finished)) == Set(ids))
+    let (both, together) = try writes(runMilliseconds: [100, 400], resultBytes: 500, maximumResultBytes: 1000, linger)
+    #expect(together.filter { !$0.finished.isEmpty }.map { Set($0.finished) } == [Set(both)])
+  }
+
+  @Test func aResultOverTheStoresMaximumIsRecordedAsAnErrorInItsPlace() throws {
+    // The store would refuse it, and the recorder offer it again at every write: it is recorded as
+    // an error, and the jobs after it go on.
+    let (ids, writes, records) = try run(
+      runMilliseconds: [10, 200], resultBytes: 2000, maximumResultBytes: 1000, { _ in })
+    #expect(writes.flatMap(\.finished).sorted() == ids.sorted())
+    #expect(records.stored.count == 2 && records.stored.allSatisfy { $0.state == .done && $0.resultIsError })
+    let error = try #require(records.stored.first?.result)
+    let object = try #require(try JSONSerialization.jsonObject(with: error) as? [String: [String: String]])
+    #expect(object["error"]?["code"] == "result_too_large")
+    #expect(object["error"]?["message"] == "the result was 2000 bytes, over the 1000 bytes this server stores")
+    #expect(records.told.map(\.result).allSatisfy { $0 == error })
   }
 }
