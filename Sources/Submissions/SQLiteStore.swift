@@ -110,6 +110,9 @@ public final class SQLiteStore: SubmissionStore, @unchecked Sendable {
   init(path: String, schemaVersion: Int, maximumResultBytes: Int = defaultMaximumResultBytes) throws(StoreError) {
     self.path = path
     self.maximumResultBytes = maximumResultBytes
+    try Self.checkFiles(path)
+    let created = PrivateFiles.createIfMissing(path)
+    if created != 0 { throw StoreError("create \(path)", String(cString: strerror(created))) }
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let status = sqlite3_open_v2(path, &handle, flags, nil)
