@@ -1,5 +1,6 @@
-// Fuzzes the body of POST /v1/execute: strict decoding (ExecuteBody.decode) and the limits laid over
-// a runner's (executeRequest). Input: the request body.
+// Fuzzes the body of POST /v1/execute: strict decoding (ExecuteBody.decode), its conversion to the
+// run service's request (runAsk) and the admission of its limits over a runner's (LimitMaxima.admit,
+// the one admission of every doorway). Input: the request body.
 //
 // Every outcome must be a request within the maxima or a 400 with a message; never a crash, and
 // never a limit above its maximum.
@@ -34,11 +35,19 @@ public func fuzzExecuteBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     checkRefusal(error)
     return 0
   }
+  let ask: RunAsk
+  do {
+    ask = try body.runAsk()
+  } catch {
+    checkRefusal(error)
+    return 0
+  }
+  check(ask, from: body)
   for runnerLimits in runnerLimitSets {
     do {
-      let request = try body.executeRequest(maxima: maxima, runnerLimits: runnerLimits)
-      explain("accepted: \(request.language), run limits \(request.runLimits)")
-      check(request, from: body, runnerLimits: runnerLimits)
+      let limits = try maxima.admit(ask.limits, runnerDefaults: runnerLimits, chooser: .caller, field: "limits.")
+      explain("accepted: \(ask.language), run limits \(limits)")
+      check(limits, from: body, runnerLimits: runnerLimits)
     } catch {
       checkRefusal(error)
     }
@@ -53,12 +62,15 @@ private func checkRefusal(_ error: APIError) {
   invariant(["bad_request", "unknown_field"].contains(error.code), "a body was refused as \(error.code)")
 }
 
-private func check(_ request: ExecuteRequest, from body: ExecuteBody, runnerLimits: BoxLimits) {
-  invariant(request.language == body.language, "the language changed")
-  invariant(!request.files.isEmpty, "a request without files")
+private func check(_ ask: RunAsk, from body: ExecuteBody) {
+  invariant(ask.language == body.language, "the language changed")
+  invariant(!ask.files.isEmpty, "a request without files")
   invariant((body.files == nil) != (body.source == nil), "files and source were both given, or neither")
-  invariant(request.stdin == Data((body.stdin ?? "").utf8), "stdin changed")
-  let limits = request.runLimits.applied(to: runnerLimits)
+  invariant(ask.stdin == Data((body.stdin ?? "").utf8), "stdin changed")
+}
+
+private func check(_ admitted: StepLimits, from body: ExecuteBody, runnerLimits: BoxLimits) {
+  let limits = admitted.applied(to: runnerLimits)
   let asked = body.limits ?? ExecuteBody.Limits()
   let checks: [(String, Int64?, UInt64, UInt64)] = [
     ("cpu_ms", asked.cpuMilliseconds, limits.cpuTimeMilliseconds, maxima.cpuMilliseconds),
