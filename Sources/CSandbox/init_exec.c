@@ -9,6 +9,9 @@
 // execveat of this very binary, which a constructor turns into the init
 // before anything else of the binary starts. The plan travels in a memfd:
 // its strings and arrays as offsets into one block.
+//
+// Parent side: dsa_parent_clone_exec_init (from dsa_spawn, clone.c) and the child's raw way to
+// the exec. Init side: the constructor, which reads the plan and runs dsa_init_run (init.c).
 #define _GNU_SOURCE
 #include "csandbox.h"
 #include "spawn_internal.h"
@@ -38,7 +41,7 @@ void dsa_start_inits_by_exec(int executable_fd) {
 #endif
 }
 
-int dsa_internal_init_executable(void) { return init_executable_fd; }
+int dsa_parent_init_executable(void) { return init_executable_fd; }
 
 // ---------------------------------------------------------------------------
 // The plan as one block: a preamble, the plan with every pointer replaced by
@@ -264,7 +267,7 @@ __attribute__((constructor(101))) static void become_init_when_asked(int argc, c
     for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) data[i].inheritable = 0;
     if (syscall(SYS_capset, &header, data) != 0) _exit(127);
   }
-  dsa_internal_run_init(plan);
+  dsa_init_run(plan);
 }
 
 // ---------------------------------------------------------------------------
@@ -318,7 +321,7 @@ static int exec_init_entry(void *argument) {
   if (result == 0)
     result = raw_syscall(SYS_execveat, start->executable_fd, (long)"", (long)start->argv, (long)start->envp,
                          AT_EMPTY_PATH);
-  // Not spawn.c's report_failure: its write() sets errno, which lives in the parent thread's TLS.
+  // Not report.c's dsa_child_report_failure: its write() sets errno, which lives in the parent thread's TLS.
   struct dsa_report record;
   for (size_t i = 0; i < sizeof record; i++) ((volatile unsigned char *)&record)[i] = 0;
   record.kind = DSA_REPORT_SETUP_FAILED;
@@ -352,7 +355,7 @@ static long clone3_calling(struct clone_args *args, int (*entry)(void *), void *
   return result;
 }
 
-long dsa_internal_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan) {
+long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan) {
   int plan_fd = write_plan(plan);
   if (plan_fd < 0) return -1;
   char flag[32];
@@ -404,7 +407,7 @@ long dsa_internal_clone_exec_init(struct clone_args *args, const struct dsa_spaw
 
 #else
 
-long dsa_internal_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan) {
+long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan) {
   (void)args;
   (void)plan;
   errno = ENOSYS;

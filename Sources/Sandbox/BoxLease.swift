@@ -219,7 +219,7 @@ final class BoxLease {
       throw error
     }
     // The go pipe's write end stays open while the box lives: the init takes
-    // a hang-up on it as the parent's death (see prepare_init).
+    // a hang-up on it as the parent's death (see exit_if_parent_gone in CSandbox/init.c).
     var go: UInt8 = 0x67
     _ = Glibc.write(pipes.go.write.rawValue, &go, 1)
     if joinsLate {

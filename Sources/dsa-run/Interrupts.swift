@@ -7,8 +7,8 @@ import Synchronization
 // (work directory, mounts, cgroups), and dsa-run exits 128+N like a shell would.
 //
 // The three signals are blocked in every thread (the mask is set before any other thread exists, and
-// new threads inherit it; box programs start with an empty mask, see spawn.c) and taken by one thread
-// with sigwait, so no handler ever runs at an awkward moment.
+// new threads inherit it; box programs start with an empty mask, see CSandbox's signals.c and
+// program.c) and taken by one thread with sigwait, so no handler ever runs at an awkward moment.
 
 /// The signal that interrupted dsa-run, or 0.
 let interruptingSignal = Atomic<Int32>(0)

@@ -15,6 +15,9 @@
 //                        its v1 cgroups (sent meanwhile, or given at clone),
 //                        forks the program, reaps, reports.
 //   (grandchild)         fds, rlimits, identity, no_new_privs, seccomp, execve.
+//
+// One C file per facility (mounts.c, cgroups.c, user.c, ...); spawn_internal.h lists them in
+// the order they run, and init.c's set_up_box is the init's set-up as one checklist.
 #ifndef CSANDBOX_H
 #define CSANDBOX_H
 
