@@ -268,9 +268,17 @@ func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, In
     )
   }
   if ending.killedForWallTime {
+    // Only a program that used the processor for under a tenth of its wall time spent it waiting.
+    // One that used more was computing, just slower than the clock: a busy loop beside a CPU hog
+    // on each core got half of one, and one beside three hogs a core still got more than a fifth.
+    let wall = max(ending.wallMilliseconds, limits.wallTimeMilliseconds)
+    let hint =
+      ending.cpuMilliseconds * 10 < wall
+      ? "is it waiting for input, or sleeping?"
+      : "it was computing all the while, more slowly when the machine is busy: \(slowerAlgorithm)"
     return (
       .timeLimit,
-      "Killed after \(formatSeconds(limits.wallTimeMilliseconds)) of wall time while using \(cpuSeconds) of CPU: is it waiting for input, or sleeping?",
+      "Killed after \(formatSeconds(limits.wallTimeMilliseconds)) of wall time while using \(cpuSeconds) of CPU: \(hint)",
       exitCode, signal, .wall
     )
   }

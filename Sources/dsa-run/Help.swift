@@ -5,12 +5,14 @@
 let toolVersion = "0.1.0"
 
 let exitCodesHelp = """
-  Exit codes:
-    0-119      the program's own exit code (ok or runtime_error)
+  Exit codes (the program's own is passed through; every other ending prints a "dsa-run:" line on
+  stderr, "dsa-run: runtime_error: The program exited with code N ..." for a program's own non-zero
+  code, which tells a program's 2 or 124 from dsa-run's):
+    0-255      the program's own exit code (ok for 0, else runtime_error)
     128+N      the program was ended by signal N (a one-line message says which); also dsa-run's own
                exit when it gets SIGINT (130), SIGHUP (129) or SIGTERM (143): the program is stopped
                and its box removed
-    2          usage error (bad flag, unknown language, missing file, limit out of range,
+    2          dsa-run's usage error (bad flag, unknown language, missing file, limit out of range,
                toolchain not installed: the line says how to install it)
     3          internal_error: the sandbox failed, or (--challenge) the challenge's checker failed
                (never the program's fault); --remote: the server could not be reached or failed

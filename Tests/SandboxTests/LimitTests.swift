@@ -112,6 +112,25 @@ import Testing
     #expect(outcome.cpuMilliseconds < 2_000, "cpu_ms \(outcome.cpuMilliseconds)")
   }
 
+  /// The wall limit's message asks about input only when the program barely used the processor:
+  /// a busy loop that a busy host slowed down to the wall limit was computing, not waiting. Three
+  /// spinning host processes per core leave it about a quarter of one.
+  @Test func aBusyLoopStoppedByTheWallClockOnABusyHostIsNotAskedAboutInput() throws {
+    let hogs = CPUHogs(count: 3 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    defer { hogs.stop() }
+    let busy = try runPython("while True: pass") { spec in
+      spec.limits.cpuTimeMilliseconds = 60_000
+      spec.limits.wallTimeMilliseconds = 2_000
+    }
+    #expect(busy.status == .timeLimit && busy.timeLimitKind == .wall, "\(busy.message)")
+    #expect(!busy.message.contains("waiting for input"), "cpu_ms \(busy.cpuMilliseconds): \(busy.message)")
+    #expect(busy.message.contains("computing"), "\(busy.message)")
+    // A sleeper on the same busy host is still asked.
+    let sleeper = try runInBox(["/bin/sleep", "100"]) { spec in spec.limits.wallTimeMilliseconds = 2_000 }
+    #expect(sleeper.timeLimitKind == .wall)
+    #expect(sleeper.message.contains("waiting for input"), "\(sleeper.message)")
+  }
+
   @Test func sleepGivesWallTimeLimitQuickly() throws {
     let outcome = try runInBox(["/bin/sleep", "100"]) { spec in spec.limits.wallTimeMilliseconds = 500 }
     #expect(outcome.status == .timeLimit)

@@ -45,6 +45,19 @@ import Testing
     #expect(result.1.contains("10 s of wall time while using 0.01 s of CPU"))
   }
 
+  @Test(arguments: [(0, true), (90, true), (100, false), (450, false), (2_000, false)] as [(UInt64, Bool)])
+  func theWallLimitAsksAboutInputOnlyWhenTheProgramHardlyComputed(cpu: UInt64, asks: Bool) {
+    var limits = BoxLimits()
+    limits.wallTimeMilliseconds = 1_000
+    var ending = BoxEnding(limits: limits)
+    ending.killedForWallTime = true
+    ending.cpuMilliseconds = cpu
+    ending.wallMicroseconds = 1_000_000
+    let message = classify(ending).1
+    #expect(message.contains("waiting for input") == asks, "\(message)")
+    #expect(message.contains("computing") == !asks, "\(message)")
+  }
+
   @Test func cpuOverrunBeatsWall() {
     let result = classify(
       ending {
