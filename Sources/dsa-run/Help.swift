@@ -43,7 +43,12 @@ let runOptionsHelp = """
     --raw-output           at a terminal, pass the program's output unchanged (by default escape
                            sequences beyond colour and cursor movement are shown as ^[, not obeyed)
     --time-limit SEC       CPU time, at most 60 s (default from runners/LANG.json)
-    --wall-limit SEC       wall-clock time, at most 120 s
+    --wall-limit SEC       wall-clock time, at most 120 s (at a terminal too, when given)
+    --live-wall-limit SEC  at a terminal, the wall-clock time of the interactive run (default 600,
+                           at most 3600): a person types its input, so it is bounded by its CPU
+                           limit, this and the idle limit
+    --idle-limit SEC       at a terminal, stop a run that took no input and printed nothing for
+                           this long (default 120)
     --memory-limit MB      memory, at most 4096 MB
     --output-limit KB      bytes kept per stream, at most 65536 KB
     --json                 one result object: {language, version, compile, run, steps}
