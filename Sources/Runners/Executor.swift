@@ -355,7 +355,9 @@ public final class Executor: Sendable {
     }
     let runner = program.runner
     let limits = runner.runLimits(stepLimits)
-    if let problem = limits.violation() { throw .badFiles("limit out of range: \(problem)") }
+    if let problem = limits.violation(of: live == nil ? .ceilings : .liveCeilings) {
+      throw .badFiles("limit out of range: \(problem)")
+    }
     var spec = BoxSpec(
       command: expand(runner.run.argv, mainFile: program.mainFile, mainClass: program.mainClass, limits: limits)
         + arguments,

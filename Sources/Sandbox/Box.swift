@@ -61,13 +61,16 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
 
   /// A box for one run of `spec` (`run(stdin:)`).
   public convenience init(host: SandboxHost, spec: BoxSpec) throws(SandboxError) {
-    try validateProgram(spec)
+    // Whether the run is live is known only at `run`, which checks its limits again.
+    try validateProgram(spec, ceilings: .liveCeilings)
     try self.init(host: host, layout: BoxLayout(spec), limits: spec.limits, spec: spec)
   }
 
   /// A box for one command of this layout within these limits (`run(_:)`).
   public convenience init(host: SandboxHost, layout: BoxLayout, limits: BoxLimits) throws(SandboxError) {
-    if let problem = limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
+    if let problem = limits.violation(of: .liveCeilings) {
+      throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL)
+    }
     try self.init(host: host, layout: layout, limits: limits, spec: nil)
   }
 
@@ -121,7 +124,7 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
     guard !destroyed else { throw SandboxError(step: "run: the box was destroyed", errorNumber: EINVAL) }
     guard !ran else { throw SandboxError(step: "run: a box runs once", errorNumber: EINVAL) }
     let spec = command.spec
-    try validateProgram(spec)
+    try validateProgram(spec, ceilings: command.live == nil ? .ceilings : .liveCeilings)
     guard BoxLayout(spec) == layout, spec.limits == limits else {
       throw SandboxError(step: "run: the spec's mounts or limits differ from this box's", errorNumber: EINVAL)
     }
@@ -239,8 +242,10 @@ public struct OneShotBoxes: BoxEnvironmentPool {
 
 /// Refuses what the C side could not carry out faithfully: limits out of
 /// range, a relative program path, NUL bytes (C strings would cut them).
-func validateProgram(_ spec: BoxSpec) throws(SandboxError) {
-  if let problem = spec.limits.violation() { throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL) }
+func validateProgram(_ spec: BoxSpec, ceilings: BoxLimits = .ceilings) throws(SandboxError) {
+  if let problem = spec.limits.violation(of: ceilings) {
+    throw SandboxError(step: "limits: \(problem)", errorNumber: EINVAL)
+  }
   guard let program = spec.command.first, program.hasPrefix("/") else {
     throw SandboxError(step: "the command must start with an absolute path inside the box", errorNumber: EINVAL)
   }

@@ -243,7 +243,13 @@ final class BoxLease {
   func account(_ ending: inout BoxEnding, ended: dsa_report?, initUsage: BoxProcess.Usage) {
     ending.waitStatus = ended.map { $0.wait_status }
     let reportedCPU = ended.map { UInt64($0.user_cpu_us + $0.system_cpu_us) } ?? initUsage.cpuMicroseconds
-    ending.cpuMilliseconds = (cgroup?.cpuMicroseconds() ?? reportedCPU) / 1000
+    let rlimitCPU = ended.map { UInt64(max(0, $0.program_rlimit_cpu_us)) } ?? 0
+    if rlimitCPU > 0 { ending.programRLimitCPUMilliseconds = rlimitCPU / 1000 }
+    ending.cpuRLimitMilliseconds = cpuRLimitSeconds(for: ending.limits, mode: host.cgroups.mode) * 1000
+    // Without a cgroup, RLIMIT_CPU is the limit, and its count of the program's CPU time (clock
+    // ticks) can run ahead of the rusage figures (the scheduler's nanoseconds): the larger is
+    // reported, so a program the rlimit stopped never shows a figure under its limit.
+    ending.cpuMilliseconds = (cgroup?.cpuMicroseconds() ?? max(reportedCPU, rlimitCPU)) / 1000
     let reportedRSS = UInt64(max(Int(ended?.max_rss_kb ?? 0), initUsage.maxRSSKilobytes))
     if let cgroup {
       ending.memoryKilobytes = (cgroup.peakMemoryBytes() ?? reportedRSS * 1024) / 1024

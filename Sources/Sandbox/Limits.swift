@@ -57,6 +57,16 @@ public struct BoxLimits: Sendable, Equatable {
     return limits
   }()
 
+  /// The ceilings of a live run (`BoxCommand.live`): `ceilings` but for the wall time, up to
+  /// `timeScale` times an hour. An interactive run waits on a person, who may take minutes to
+  /// answer a prompt; its CPU limit and its idle bound (`BoxLive.idleLimitMilliseconds`) bound what
+  /// it costs meanwhile.
+  public static let liveCeilings: BoxLimits = {
+    var limits = ceilings
+    limits.wallTimeMilliseconds = 3_600_000 * timeScale
+    return limits
+  }()
+
   /// How many times slower this machine is than those the default and highest time limits were
   /// set for:
   /// `DSA_RUN_TIME_SCALE`, a whole number from 1 to 100 (default 1). Only scripts/test-kernels sets

@@ -149,6 +149,11 @@ public struct BoxEnding: Sendable {
   /// from it (`BoxLive.idleLimitMilliseconds`).
   public var killedForIdle = false
   public var idleLimitMilliseconds: UInt64 = 0
+  /// The program's own CPU time as its RLIMIT_CPU counts it (the kernel's tick-based count), and
+  /// that rlimit's soft limit, which sends SIGXCPU: nil when unknown. They tell the rlimit's
+  /// SIGXCPU from one the program sent itself.
+  public var programRLimitCPUMilliseconds: UInt64?
+  public var cpuRLimitMilliseconds: UInt64?
 
   public init(limits: BoxLimits) { self.limits = limits }
 }
@@ -231,19 +236,49 @@ func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, In
       exitCode, signal, .wall
     )
   }
-  let cpuExceeded =
-    ending.killedForCPUTime || signal == SIGXCPU || ending.cpuMilliseconds > limits.cpuTimeMilliseconds
-  if cpuExceeded && !(exitCode == 0) {
+  let cpuLimit = limits.cpuTimeMilliseconds
+  let slowerAlgorithm = "is there an endless loop, or a slower algorithm than needed?"
+  // The figure reported is the one the limit was enforced on (the cgroup's, by the pump; without
+  // one, RLIMIT_CPU's own count), so it is at or above the limit whenever the limit stopped the
+  // program; a message that says so with a figure under the limit would contradict itself.
+  let overCPULimit = ending.cpuMilliseconds > cpuLimit
+  let stoppedForCPU = ending.killedForCPUTime || signal == SIGXCPU || overCPULimit
+  if exitCode != 0 && stoppedForCPU && ending.cpuMilliseconds >= cpuLimit {
+    let used = (overCPULimit ? "more than " : "all ") + formatSeconds(cpuLimit)
+    return (.timeLimit, "Used \(used) of CPU time (it used \(cpuSeconds)): \(slowerAlgorithm)", exitCode, signal, .cpu)
+  }
+  if ending.killedForCPUTime {
+    // The pump saw the box's figure above the limit; a figure read lower at the end is a
+    // measurement the box cannot make (the counters only grow), so both are said.
     return (
       .timeLimit,
-      "Used more than \(formatSeconds(limits.cpuTimeMilliseconds)) of CPU time (it used \(cpuSeconds)): is there an endless loop, or a slower algorithm than needed?",
+      "Stopped when its CPU time passed its \(formatSeconds(cpuLimit)) limit (its figure read at its end is \(cpuSeconds)): \(slowerAlgorithm)",
+      exitCode, signal, .cpu
+    )
+  }
+  if signal == SIGXCPU, let charged = ending.programRLimitCPUMilliseconds, let soft = ending.cpuRLimitMilliseconds,
+    charged >= soft
+  {
+    // RLIMIT_CPU's backstop, above the limit, fired before the box's figure reached the limit: the
+    // kernel's own count ran that far ahead of it. Said as it is.
+    return (
+      .timeLimit,
+      "Stopped by the kernel's CPU time backstop: it counted \(formatSeconds(charged)) of CPU time for the program, although the box's figure is \(cpuSeconds) of its \(formatSeconds(cpuLimit)) limit (on a busy machine the kernel's count runs ahead): \(slowerAlgorithm)",
       exitCode, signal, .cpu
     )
   }
   if ending.killedForWallTime {
+    // Only a program that used the processor for under a tenth of its wall time spent it waiting.
+    // One that used more was computing, just slower than the clock: a busy loop beside a CPU hog
+    // on each core got half of one, and one beside three hogs a core still got more than a fifth.
+    let wall = max(ending.wallMilliseconds, limits.wallTimeMilliseconds)
+    let hint =
+      ending.cpuMilliseconds * 10 < wall
+      ? "is it waiting for input, or sleeping?"
+      : "it was computing all the while, more slowly when the machine is busy: \(slowerAlgorithm)"
     return (
       .timeLimit,
-      "Killed after \(formatSeconds(limits.wallTimeMilliseconds)) of wall time while using \(cpuSeconds) of CPU: is it waiting for input, or sleeping?",
+      "Killed after \(formatSeconds(limits.wallTimeMilliseconds)) of wall time while using \(cpuSeconds) of CPU: \(hint)",
       exitCode, signal, .wall
     )
   }
@@ -277,6 +312,10 @@ func classify(_ ending: BoxEnding, stderr: Data = Data()) -> (Status, String, In
     case SIGFPE: hint = ": an arithmetic error such as division by zero"
     case SIGABRT: hint = ": the program aborted, often a failed assertion or an uncaught exception"
     case SIGXFSZ: hint = ": it wrote a file larger than \(formatBytes(limits.fileSizeBytes))"
+    // Not the CPU time limit's, which is told above.
+    case SIGXCPU:
+      let limit = formatSeconds(cpuLimit)
+      hint = ", the CPU time limit's signal, but not from the limit: the program had used \(cpuSeconds) of its \(limit)"
     case SIGKILL: hint = ""
     default: hint = ""
     }

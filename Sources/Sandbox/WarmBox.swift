@@ -262,7 +262,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     guard !destroyed, !isBroken, let process else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
-    try validateProgram(spec)
+    try validateProgram(spec, ceilings: live == nil ? .ceilings : .liveCeilings)
     guard BoxLayout(spec) == layout else {
       throw SandboxError(step: "run: the spec's mounts differ from this warm box's", errorNumber: EINVAL)
     }

@@ -5,12 +5,14 @@
 let toolVersion = "0.1.0"
 
 let exitCodesHelp = """
-  Exit codes:
-    0-119      the program's own exit code (ok or runtime_error)
+  Exit codes (the program's own is passed through; every other ending prints a "dsa-run:" line on
+  stderr, "dsa-run: runtime_error: The program exited with code N ..." for a program's own non-zero
+  code, which tells a program's 2 or 124 from dsa-run's):
+    0-255      the program's own exit code (ok for 0, else runtime_error)
     128+N      the program was ended by signal N (a one-line message says which); also dsa-run's own
                exit when it gets SIGINT (130), SIGHUP (129) or SIGTERM (143): the program is stopped
                and its box removed
-    2          usage error (bad flag, unknown language, missing file, limit out of range,
+    2          dsa-run's usage error (bad flag, unknown language, missing file, limit out of range,
                toolchain not installed: the line says how to install it)
     3          internal_error: the sandbox failed, or (--challenge) the challenge's checker failed
                (never the program's fault); --remote: the server could not be reached or failed
@@ -41,7 +43,12 @@ let runOptionsHelp = """
     --raw-output           at a terminal, pass the program's output unchanged (by default escape
                            sequences beyond colour and cursor movement are shown as ^[, not obeyed)
     --time-limit SEC       CPU time, at most 60 s (default from runners/LANG.json)
-    --wall-limit SEC       wall-clock time, at most 120 s
+    --wall-limit SEC       wall-clock time, at most 120 s (at a terminal too, when given)
+    --live-wall-limit SEC  at a terminal, the wall-clock time of the interactive run (default 600,
+                           at most 3600): a person types its input, so it is bounded by its CPU
+                           limit, this and the idle limit
+    --idle-limit SEC       at a terminal, stop a run that took no input and printed nothing for
+                           this long (default 120)
     --memory-limit MB      memory, at most 4096 MB
     --output-limit KB      bytes kept per stream, at most 65536 KB
     --json                 one result object: {language, version, compile, run, steps}

@@ -55,12 +55,14 @@ struct PrintedStep {
     }
   }
 
-  /// Passes the program's output through, plus one line when a limit, a signal or the sandbox ended
-  /// it (the same message as --json's).
+  /// Passes the program's output through, plus one line whenever it did not end ok: a non-zero
+  /// exit, a signal, a limit or the sandbox (the same message as --json's). The program's own exit
+  /// code is passed through, so a program's 2 or 124 is told from dsa-run's usage error or
+  /// time_limit by this line alone.
   func printPlain() {
     ProgramOutput.write(stdout, to: 1, endOfStream: true)
     ProgramOutput.write(stderr, to: 2, endOfStream: true)
-    if truncated || signal != nil || ![Status.ok, .runtimeError].contains(status) {
+    if truncated || signal != nil || status != .ok {
       FileHandle.standardError.write(Data("dsa-run: \(statusWord): \(message)\n".utf8))
     }
   }

@@ -31,6 +31,10 @@ struct RunOptions {
   var noTerminal = false
   /// `--raw-output`: the program's output reaches a terminal unfiltered (TerminalFilter.swift).
   var rawOutput = false
+  /// `--live-wall-limit SEC`: the wall limit of an interactive run (`InteractiveLimits`).
+  var liveWallMilliseconds: UInt64?
+  /// `--idle-limit SEC`: an interactive run ends after this long with no input and no output.
+  var idleMilliseconds: UInt64?
 }
 
 func parseRun(_ arguments: [String]) throws -> RunOptions {
@@ -66,6 +70,12 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
     case "--challenge": options.challenge = try cursor.value(for: argument)
     case "--stop-at-first-failure": options.stopAtFirstFailure = true
     case "--no-tty": options.noTerminal = true
+    case "--live-wall-limit":
+      options.liveWallMilliseconds = try parseSeconds(
+        cursor.value(for: argument), flag: argument, maximum: FlagMaximum.liveWallSeconds)
+    case "--idle-limit":
+      options.idleMilliseconds = try parseSeconds(
+        cursor.value(for: argument), flag: argument, maximum: FlagMaximum.liveWallSeconds)
     case "--raw-output": options.rawOutput = true
     default:
       if argument.hasPrefix("-") && argument != "-" {

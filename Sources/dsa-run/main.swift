@@ -38,6 +38,7 @@ func fail(_ message: String, code: Int32) -> Never {
 enum FlagMaximum {
   static let cpuSeconds = BoxLimits.ceilings.cpuTimeMilliseconds / 1000
   static let wallSeconds = BoxLimits.ceilings.wallTimeMilliseconds / 1000
+  static let liveWallSeconds = BoxLimits.liveCeilings.wallTimeMilliseconds / 1000
   static let memoryMegabytes = BoxLimits.ceilings.memoryBytes >> 20
   static let outputKilobytes = BoxLimits.ceilings.outputBytesPerStream >> 10
   static let processes = BoxLimits.ceilings.processes

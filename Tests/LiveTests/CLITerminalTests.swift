@@ -101,6 +101,93 @@ struct CLITerminalTests {
       "\(leftovers(of: session.pid, workRoot: TestPaths.workRoot))")
   }
 
+  @Test("an interactive run is not ended by a run's wall limit while the learner thinks")
+  func interactiveRunOutlivesTheRunWallLimit() throws {
+    let path = try sourceFile("name = input('Name? ')\nprint(f'Hello, {name}!')\n", name: "slow.py")
+    // 11 s before the answer: past the 10 s wall limit of a run that is not interactive.
+    let session = try atTerminal(
+      [["expect", "Name? "], ["sleep", "11"], ["send", "Ada\r"], ["expect", "Hello, Ada!"]],
+      ["--lang", "python", path])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 0, "\(session.output.debugDescription)")
+  }
+
+  @Test("--live-wall-limit bounds an interactive run")
+  func liveWallLimit() throws {
+    let path = try sourceFile("print('waiting', flush=True)\ninput()\n", name: "waits.py")
+    let session = try atTerminal(
+      [["expect", "waiting"], ["expect", "dsa-run: time_limit"]], ["--lang", "python", path, "--live-wall-limit", "2"])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 124, "\(session.output.debugDescription)")
+    #expect(session.output.contains("Killed after 2 s of wall time"), "\(session.output.debugDescription)")
+  }
+
+  @Test("the idle rule ends an interactive run nobody types into, and typing keeps it going")
+  func idleRule() throws {
+    let path = try sourceFile(
+      "for round in range(3):\n    print('line?', flush=True)\n    input()\nprint('three lines')\n", name: "lines.py")
+    // A line every 1.5 s keeps a 2.5 s idle bound from ending a run of 4.5 s and more.
+    let typing = try atTerminal(
+      [
+        ["expect", "line?"], ["sleep", "1.5"], ["send", "a\r"], ["sleep", "1.5"], ["send", "b\r"], ["sleep", "1.5"],
+        ["send", "c\r"], ["expect", "three lines"],
+      ], ["--lang", "python", path, "--idle-limit", "2.5"])
+    #expect(typing.missing == nil, "\(typing.output.debugDescription)")
+    #expect(typing.status == 0, "\(typing.output.debugDescription)")
+    let idle = try atTerminal(
+      [["expect", "line?"], ["expect", "dsa-run: time_limit"]], ["--lang", "python", path, "--idle-limit", "2"])
+    #expect(idle.missing == nil, "\(idle.output.debugDescription)")
+    #expect(idle.status == 124, "\(idle.output.debugDescription)")
+    #expect(idle.output.contains("the session was idle"), "\(idle.output.debugDescription)")
+  }
+
+  @Test("the CPU limit holds at a terminal")
+  func cpuLimit() throws {
+    let path = try sourceFile("print('spinning', flush=True)\nwhile True:\n    pass\n", name: "spin.py")
+    let session = try atTerminal(
+      [["expect", "spinning"], ["expect", "dsa-run: time_limit"]], ["--lang", "python", path, "--time-limit", "1"])
+    #expect(session.status == 124, "\(session.output.debugDescription)")
+    #expect(session.output.contains("Used more than 1 s of CPU time"), "\(session.output.debugDescription)")
+  }
+
+  /// `dsa-run ... | less` before the pager reads: the program's output cannot reach the user's
+  /// stdout, and the run's limits must hold meanwhile. The program fills the 64 KiB pipe and goes
+  /// on to spin; written from the thread that enforces the limits, the write blocked it, and only
+  /// RLIMIT_CPU's backstop (2 s) stopped the spinner.
+  @Test("a stdout that is not read does not hold the run's limits")
+  func unreadStdout() throws {
+    let path = try sourceFile(
+      "import sys\nsys.stdout.write('x' * 66 * 1024)\nsys.stdout.flush()\nwhile True:\n    pass\n", name: "fill.py")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [
+      TestPaths.repositoryRoot + "/Tests/LiveTests/Scripts/pty-slow-stdout.py", "8", dsaRunBinary, "--lang", "python",
+      path, "--time-limit", "1", "--work-root", TestPaths.workRoot, "--cache-dir", TestPaths.cache,
+    ]
+    let output = ProcessLaunch.pipe()
+    process.standardOutput = output
+    try ProcessLaunch.run(process)
+    let data = output.fileHandleForReading.readToEndRetryingInterrupts()
+    process.waitUntilExit()
+    struct Finished: Decodable {
+      var status: Int32?
+      var terminal: String
+      var stdoutBytes: Int
+      enum CodingKeys: String, CodingKey {
+        case status, terminal
+        case stdoutBytes = "stdout_bytes"
+      }
+    }
+    let finished = try JSONDecoder().decode(Finished.self, from: data)
+    #expect(finished.status == 124, "\(finished.terminal.debugDescription)")
+    #expect(finished.stdoutBytes == 66 * 1024)
+    let used = finished.terminal.firstRange(of: /it used ([0-9.]+) s/).flatMap { match in
+      Double(finished.terminal[match].dropFirst("it used ".count).dropLast(2))
+    }
+    let seconds = try #require(used, "\(finished.terminal.debugDescription)")
+    #expect(seconds < 1.8, "\(finished.terminal.debugDescription)")
+  }
+
   @Test("--no-tty: a pipe, lines as the user's terminal sends them")
   func noTerminal() throws {
     let path = try sourceFile("import os\nprint(input(), os.isatty(0))\n", name: "pipe.py")

@@ -42,7 +42,7 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     let result = try runCLI(["exec", "--", "/bin/sh", "-c", "echo out; echo err >&2; exit 7"])
     #expect(result.status == 7)
     #expect(result.stdout == "out\n")
-    #expect(result.stderr == "err\n")
+    #expect(result.stderr.hasPrefix("err\ndsa-run: runtime_error: The program exited with code 7 after "))
   }
 
   @Test func execFeedsItsOwnStdin() throws {
@@ -147,6 +147,26 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     let result = try runCLI(["--lang", "py", path, "--", "a", "b c"], stdin: Data("olleh\n".utf8))
     #expect(result.status == 3)
     #expect(result.stdout == "hello ['a', 'b c']\n")
+  }
+
+  /// A program's own exit code 2 or 3 is passed through, and its `dsa-run:` line tells it from
+  /// dsa-run's usage error (2) and internal error (3), which never say runtime_error.
+  @Test(arguments: [2, 3] as [Int32])
+  func aProgramsOwnExitCodeIsToldFromDsaRunsOwn(code: Int32) throws {
+    let path = try write("import sys\nprint('done')\nsys.exit(\(code))\n", name: "exits\(code).py")
+    for command in [
+      ["--lang", "python", path], ["exec", "--", "/usr/bin/python3", "-c", "raise SystemExit(\(code))"],
+    ] {
+      let result = try runCLI(command)
+      #expect(result.status == code, "\(command): \(result.stderr)")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(
+        lines.last?.hasPrefix("dsa-run: runtime_error: The program exited with code \(code) after ") == true,
+        "\(command): \(result.stderr)")
+    }
+    let usage = try runCLI(["--lang", "python", path, "--no-such-flag"])
+    #expect(usage.status == 2)
+    #expect(usage.stderr.hasPrefix("dsa-run: unknown option") && !usage.stderr.contains("runtime_error"))
   }
 
   @Test func runtimeErrorsShowTheLearnersFileName() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SandboxTesting
 import Testing
 
 @testable import Sandbox
@@ -61,6 +62,73 @@ import Testing
     // CPU time, not wall time (which load decides): with only each process's RLIMIT_CPU the four
     // would use 4 s between them before the last was stopped.
     #expect(outcome.cpuMilliseconds < 3_000, "cpu \(outcome.cpuMilliseconds) ms")
+  }
+
+  /// The "(it used X s)" figure of a CPU time message is the reported one, and it is at or above
+  /// the limit: a verdict never contradicts its own figures.
+  static func expectCPUVerdictAgreesWithItsFigures(_ outcome: Outcome, limit: UInt64, _ what: String) {
+    #expect(outcome.status == .timeLimit, "\(what): \(outcome.status) \(outcome.message)")
+    #expect(outcome.timeLimitKind == .cpu, "\(what): \(outcome.message)")
+    #expect(outcome.cpuMilliseconds >= limit, "\(what): cpu_ms \(outcome.cpuMilliseconds): \(outcome.message)")
+    #expect(
+      outcome.message.contains("(it used \(formatSeconds(outcome.cpuMilliseconds)))"),
+      "\(what): cpu_ms \(outcome.cpuMilliseconds): \(outcome.message)")
+  }
+
+  /// On a busy host the kernel's tick-based count, which RLIMIT_CPU charges, runs ahead of the
+  /// cgroup's: with RLIMIT_CPU at the limit a busy loop was ended by SIGXCPU at a reported 1.48 s of
+  /// a 2 s limit, and told it "used more than 2 s".
+  @Test(arguments: [1_000, 2_000] as [UInt64])
+  func cpuLimitHoldsOnTheReportedFigureOnABusyHost(limit: UInt64) throws {
+    let hogs = CPUHogs()
+    defer { hogs.stop() }
+    for round in 1...2 {
+      let outcome = try runPython("while True: pass") { spec in
+        spec.limits.cpuTimeMilliseconds = limit
+        spec.limits.wallTimeMilliseconds = 60_000
+      }
+      Self.expectCPUVerdictAgreesWithItsFigures(outcome, limit: limit, "round \(round)")
+    }
+  }
+
+  @Test func aMultiThreadedSpinnerIsStoppedByTheBoxWideFigure() throws {
+    let outcome = try runC(
+      """
+      #include <pthread.h>
+      static void *spin(void *unused) { for (;;) {} return unused; }
+      int main(void) {
+        pthread_t thread;
+        pthread_create(&thread, 0, spin, 0);
+        spin(0);
+      }
+      """, name: "threads"
+    ) { spec in
+      spec.limits.cpuTimeMilliseconds = 1_000
+      spec.limits.wallTimeMilliseconds = 30_000
+    }
+    Self.expectCPUVerdictAgreesWithItsFigures(outcome, limit: 1_000, "two threads")
+    // Both threads' time, from the box's figure: the backstop RLIMIT_CPU, well above the limit,
+    // would have let it reach 2 s.
+    #expect(outcome.cpuMilliseconds < 2_000, "cpu_ms \(outcome.cpuMilliseconds)")
+  }
+
+  /// The wall limit's message asks about input only when the program barely used the processor:
+  /// a busy loop that a busy host slowed down to the wall limit was computing, not waiting. Three
+  /// spinning host processes per core leave it about a quarter of one.
+  @Test func aBusyLoopStoppedByTheWallClockOnABusyHostIsNotAskedAboutInput() throws {
+    let hogs = CPUHogs(count: 3 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    defer { hogs.stop() }
+    let busy = try runPython("while True: pass") { spec in
+      spec.limits.cpuTimeMilliseconds = 60_000
+      spec.limits.wallTimeMilliseconds = 2_000
+    }
+    #expect(busy.status == .timeLimit && busy.timeLimitKind == .wall, "\(busy.message)")
+    #expect(!busy.message.contains("waiting for input"), "cpu_ms \(busy.cpuMilliseconds): \(busy.message)")
+    #expect(busy.message.contains("computing"), "\(busy.message)")
+    // A sleeper on the same busy host is still asked.
+    let sleeper = try runInBox(["/bin/sleep", "100"]) { spec in spec.limits.wallTimeMilliseconds = 2_000 }
+    #expect(sleeper.timeLimitKind == .wall)
+    #expect(sleeper.message.contains("waiting for input"), "\(sleeper.message)")
   }
 
   @Test func sleepGivesWallTimeLimitQuickly() throws {

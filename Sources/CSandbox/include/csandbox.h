@@ -139,6 +139,10 @@ struct dsa_report {
   /// box's IPC objects and pid counter are reset), and its errno.
   int32_t reset_step;
   int32_t reset_error;
+  /// The program's own CPU time as its RLIMIT_CPU charges it (the kernel's tick-based process
+  /// clock, read just before the program was reaped; its reaped children not included); 0 if
+  /// unknown.
+  int64_t program_rlimit_cpu_us;
 };
 
 /// What a warm box's init resets after every run, before its report.

@@ -2,8 +2,9 @@
 
 Usage: pty-driver.py ACTIONS_JSON COMMAND [ARGS...]
 
-ACTIONS_JSON is a list of ["expect", TEXT] (wait up to 60 s for TEXT in the output so far) and
-["send", TEXT] (type TEXT). After the actions, waits up to 30 s for the command to exit and prints
+ACTIONS_JSON is a list of ["expect", TEXT] (wait up to 60 s for TEXT in the output so far),
+["send", TEXT] (type TEXT) and ["sleep", SECONDS] (type nothing for that long, reading the output
+meanwhile). After the actions, waits up to 30 s for the command to exit and prints
 one JSON object: {"pid", "status" (exit code, or 128 + signal), "output", "missing" (the first
 expected text that never came, or null)}.
 """
@@ -49,6 +50,8 @@ for kind, text in actions:
             break
     elif kind == "send":
         os.write(master, text.encode())
+    elif kind == "sleep":
+        read_for(float(text))
 
 status = None
 deadline = time.monotonic() + 30
