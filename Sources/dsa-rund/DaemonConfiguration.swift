@@ -68,7 +68,7 @@ struct DaemonConfiguration: Equatable {
   /// How long a live session may go without a message from its client or output from its program, seconds.
   var liveIdleSeconds = 60.0
   var liveStallSeconds = 30.0
-  var liveWallSeconds = 120.0
+  var liveWallSeconds = 600.0
   /// The Judge0 CE routes (Judge0Configuration).
   var judge0 = Judge0Configuration()
   /// Piston v2 under /api/v2 (`piston: {"enabled": bool}`).
@@ -260,9 +260,9 @@ struct DaemonConfiguration: Equatable {
     if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
     if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }
     if !(liveStallSeconds > 0) { problems.append("live_stall_s must be positive") }
-    let wallCeiling = Double(BoxLimits.ceilings.wallTimeMilliseconds) / 1000
+    let wallCeiling = Double(BoxLimits.liveCeilings.wallTimeMilliseconds) / 1000
     if !(liveWallSeconds >= 1 && liveWallSeconds <= wallCeiling) {
-      problems.append("live_wall_s must be from 1 to \(Int(wallCeiling)) (the sandbox's wall-time ceiling)")
+      problems.append("live_wall_s must be from 1 to \(Int(wallCeiling)) (the sandbox's wall-time ceiling for live runs)")
     }
     if let rateLimit {
       if rateLimit.quota < 1 { problems.append("rate_limit.runs must be at least 1") }

@@ -45,8 +45,9 @@ public struct APIConfiguration: Sendable {
   /// is told so and closed, its program killed; default 60 s.
   public var liveIdleTimeout: Duration = .seconds(60)
   /// A live run's wall ceiling, milliseconds, in place of the execute maximum (its CPU limit and
-  /// the idle rule bound it while it waits for its learner); default 120 s, the sandbox's ceiling.
-  public var liveWallMilliseconds: UInt64 = 120_000
+  /// the idle rule bound it while it waits for its learner); default 10 minutes, as the CLI's at a
+  /// terminal, and at most the sandbox's live ceiling (`BoxLimits.liveCeilings`, an hour).
+  public var liveWallMilliseconds: UInt64 = 600_000
   /// A live client whose output queue stays full this long (it takes nothing while its program
   /// waits to print) is closed and its program killed; default 30 s.
   public var liveStallTimeout: Duration = .seconds(30)
