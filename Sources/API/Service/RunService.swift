@@ -307,12 +307,18 @@ public final class RunService: Sendable {
   /// Charges a live run and, for a live slot, takes it (503 when all are taken): what a session does
   /// once its token is settled and its request admitted, before it starts anything.
   func beginLive(context: inout RunContext, placement: LivePlacement) throws(APIError) {
-    try charge(1, context: &context)
-    guard case .liveSlot = placement else { return }
+    guard case .liveSlot = placement else { return try charge(1, context: &context) }
+    // The slot first: a session turned away for want of one is charged nothing.
     guard liveSlots.acquire() else {
       throw .busy(
         "all \(liveSlots.limit) live sessions are taken; try again shortly",
         retryAfterSeconds: configuration.retryAfterSeconds)
+    }
+    do throws(APIError) {
+      try charge(1, context: &context)
+    } catch {
+      liveSlots.release()
+      throw error
     }
   }
 
