@@ -262,7 +262,8 @@ struct DaemonConfiguration: Equatable {
     if !(liveStallSeconds > 0) { problems.append("live_stall_s must be positive") }
     let wallCeiling = Double(BoxLimits.liveCeilings.wallTimeMilliseconds) / 1000
     if !(liveWallSeconds >= 1 && liveWallSeconds <= wallCeiling) {
-      problems.append("live_wall_s must be from 1 to \(Int(wallCeiling)) (the sandbox's wall-time ceiling for live runs)")
+      problems.append(
+        "live_wall_s must be from 1 to \(Int(wallCeiling)) (the sandbox's wall-time ceiling for live runs)")
     }
     if let rateLimit {
       if rateLimit.quota < 1 { problems.append("rate_limit.runs must be at least 1") }
