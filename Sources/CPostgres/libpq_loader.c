@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct {
   void (*PQclear)(PGresult *res);
@@ -26,6 +27,7 @@ static struct {
   char * (*PQresultErrorMessage)(const PGresult *res);
   ExecStatusType (*PQresultStatus)(const PGresult *res);
   int (*PQsocket)(const PGconn *conn);
+  PQnoticeProcessor (*PQsetNoticeProcessor)(PGconn *conn, PQnoticeProcessor proc, void *arg);
   ConnStatusType (*PQstatus)(const PGconn *conn);
 } libpq;
 
@@ -61,6 +63,7 @@ static void load(void) {
       {"PQresultStatus", (void **)&libpq.PQresultStatus},
       {"PQsocket", (void **)&libpq.PQsocket},
       {"PQstatus", (void **)&libpq.PQstatus},
+      {"PQsetNoticeProcessor", (void **)&libpq.PQsetNoticeProcessor},
   };
   for (size_t index = 0; index < sizeof symbols / sizeof symbols[0]; index++) {
     *symbols[index].slot = dlsym(handle, symbols[index].name);
@@ -162,4 +165,36 @@ int PQsocket(const PGconn *conn) {
 ConnStatusType PQstatus(const PGconn *conn) {
   require(&libpq.PQstatus, "PQstatus");
   return libpq.PQstatus(conn);
+}
+
+/// One notice as a JSON line on stderr, written whole with one write so lines never interleave.
+static void log_notice(void *arg, const char *message) {
+  (void)arg;
+  char line[2048];
+  size_t length = 0;
+  const char *head = "{\"event\":\"postgres_notice\",\"message\":\"";
+  for (const char *c = head; *c != 0; c++) line[length++] = *c;
+  // The message's end (libpq ends it with a newline) and control characters are escaped; a long
+  // one is cut, leaving room for the close.
+  for (const unsigned char *c = (const unsigned char *)message; *c != 0 && length < sizeof line - 16; c++) {
+    if (*c == '\n' && c[1] == 0) break;
+    if (*c == '"' || *c == '\\') {
+      line[length++] = '\\';
+      line[length++] = (char)*c;
+    } else if (*c < 0x20) {
+      length += (size_t)snprintf(line + length, sizeof line - length, "\\u%04x", *c);
+    } else {
+      line[length++] = (char)*c;
+    }
+  }
+  line[length++] = '"';
+  line[length++] = '}';
+  line[length++] = '\n';
+  (void)!write(2, line, length);
+}
+
+void dsa_libpq_log_notices_as_json(PGconn *conn) {
+  if (conn == NULL) return;
+  require(&libpq.PQsetNoticeProcessor, "PQsetNoticeProcessor");
+  libpq.PQsetNoticeProcessor(conn, log_notice, NULL);
 }

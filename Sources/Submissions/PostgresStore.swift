@@ -149,6 +149,8 @@ public final class PostgresStore: SubmissionStore, @unchecked Sendable {
       PQfinish(made)
       throw StoreError("connect to PostgreSQL", message)
     }
+    // The daemon's stderr is its JSON-lines log.
+    dsa_libpq_log_notices_as_json(made)
     let result = PQexec(made, Self.sessionSettings)
     defer { PQclear(result) }
     guard PQresultStatus(result) == PGRES_COMMAND_OK else {

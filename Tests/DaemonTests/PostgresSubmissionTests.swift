@@ -103,6 +103,22 @@ struct PostgresSubmissionTests {
         + "WHERE query LIKE '%LISTEN \(PostgresStore.channel)'")
   }
 
+  @Test func theDaemonsLogStaysJSONLinesWhenPostgreSQLSpeaks() throws {
+    let cluster = try PostgresCluster()
+    defer { cluster.remove() }
+    // A second start migrates nothing, and PostgreSQL answers its CREATE ... IF NOT EXISTS with a
+    // NOTICE, which libpq would print as plain text.
+    try daemon(on: cluster, [:]).cleanUp()
+    let second = try daemon(on: cluster, [:])
+    defer { second.cleanUp() }
+    #expect(try second.stop() == 0)
+    let lines = second.log.split(separator: "\n").map(String.init)
+    for line in lines {
+      #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "not JSON: \(line)")
+    }
+    #expect(lines.contains { $0.contains("postgres_notice") && $0.contains("already exists") }, "\(lines)")
+  }
+
   @Test func twoDaemonsShareOneQueueAndSurviveAKill() throws {
     let cluster = try PostgresCluster()
     defer { cluster.remove() }

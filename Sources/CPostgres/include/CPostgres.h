@@ -13,4 +13,9 @@
 /// (at most `size` bytes, NUL-terminated).
 int dsa_libpq_load(char *error, size_t size);
 
+/// Makes `conn`'s notices (a NOTICE such as "relation ... already exists, skipping") JSON lines on
+/// stderr, `{"event":"postgres_notice","message":...}`, as the daemon's log is: libpq's own
+/// processor prints them as plain text.
+void dsa_libpq_log_notices_as_json(PGconn *conn);
+
 #endif
