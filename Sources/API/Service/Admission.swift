@@ -2,6 +2,7 @@ import Challenges
 import Foundation
 import Runners
 import Sandbox
+import Wire
 
 /// The most a request may ask for; the runner's own defaults above a maximum are lowered to it.
 public struct LimitMaxima: Sendable, Equatable {
@@ -20,32 +21,19 @@ public struct LimitMaxima: Sendable, Equatable {
   public init() {}
 }
 
-/// Limits as a doorway was asked for them, before admission: nil keeps the runner's default.
-public struct AskedLimits: Sendable, Equatable {
-  public var cpuMilliseconds: Int64?
-  public var wallMilliseconds: Int64?
-  public var memoryMegabytes: Int64?
-  public var outputKilobytes: Int64?
-  public var processes: Int64?
+/// Limits as a doorway was asked for them, before admission: nil keeps the runner's default. The
+/// wire's own shape, so that a `/v1` body's limits are asked limits as they stand.
+public typealias AskedLimits = ExecuteBody.Limits
 
-  public init(
-    cpuMilliseconds: Int64? = nil, wallMilliseconds: Int64? = nil, memoryMegabytes: Int64? = nil,
-    outputKilobytes: Int64? = nil, processes: Int64? = nil
-  ) {
-    self.cpuMilliseconds = cpuMilliseconds
-    self.wallMilliseconds = wallMilliseconds
-    self.memoryMegabytes = memoryMegabytes
-    self.outputKilobytes = outputKilobytes
-    self.processes = processes
-  }
-
+extension AskedLimits {
   /// Limits someone chose already (a challenge's, a checker's), as asked limits.
   public init(_ limits: StepLimits) {
-    cpuMilliseconds = limits.cpuMilliseconds.map { Int64(clamping: $0) }
-    wallMilliseconds = limits.wallMilliseconds.map { Int64(clamping: $0) }
-    memoryMegabytes = limits.memoryMegabytes.map { Int64(clamping: $0) }
-    outputKilobytes = limits.outputKilobytes.map { Int64(clamping: $0) }
-    processes = limits.processes.map { Int64(clamping: $0) }
+    self.init(
+      cpuMilliseconds: limits.cpuMilliseconds.map { Int64(clamping: $0) },
+      wallMilliseconds: limits.wallMilliseconds.map { Int64(clamping: $0) },
+      memoryMegabytes: limits.memoryMegabytes.map { Int64(clamping: $0) },
+      outputKilobytes: limits.outputKilobytes.map { Int64(clamping: $0) },
+      processes: limits.processes.map { Int64(clamping: $0) })
   }
 }
 

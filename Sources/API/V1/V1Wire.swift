@@ -19,10 +19,7 @@ extension ExecuteBody {
       language: language, version: version, files: try ExecuteBody.sourceFiles(files: files, source: source))
     ask.stdin = Data((stdin ?? "").utf8)
     ask.arguments = args ?? []
-    ask.limits = AskedLimits(
-      cpuMilliseconds: limits?.cpuMilliseconds, wallMilliseconds: limits?.wallMilliseconds,
-      memoryMegabytes: limits?.memoryMegabytes, outputKilobytes: limits?.outputKilobytes,
-      processes: limits?.processes)
+    ask.limits = limits ?? AskedLimits()
     return ask
   }
 
