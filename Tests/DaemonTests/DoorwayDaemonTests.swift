@@ -142,12 +142,17 @@ func doorwayClient(_ daemon: DaemonProcess, _ mode: String, _ argument: [String:
   return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
 }
 
+/// A daemon started with `configuration` as its config file, in a directory of its own.
+func daemonConfigured(_ configuration: String) throws -> DaemonProcess {
+  let directory = try makeTemporaryDirectory()
+  try Data(configuration.utf8).write(to: URL(fileURLWithPath: directory + "/dsa-rund.json"))
+  return try DaemonProcess(arguments: ["--config", directory + "/dsa-rund.json"], directory: directory)
+}
+
 @Suite(.serialized, .enabled(if: liveClientIsInstalled, "needs the test venv's websockets (scripts/test-venv)"))
 struct DoorwayDaemonTests {
   @Test func aLiveProgramsLimitsHoldWhenItsClientNeverReads() throws {
-    let directory = try makeTemporaryDirectory()
-    try Data(#"{"limits": {"output_kb": 65536}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/live.json"))
-    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    let daemon = try daemonConfigured(#"{"limits": {"output_kb": 65536}}"#)
     defer { daemon.cleanUp() }
     let started = ContinuousClock.now
     _ = try doorwayClient(daemon, "never-reads", ["seconds": 8])
@@ -168,10 +173,7 @@ struct DoorwayDaemonTests {
   }
 
   @Test func aLiveRunHasItsOwnWallCeiling() throws {
-    let directory = try makeTemporaryDirectory()
-    try Data(#"{"limits": {"wall_ms": 3000}, "live_wall_s": 8}"#.utf8).write(
-      to: URL(fileURLWithPath: directory + "/live.json"))
-    let daemon = try DaemonProcess(arguments: ["--config", directory + "/live.json"], directory: directory)
+    let daemon = try daemonConfigured(#"{"limits": {"wall_ms": 3000}, "live_wall_s": 8}"#)
     defer { daemon.cleanUp() }
     let seen = try doorwayClient(daemon, "live-wall")
     // Five seconds of talking: past the 3 s an execute may run, within the 8 s live ceiling.
@@ -184,10 +186,7 @@ struct DoorwayDaemonTests {
   }
 
   @Test func tenThousandUnauthenticatedUpgradesCostTheDaemonNothingThatStays() throws {
-    let directory = try makeTemporaryDirectory()
-    try Data(#"{"bearer_tokens": ["sesame"], "max_connections": 64}"#.utf8).write(
-      to: URL(fileURLWithPath: directory + "/tokens.json"))
-    let daemon = try DaemonProcess(arguments: ["--config", directory + "/tokens.json"], directory: directory)
+    let daemon = try daemonConfigured(#"{"bearer_tokens": ["sesame"], "max_connections": 64}"#)
     defer { daemon.cleanUp() }
     let seen = try doorwayClient(daemon, "flood", ["pid": Int(daemon.process.processIdentifier), "count": 10_000])
     let answers = seen["answers"] as? [String: Int] ?? [:]
@@ -206,11 +205,8 @@ struct DoorwayDaemonTests {
   }
 
   @Test func theLiveDoorwaysChargeTheQuotaOfTheirToken() throws {
-    let directory = try makeTemporaryDirectory()
-    try Data(
-      #"{"bearer_tokens": ["alpha", "beta"], "rate_limit": {"runs": 1, "window_s": 60}}"#.utf8
-    ).write(to: URL(fileURLWithPath: directory + "/quota.json"))
-    let daemon = try DaemonProcess(arguments: ["--config", directory + "/quota.json"], directory: directory)
+    let daemon = try daemonConfigured(
+      #"{"bearer_tokens": ["alpha", "beta"], "rate_limit": {"runs": 1, "window_s": 60}}"#)
     defer { daemon.cleanUp() }
     let seen = try doorwayClient(daemon, "quota")
     let v1 = seen["v1"] as? [[String: Any]] ?? []
