@@ -406,13 +406,15 @@ function showTest(test, index) {
   cell(row, test.verdict);
   const earned = Math.round(test.score * test.points * 100) / 100;
   cell(row, `${earned} / ${test.points}`);
-  cell(row, `${test.wall_ms} ms`);
-  cell(row, kib(test.memory_kb));
+  // A hidden test has buckets ("under 1 s") in place of its figures.
+  cell(row, test.time ?? `${test.wall_ms} ms`);
+  cell(row, test.memory ?? kib(test.memory_kb));
   const message = cell(row, test.message || "");
   if (test.first_difference) {
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `Show step ${test.first_difference.step}`;
+    const step = test.first_difference.step;
+    button.textContent = step === undefined ? "Show the expected step" : `Show step ${step}`;
     button.addEventListener("click", () => showDifference(test, index));
     message.appendChild(document.createTextNode(" "));
     message.appendChild(button);
@@ -424,6 +426,21 @@ function showDifference(test, index) {
   const difference = test.first_difference;
   const number = difference.step;
   $("compare").hidden = false;
+  if (number === undefined) {
+    // A hidden test's difference has no number and no fields: the step's kind and a caption
+    // without the test's data are all there is to show.
+    for (const [stage, captionId, text] of [
+      [expectedStage, "expected-caption", `${difference.kind}: ${difference.caption}`],
+      [actualStage, "actual-caption", ""],
+    ]) {
+      stage.reset({});
+      stage.element.textContent = "A hidden test's steps are not shown.";
+      $(captionId).textContent = text;
+    }
+    player.captionFor = null;
+    player.load([], {}, 0);
+    return;
+  }
   for (const [stage, step, captionId, fallback] of [
     [expectedStage, difference.expected, "expected-caption", difference.caption],
     [actualStage, difference.actual, "actual-caption", null],

@@ -18,12 +18,17 @@ import Wire
 ///
 /// `compile` is an outcome object exactly as in the execute result (`ResultEncoder.outcomeValue`).
 /// `first_difference` is null unless the steps checker found one; its `expected` or `actual` is null
-/// when the program printed too few or too many steps.
+/// when the program printed too few or too many steps. A hidden test (`"hidden": true`) has `time`
+/// and `memory` buckets in place of `cpu_ms`, `wall_ms` and `memory_kb`, and its `first_difference`
+/// is `{"kind", "caption"}` only (docs/challenges.md, "Hidden tests").
 public enum GradeEncoder {
   /// The keys of a grade result object.
   public static let gradeKeys = Set(WireGradeResult.keys)
-  /// The keys of each test object.
+  /// The keys a test object may have (a visible test's and a hidden test's together).
   public static let testKeys = Set(WireTestGrade.keys)
+  /// The keys of a visible test's object, and of a hidden test's.
+  public static let visibleTestKeys = Set(WireTestGrade.visibleKeys)
+  public static let hiddenTestKeys = Set(WireTestGrade.hiddenKeys)
 
   /// The whole grade result, as a Foundation tree (`GradeResult.wire` is the wire form).
   /// `exposeCompileCache` as for `ResultEncoder.executeValue`.
@@ -90,14 +95,22 @@ public enum GradeEncoder {
 }
 
 extension StepDifference {
-  /// The difference as the wire carries it.
+  /// The difference as the wire carries it: a redacted one (no step number) in a hidden test's
+  /// form, its kind and data-free caption only.
   public var wire: WireStepDifference {
-    WireStepDifference(step: step, expected: expected, actual: actual, caption: caption)
+    guard let step else { return WireStepDifference(kind: kind, caption: genericCaption) }
+    return WireStepDifference(step: step, expected: expected, actual: actual, caption: caption)
   }
 
   /// A difference read back from the wire.
   public init(wire: WireStepDifference) {
-    self.init(step: wire.step, expected: wire.expected, actual: wire.actual, caption: wire.caption)
+    if let step = wire.step {
+      self.init(step: step, expected: wire.expected, actual: wire.actual, caption: wire.caption)
+    } else {
+      self.init(
+        step: nil, expected: nil, actual: nil, caption: wire.caption, kind: wire.kind ?? StepKind.other.phrase,
+        genericCaption: wire.caption, problem: .differs)
+    }
   }
 }
 
@@ -107,7 +120,8 @@ extension TestGrade {
     WireTestGrade(
       name: name, verdict: verdict.rawValue, score: score, points: points, cpuMilliseconds: cpuMilliseconds,
       wallMilliseconds: wallMilliseconds, memoryKilobytes: memoryKilobytes, message: message, stderr: stderr,
-      firstDifference: firstDifference?.wire, hidden: hidden)
+      firstDifference: firstDifference?.wire, hidden: hidden,
+      coarse: coarse.map { WireCoarseFigures(time: $0.time, memory: $0.memory) })
   }
 
   /// A test's grade read back from the wire (what `dsa-run --remote --challenge` prints); nil for a
@@ -120,6 +134,7 @@ extension TestGrade {
     memoryKilobytes = wire.memoryKilobytes
     stderr = wire.stderr
     hidden = wire.hidden
+    coarse = wire.coarse.map { CoarseFigures(time: $0.time, memory: $0.memory) }
     firstDifference = wire.firstDifference.map(StepDifference.init(wire:))
   }
 }

@@ -43,7 +43,7 @@ public struct TestGrade: Sendable {
   public var score: Double
   /// The test's weight in the challenge.
   public var points: Double
-  /// The run's figures; 0 for a skipped test.
+  /// The run's figures; 0 for a skipped test, and for a hidden test, which has `coarse` instead.
   public var cpuMilliseconds: UInt64 = 0
   public var wallMilliseconds: UInt64 = 0
   public var memoryKilobytes: UInt64 = 0
@@ -55,6 +55,11 @@ public struct TestGrade: Sendable {
   public var stderr: String = ""
   /// The test is hidden: the grade was redacted (`redactedForHiddenTest`).
   public var hidden = false
+  /// A hidden test's time and memory in buckets, in place of the exact figures.
+  public var coarse: CoarseFigures?
+  /// For `Grader.verify` and the operator, never for the learner (no encoder writes it): the number
+  /// of a hidden test's first differing step, which its redacted `firstDifference` leaves out.
+  public var operatorDifferenceStep: Int?
   /// For the operator's log, never for the learner (no encoder writes it): the whole error behind
   /// an `internal_error`, which may name host paths.
   public var operatorDetail = ""
@@ -71,28 +76,80 @@ public struct TestGrade: Sendable {
   }
 }
 
+/// A hidden test's time and memory, in buckets (docs/challenges.md, "Hidden tests"): a program can
+/// spend time or memory on purpose to tell its input, so a hidden test shows a few values at most.
+public struct CoarseFigures: Sendable, Hashable {
+  /// "under 0.1 s", "under 1 s", "under 10 s" or "10 s or more": of the larger of its CPU and wall time.
+  public var time: String
+  /// "under 16 MiB", "under 64 MiB", "under 256 MiB", "under 1 GiB" or "1 GiB or more".
+  public var memory: String
+
+  public init(time: String, memory: String) {
+    self.time = time
+    self.memory = memory
+  }
+
+  /// The buckets of a run's figures.
+  public init(cpuMilliseconds: UInt64, wallMilliseconds: UInt64, memoryKilobytes: UInt64) {
+    time = Self.time(milliseconds: max(cpuMilliseconds, wallMilliseconds))
+    memory = Self.memory(kilobytes: memoryKilobytes)
+  }
+
+  /// The upper bounds of the time buckets, in ms, and their names.
+  public static let timeBuckets: [(below: UInt64, name: String)] = [
+    (100, "under 0.1 s"), (1000, "under 1 s"), (10_000, "under 10 s"),
+  ]
+  public static let longestTime = "10 s or more"
+  /// The upper bounds of the memory buckets, in KiB, and their names.
+  public static let memoryBuckets: [(below: UInt64, name: String)] = [
+    (16 << 10, "under 16 MiB"), (64 << 10, "under 64 MiB"), (256 << 10, "under 256 MiB"), (1 << 20, "under 1 GiB"),
+  ]
+  public static let largestMemory = "1 GiB or more"
+
+  public static func time(milliseconds: UInt64) -> String {
+    timeBuckets.first { milliseconds < $0.below }?.name ?? longestTime
+  }
+
+  public static func memory(kilobytes: UInt64) -> String {
+    memoryBuckets.first { kilobytes < $0.below }?.name ?? largestMemory
+  }
+}
+
 extension TestGrade {
-  /// What a hidden test's grade may say: its verdict, score and figures, a fixed sentence for the
-  /// verdict, and for steps the number and caption of the first differing step. Everything else can
+  /// A hidden test's partial score is rounded down to a multiple of this: the exact share of
+  /// matched steps (or a custom checker's score) would tell where a guess of the data went wrong.
+  public static let hiddenScoreStep = 0.25
+
+  /// What a hidden test's grade may say: its verdict, a score rounded down to a quarter, its time
+  /// and memory in buckets, a fixed sentence for the verdict, and for steps the expected step's
+  /// kind and data-free caption and, in general terms, how the steps part. Everything else can
   /// carry the test's data: the stderr tail (a program can echo its stdin), a checker's message
-  /// (it names the expected token), the expected and actual step fields, an exit code.
+  /// (it names the expected token), the expected and actual step fields, the step's own caption
+  /// (a recorder's names the values it compares), the step's number and the exact score (how far a
+  /// guess of the data got), the exact figures (a program can spend time or memory to tell a
+  /// value), an exit code.
   public func redactedForHiddenTest() -> TestGrade {
-    var redacted = TestGrade(name: name, verdict: verdict, score: score, points: points, message: "")
+    let rounded =
+      verdict == .accepted
+      ? score : (score / Self.hiddenScoreStep).rounded(.down) * Self.hiddenScoreStep
+    var redacted = TestGrade(name: name, verdict: verdict, score: rounded, points: points, message: "")
     redacted.hidden = true
     redacted.operatorDetail = operatorDetail
-    redacted.cpuMilliseconds = cpuMilliseconds
-    redacted.wallMilliseconds = wallMilliseconds
-    redacted.memoryKilobytes = memoryKilobytes
+    redacted.operatorDifferenceStep = firstDifference?.step ?? operatorDifferenceStep
+    redacted.coarse =
+      coarse
+      ?? CoarseFigures(
+        cpuMilliseconds: cpuMilliseconds, wallMilliseconds: wallMilliseconds, memoryKilobytes: memoryKilobytes)
     if let difference = firstDifference {
       redacted.firstDifference = StepDifference(
-        step: difference.step, expected: nil, actual: nil, caption: difference.caption)
+        step: nil, expected: nil, actual: nil, caption: difference.genericCaption, kind: difference.kind,
+        genericCaption: difference.genericCaption, problem: difference.problem,
+        differingFields: difference.differingFields)
     }
     switch verdict {
     case .accepted: redacted.message = ""
     case .wrongAnswer:
-      redacted.message =
-        firstDifference.map { "Wrong answer on a hidden test: step \($0.step) differs. Expected step: \($0.caption)" }
-        ?? "Wrong answer on a hidden test."
+      redacted.message = redacted.firstDifference.map(Self.hiddenStepSentence) ?? "Wrong answer on a hidden test."
     case .compileError: redacted.message = message
     case .runtimeError: redacted.message = "The program failed on a hidden test (runtime error)."
     case .timeLimit: redacted.message = "The program went over the time limit on a hidden test."
@@ -104,6 +161,32 @@ extension TestGrade {
     case .skipped: redacted.message = message
     }
     return redacted
+  }
+
+  /// How a hidden test's steps part, in general terms: the expected step's kind, the names of the
+  /// compared fields that differ (the challenge's option), and its data-free caption.
+  static func hiddenStepSentence(_ difference: StepDifference) -> String {
+    let start = "Wrong answer on a hidden test: "
+    switch difference.problem {
+    case .differs:
+      let fields = difference.differingFields
+      let named =
+        fields.isEmpty
+        ? "" : " (its \(listed(fields)) \(fields.count == 1 ? "differs" : "differ"))"
+      return start + "your steps first differ from the expected ones at \(difference.kind)\(named). "
+        + "Expected step: \(difference.genericCaption)"
+    case .missing:
+      return start + "your program stopped printing steps too early; the next expected step is "
+        + "\(difference.kind). Expected step: \(difference.genericCaption)"
+    case .extra:
+      return start + "your program printed more steps than expected. \(difference.genericCaption)"
+    }
+  }
+
+  /// "action, active and array".
+  private static func listed(_ names: [String]) -> String {
+    guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+    return names.dropLast().joined(separator: ", ") + " and " + last
   }
 }
 

@@ -100,8 +100,11 @@ public final class Grader: Sendable {
       result.verdict = .compileError
       result.message = program.compile?.message ?? "The code did not compile."
       result.tests = challenge.tests.map {
-        TestGrade(
-          name: $0.name, verdict: .skipped, score: 0, points: $0.points, message: "Not run: the code did not compile.")
+        Self.shown(
+          TestGrade(
+            name: $0.name, verdict: .skipped, score: 0, points: $0.points, message: "Not run: the code did not compile."
+          ),
+          of: $0)
       }
       return result
     }
@@ -115,7 +118,7 @@ public final class Grader: Sendable {
           var grade = TestGrade(
             name: $0.name, verdict: .internalError, score: 0, points: $0.points, message: error.message)
           grade.operatorDetail = error.detail
-          return grade
+          return Self.shown(grade, of: $0)
         }
         return finish(result, challenge: challenge, options: options)
       }
@@ -138,16 +141,18 @@ public final class Grader: Sendable {
           let test = challenge.tests[index]
           let grade: TestGrade
           if shared.stopped.load(ordering: .relaxed) {
-            grade = TestGrade(
-              name: test.name, verdict: .skipped, score: 0, points: test.points,
-              message: "Not run: an earlier test failed (stop at first failure).")
+            grade = Self.shown(
+              TestGrade(
+                name: test.name, verdict: .skipped, score: 0, points: test.points,
+                message: "Not run: an earlier test failed (stop at first failure)."), of: test)
           } else if work.remainingMilliseconds() < TestWork.shortestRunMilliseconds {
-            grade = TestGrade(
-              name: test.name, verdict: .skipped, score: 0, points: test.points,
-              message: "Not run: grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds)).")
+            grade = Self.shown(
+              TestGrade(
+                name: test.name, verdict: .skipped, score: 0, points: test.points,
+                message: "Not run: grading passed its bound of \(Self.seconds(options.timeBoundMilliseconds))."),
+              of: test)
           } else {
-            let full = work.grade(test)
-            grade = test.hidden ? full.redactedForHiddenTest() : full
+            grade = Self.shown(work.grade(test), of: test)
             if options.stopAtFirstFailure, grade.verdict != .accepted { shared.stopped.store(true, ordering: .relaxed) }
           }
           shared.grades.withLock { $0[index] = grade }
@@ -196,6 +201,12 @@ public final class Grader: Sendable {
       result.verdict = .accepted
     }
     return result
+  }
+
+  /// A test's grade as it may leave the grader: redacted when the test is hidden, whatever the
+  /// verdict, so every route (CLI text and JSON, /v1/grade, SSE, stored grades) shows the same.
+  static func shown(_ grade: TestGrade, of test: ChallengeTest) -> TestGrade {
+    test.hidden ? grade.redactedForHiddenTest() : grade
   }
 
   static func seconds(_ milliseconds: UInt64) -> String {
@@ -390,7 +401,10 @@ extension Grader {
       var got = "\(test.verdict.rawValue) on test \(test.name)"
       if let step = expected.step {
         wanted += " at step \(step)"
-        got += test.firstDifference.map { " at step \($0.step)" } ?? " with no step difference"
+        // A hidden test's step number is kept for this comparison only.
+        got +=
+          (test.firstDifference?.step ?? test.operatorDifferenceStep).map { " at step \($0)" }
+          ?? " with no step difference"
       }
       if wanted != got { verification.problem = "expected \(wanted), got \(got)" }
     }

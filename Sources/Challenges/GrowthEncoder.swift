@@ -6,7 +6,8 @@ import Grading
 /// ```json
 /// {"verdict": "wrong_answer", "score": 0, "ambiguous": false, "class": "n^2", "wall_ms": 900,
 ///  "message": "Growth: Your program made 130,816 compare steps for n = 512 and ...",
-///  "points": [{"n": 16, "m": null, "count": 120, "verdict": "accepted", "message": "", "wall_ms": 30}],
+///  "points": [{"n": 16, "m": null, "count": 120, "verdict": "accepted", "message": "", "cpu_ms": 20,
+///              "wall_ms": 30}],
 ///  "cases": [{"name": "random", "expect": ["n log n"], "verdict": "wrong_answer", "ambiguous": false,
 ///             "class": "n^2", "message": "...", "points": [...],
 ///             "fits": [{"class": "n^2", "error": 0.002, "leading_share": 1.0}]}]}
@@ -58,6 +59,7 @@ public enum GrowthEncoder {
       "count": point.count.map(GradeEncoder.number) ?? NSNull(),
       "verdict": point.verdict.rawValue,
       "message": point.message,
+      "cpu_ms": point.cpuMilliseconds,
       "wall_ms": point.wallMilliseconds,
     ]
   }
@@ -77,6 +79,7 @@ public enum GrowthEncoder {
       var point = GrowthPointGrade(
         n: n, m: item["m"] as? Int, count: number(item["count"]), verdict: pointVerdict,
         message: item["message"] as? String ?? "")
+      point.cpuMilliseconds = UInt64(max(0, (item["cpu_ms"] as? Int) ?? 0))
       point.wallMilliseconds = UInt64(max(0, (item["wall_ms"] as? Int) ?? 0))
       return point
     }

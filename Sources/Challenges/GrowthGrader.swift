@@ -17,6 +17,9 @@ public struct GrowthPointGrade: Sendable {
   public var message: String
   public var cpuMilliseconds: UInt64 = 0
   public var wallMilliseconds: UInt64 = 0
+  /// The run's stdin and what it wrote (stdout and stderr), for the time check (`GrowthTimeCheck`).
+  public var inputBytes = 0
+  public var outputBytes = 0
 
   public init(n: Int, m: Int? = nil, count: Double? = nil, verdict: GradeVerdict, message: String) {
     self.n = n
@@ -242,6 +245,8 @@ struct GrowthGrader: Sendable {
     }
     point.cpuMilliseconds = outcome.cpuMilliseconds
     point.wallMilliseconds = outcome.wallMilliseconds
+    point.inputBytes = stdin.count
+    point.outputBytes = outcome.stdout.count + outcome.stderr.count
     if wasCut, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
       point.verdict = .timeLimit
       point.message = "At n = \(n) the program was still running when \(budget) ran out."
@@ -320,6 +325,23 @@ struct GrowthGrader: Sendable {
     grade.ambiguous = judgement.isAmbiguous
     grade.growthClass = judgement.growthClass
     grade.message = judgement.message
+    // Counts are what the program says it did: the box's CPU time must not grow much faster.
+    if grade.verdict == .accepted {
+      let timings = points.compactMap { point in
+        point.count.map {
+          GrowthTiming(
+            n: point.n, m: point.m, count: $0, cpuMilliseconds: Double(point.cpuMilliseconds),
+            inputBytes: Double(point.inputBytes), outputBytes: Double(point.outputBytes))
+        }
+      }
+      if let finding = GrowthTimeCheck.check(
+        timings, claimed: judgement.growthClass, classes: growthCase.classes, counted: section.count.noun)
+      {
+        grade.verdict = .wrongAnswer
+        grade.ambiguous = false
+        grade.message = finding.message
+      }
+    }
     return grade
   }
 }

@@ -21,7 +21,8 @@ public enum BFSRecorder {
     var steps = [
       step(
         current: nil, visited: visited, frontier: queue,
-        caption: "Start at \(source): mark it visited and put it in the queue.")
+        caption: "Start at \(source): mark it visited and put it in the queue.", kind: "the start",
+        generic: "Start at the start node: mark it visited and put it in the queue.")
     ]
     while head < queue.count {
       let node = queue[head]
@@ -37,13 +38,20 @@ public enum BFSRecorder {
         added.isEmpty
         ? "Take \(node) from the front of the queue: it has no unvisited neighbours."
         : "Take \(node) from the front of the queue and queue its unvisited neighbours \(listText(added))."
-      steps.append(step(current: node, visited: visited, frontier: Array(queue[head...]), caption: caption))
+      steps.append(
+        step(
+          current: node, visited: visited, frontier: Array(queue[head...]), caption: caption,
+          kind: "taking a node from the queue",
+          generic: "Take the node at the front of the queue and queue its unvisited neighbours in ascending order."))
     }
     return steps
   }
 
-  private static func step(current: Int?, visited: [Int], frontier: [Int], caption: String) -> Step {
+  private static func step(
+    current: Int?, visited: [Int], frontier: [Int], caption: String, kind: String, generic: String
+  ) -> Step {
     Step(
-      ["current": JSONValue(current), "visited": JSONValue(visited), "frontier": JSONValue(frontier)], caption: caption)
+      ["current": JSONValue(current), "visited": JSONValue(visited), "frontier": JSONValue(frontier)], caption: caption,
+      kind: kind, genericCaption: generic)
   }
 }

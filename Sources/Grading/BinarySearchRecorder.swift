@@ -28,19 +28,27 @@ public enum BinarySearchRecorder {
       } else {
         caption = "The middle item, at index \(mid), is \(value), larger than \(target), so search the left half."
       }
-      steps.append(step(low: low, high: high, mid: mid, found: value == target, caption: caption))
+      steps.append(
+        step(
+          low: low, high: high, mid: mid, found: value == target, caption: caption, kind: "a probe",
+          generic:
+            "Look at the middle item of the range: stop if it is the target, else keep the half that can hold it."))
       if value == target { return steps }
       if value < target { low = mid + 1 } else { high = mid - 1 }
     }
     steps.append(
       step(
         low: low, high: high, mid: nil, found: false,
-        caption: "low (\(low)) has passed high (\(high)): \(target) is not in the array."))
+        caption: "low (\(low)) has passed high (\(high)): \(target) is not in the array.",
+        kind: "the end of the search", generic: "low has passed high: the target is not in the array."))
     return steps
   }
 
-  private static func step(low: Int, high: Int, mid: Int?, found: Bool, caption: String) -> Step {
+  private static func step(
+    low: Int, high: Int, mid: Int?, found: Bool, caption: String, kind: String, generic: String
+  ) -> Step {
     Step(
-      ["low": JSONValue(low), "high": JSONValue(high), "mid": JSONValue(mid), "found": .bool(found)], caption: caption)
+      ["low": JSONValue(low), "high": JSONValue(high), "mid": JSONValue(mid), "found": .bool(found)], caption: caption,
+      kind: kind, genericCaption: generic)
   }
 }

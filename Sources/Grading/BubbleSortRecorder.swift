@@ -23,14 +23,16 @@ public enum BubbleSortRecorder {
             "compare", active: [j, j + 1], array: array, sorted: settled,
             caption: left > right
               ? "Compare \(left) and \(right): \(left) is larger, so they swap."
-              : "Compare \(left) and \(right): they are in order."))
+              : "Compare \(left) and \(right): they are in order.",
+            generic: "Compare two neighbours: if the left one is larger, they swap."))
         if left > right {
           array.swapAt(j, j + 1)
           swapped = true
           steps.append(
             arrayStep(
               "swap", active: [j, j + 1], array: array, sorted: settled,
-              caption: "Swap \(left) and \(right), so the larger one moves right."))
+              caption: "Swap \(left) and \(right), so the larger one moves right.",
+              generic: "Swap the two neighbours, so the larger one moves right."))
         }
       }
       if !swapped { break }

@@ -9,20 +9,45 @@ public enum Verdict: String, Sendable, Codable, Hashable {
 
 /// Where a learner's steps first differ from the expected ones (DESIGN §5 `first_difference`).
 public struct StepDifference: Sendable, Hashable {
-  /// The step number, counting from 1.
-  public var step: Int
+  /// How the steps part.
+  public enum Problem: String, Sendable, Hashable {
+    /// Both have the step and some compared field differs.
+    case differs
+    /// The program printed fewer steps.
+    case missing
+    /// The program printed more steps.
+    case extra
+  }
+
+  /// The step number, counting from 1; nil once redacted for a hidden test (its position tells
+  /// how far a guess of the test's data got).
+  public var step: Int?
   /// The expected step's declared fields, or nil when the program printed more steps than expected.
   public var expected: JSONValue?
   /// The program's step's declared fields, or nil when it printed fewer steps than expected.
   public var actual: JSONValue?
   /// The expected step's caption (what it means), or a sentence saying the algorithm had finished.
   public var caption: String
+  /// The expected step's kind in words that hold no data ("a comparison"; "an extra step").
+  public var kind: String
+  /// `caption` without the input's values (`Step.dataFreeCaption`).
+  public var genericCaption: String
+  public var problem: Problem
+  /// The compared fields that differ (`.differs` only): the checker's option, never the data.
+  public var differingFields: [String]
 
-  public init(step: Int, expected: JSONValue?, actual: JSONValue?, caption: String) {
+  public init(
+    step: Int?, expected: JSONValue?, actual: JSONValue?, caption: String, kind: String = "a step",
+    genericCaption: String? = nil, problem: Problem? = nil, differingFields: [String] = []
+  ) {
     self.step = step
     self.expected = expected
     self.actual = actual
     self.caption = caption
+    self.kind = kind
+    self.genericCaption = genericCaption ?? StepKind.other.caption
+    self.problem = problem ?? (actual == nil ? .missing : expected == nil ? .extra : .differs)
+    self.differingFields = differingFields
   }
 }
 

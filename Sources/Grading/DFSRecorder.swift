@@ -23,7 +23,11 @@ public enum DFSRecorder {
         ?? "Start at \(node) and mark it visited."
       steps.append(
         Step(
-          ["current": JSONValue(node), "visited": JSONValue(visited), "frontier": JSONValue(path)], caption: caption))
+          ["current": JSONValue(node), "visited": JSONValue(visited), "frontier": JSONValue(path)], caption: caption,
+          kind: parent == nil ? "the start" : "a visit to a node",
+          genericCaption: parent == nil
+            ? "Start at the start node and mark it visited."
+            : "Go to the smallest unvisited neighbour of the deepest node on the path that has one."))
       for edge in adjacency[node] where !seen[edge.to] {
         visit(edge.to, from: node)
       }

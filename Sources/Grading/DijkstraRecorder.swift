@@ -64,10 +64,14 @@ public enum DijkstraRecorder {
   }
 
   private static func step(_ action: String, current: Int, dist: [Int?], visited: [Int], caption: String) -> Step {
-    Step(
+    let kind = StepKind(action: .string(action))
+    return Step(
       [
         "action": .string(action), "current": JSONValue(current), "dist": .array(dist.map { JSONValue($0) }),
         "visited": JSONValue(visited),
-      ], caption: caption)
+      ], caption: caption, kind: kind.phrase,
+      genericCaption: kind == .settle
+        ? "Settle the unsettled node with the smallest known distance: its distance is final."
+        : "Try an edge from the node just settled: a shorter way to its end updates the end's distance.")
   }
 }

@@ -24,13 +24,17 @@ public enum InsertionSortRecorder {
             "compare", active: [j - 1, j], array: array, sorted: prefix,
             caption: larger
               ? "Compare \(left) with \(right), the item being inserted."
-              : "\(left) is not larger than \(right), so \(right) stays: the first \(i + 1) items are in order."))
+              : "\(left) is not larger than \(right), so \(right) stays: the first \(i + 1) items are in order.",
+            generic:
+              "Compare the item being inserted with the item just before it: a larger item before it is shifted "
+              + "right, else the item stays and the pass ends."))
         guard larger else { break }
         array.swapAt(j - 1, j)
         steps.append(
           arrayStep(
             "swap", active: [j - 1, j], array: array, sorted: prefix,
-            caption: "\(left) is larger than \(right), so shift it right."))
+            caption: "\(left) is larger than \(right), so shift it right.",
+            generic: "The item before the one being inserted is larger, so shift it right."))
         j -= 1
       }
     }

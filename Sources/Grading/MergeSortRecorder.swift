@@ -40,6 +40,7 @@ public enum MergeSortRecorder {
     steps.append(
       arrayStep(
         "merge", active: Array(lo..<hi), array: array, sorted: [],
-        caption: "Merge \(listText(left)) and \(listText(right)) into \(listText(merged))."))
+        caption: "Merge \(listText(left)) and \(listText(right)) into \(listText(merged)).",
+        generic: "Merge two sorted halves into one sorted run, taking from the left half on ties."))
   }
 }

@@ -28,7 +28,8 @@ public enum QuickSortRecorder {
     steps.append(
       arrayStep(
         "pivot", active: [hi], array: array, sorted: placed,
-        caption: "Partition indices \(lo) to \(hi) around the pivot \(pivot), the last item."))
+        caption: "Partition indices \(lo) to \(hi) around the pivot \(pivot), the last item.",
+        generic: "Partition the range around its last item, the pivot."))
     var store = lo
     for j in lo..<hi {
       let value = array[j]
@@ -38,7 +39,8 @@ public enum QuickSortRecorder {
           "compare", active: [j, hi], array: array, sorted: placed,
           caption: goesLeft
             ? "\(value) is not larger than the pivot \(pivot), so it belongs in the left part."
-            : "\(value) is larger than the pivot \(pivot), so it stays in the right part."))
+            : "\(value) is larger than the pivot \(pivot), so it stays in the right part.",
+          generic: "Compare an item with the pivot: one not larger than the pivot belongs in the left part."))
       guard goesLeft else { continue }
       if store != j {
         let displaced = array[store]
@@ -46,7 +48,8 @@ public enum QuickSortRecorder {
         steps.append(
           arrayStep(
             "swap", active: [store, j], array: array, sorted: placed,
-            caption: "Swap \(value) with \(displaced) to grow the left part to index \(store)."))
+            caption: "Swap \(value) with \(displaced) to grow the left part to index \(store).",
+            generic: "Swap the item into the left part, which grows by one."))
       }
       store += 1
     }
@@ -56,7 +59,8 @@ public enum QuickSortRecorder {
     steps.append(
       arrayStep(
         "place", active: [store], array: array, sorted: placed,
-        caption: "Put the pivot \(pivot) at index \(store): smaller or equal items are left of it, larger right."))
+        caption: "Put the pivot \(pivot) at index \(store): smaller or equal items are left of it, larger right.",
+        generic: "Put the pivot between the two parts: smaller or equal items left of it, larger right."))
     sort(&array, lo, store - 1, &steps, &placed)
     sort(&array, store + 1, hi, &steps, &placed)
   }

@@ -57,11 +57,14 @@ public struct Graph: Sendable, Hashable {
   }
 }
 
-/// Builds array steps: `{action, active, array, sorted}`.
-func arrayStep(_ action: String, active: [Int], array: [Int], sorted: [Int], caption: String) -> Step {
+/// Builds array steps: `{action, active, array, sorted}`. `generic` is the caption without data: it
+/// must depend only on the recorder and the action, never on the input.
+func arrayStep(_ action: String, active: [Int], array: [Int], sorted: [Int], caption: String, generic: String)
+  -> Step
+{
   Step(
     ["action": .string(action), "active": JSONValue(active), "array": JSONValue(array), "sorted": JSONValue(sorted)],
-    caption: caption)
+    caption: caption, kind: StepKind(action: .string(action)).phrase, genericCaption: generic)
 }
 
 /// The final step every sort records: `{action: "done", active: [], array, sorted: all indices}`.
@@ -70,7 +73,9 @@ func doneStep(_ array: [Int]) -> Step {
     array.count < 2
     ? "An array of \(array.count) item\(array.count == 1 ? "" : "s") is already sorted."
     : "Done: the array is sorted."
-  return arrayStep("done", active: [], array: array, sorted: Array(array.indices), caption: caption)
+  return arrayStep(
+    "done", active: [], array: array, sorted: Array(array.indices), caption: caption,
+    generic: "Done: the array is sorted.")
 }
 
 /// "[5, 2, 4]"

@@ -23,7 +23,8 @@ public enum SelectionSortRecorder {
             "compare", active: [smallest, j], array: array, sorted: Array(0..<i),
             caption: smaller
               ? "\(candidate) is smaller than \(current), the smallest so far, so it becomes the smallest."
-              : "\(candidate) is not smaller than \(current), the smallest so far."))
+              : "\(candidate) is not smaller than \(current), the smallest so far.",
+            generic: "Compare the next candidate with the smallest item so far: a smaller one becomes the smallest."))
         if smaller { smallest = j }
       }
       if smallest != i {
@@ -32,7 +33,8 @@ public enum SelectionSortRecorder {
         steps.append(
           arrayStep(
             "swap", active: [i, smallest], array: array, sorted: Array(0...i),
-            caption: "Swap \(moved), the smallest remaining item, into position \(i)."))
+            caption: "Swap \(moved), the smallest remaining item, into position \(i).",
+            generic: "Swap the smallest remaining item to the end of the sorted part."))
       }
     }
     steps.append(doneStep(array))

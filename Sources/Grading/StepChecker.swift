@@ -87,18 +87,21 @@ public struct StepChecker: Checker {
       }
       difference = StepDifference(
         step: number, expected: want.projected(on: fields), actual: got.projected(on: fields),
-        caption: want.caption ?? "")
+        caption: want.caption ?? "", kind: want.dataFreeKind, genericCaption: want.dataFreeCaption, problem: .differs,
+        differingFields: differingFields(want, got))
       message = "step \(number) differs: " + parts.joined(separator: "; ")
     } else if matched < expectedSteps.count {
       let want = expectedSteps[matched]
       difference = StepDifference(
-        step: number, expected: want.projected(on: fields), actual: nil, caption: want.caption ?? "")
+        step: number, expected: want.projected(on: fields), actual: nil, caption: want.caption ?? "",
+        kind: want.dataFreeKind, genericCaption: want.dataFreeCaption, problem: .missing)
       message =
         "expected \(Text.plural(expectedSteps.count, "step")), got \(actualSteps.count): step \(number) is missing"
     } else {
       difference = StepDifference(
         step: number, expected: nil, actual: actualSteps[matched].projected(on: fields),
-        caption: "The algorithm had already finished after \(Text.plural(expectedSteps.count, "step")).")
+        caption: "The algorithm had already finished after \(Text.plural(expectedSteps.count, "step")).",
+        kind: "an extra step", genericCaption: "The algorithm had already finished.", problem: .extra)
       message =
         "expected \(Text.plural(expectedSteps.count, "step")), got \(actualSteps.count): step \(number) is extra"
     }

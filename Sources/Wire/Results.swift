@@ -192,16 +192,22 @@ public struct WireExecuteResult: Sendable, Equatable {
 }
 
 /// The first step where a program's steps left the expected ones.
+///
+/// Two forms (docs/challenges.md, "Hidden tests"): a visible test's `{"step", "expected", "actual",
+/// "caption"}`, and a hidden test's `{"kind", "caption"}`, where the caption is the step's data-free
+/// one and nothing says where the step was or what it held.
 public struct WireStepDifference: Sendable, Equatable {
-  /// From 1.
-  public var step: Int
-  /// Null when the program printed too many steps.
+  /// From 1; nil in a hidden test's form.
+  public var step: Int?
+  /// Null when the program printed too many steps (and in a hidden test's form).
   public var expected: JSONValue?
-  /// Null when it printed too few.
+  /// Null when it printed too few (and in a hidden test's form).
   public var actual: JSONValue?
   public var caption: String
+  /// The expected step's kind in words ("a comparison"): a hidden test's form only.
+  public var kind: String?
 
-  /// A difference from its parts.
+  /// A visible test's difference from its parts.
   public init(step: Int, expected: JSONValue?, actual: JSONValue?, caption: String) {
     self.step = step
     self.expected = expected
@@ -209,26 +215,55 @@ public struct WireStepDifference: Sendable, Equatable {
     self.caption = caption
   }
 
-  /// Its keys.
-  public static let keys = ["step", "expected", "actual", "caption"]
+  /// A hidden test's difference: the step's kind and its data-free caption.
+  public init(kind: String, caption: String) {
+    self.kind = kind
+    self.caption = caption
+  }
 
-  /// Reads a difference object; nil when a problem was recorded.
+  /// Its keys, both forms.
+  public static let keys = ["step", "expected", "actual", "caption", "kind"]
+
+  /// Reads a difference object, in either form; nil when a problem was recorded.
   public init?(reading object: StrictObject) {
     let before = object.reader.problems.count
+    let caption = object.string("caption", required: true)
+    if object.has("kind") || !object.has("step") {
+      let kind = object.string("kind", required: true)
+      for key in ["step", "expected", "actual"] where object.has(key) {
+        object.reader.report(object.path(key), "is not part of a hidden test's difference", kind: .unknownKey)
+      }
+      guard object.reader.problems.count == before, let kind, let caption else { return nil }
+      self.init(kind: kind, caption: caption)
+      return
+    }
     let step = object.integer("step", as: Int.self, required: true)
     let expected = object.nullable("expected")
     let actual = object.nullable("actual")
-    let caption = object.string("caption", required: true)
     guard object.reader.problems.count == before, let step, let caption else { return nil }
     self.init(step: step, expected: expected, actual: actual, caption: caption)
   }
 
   /// The difference object.
   public var json: JSONValue {
-    [
+    guard let step else { return ["kind": .string(kind ?? ""), "caption": .string(caption)] }
+    return [
       "step": .number(Double(step)), "expected": expected ?? .null, "actual": actual ?? .null,
       "caption": .string(caption),
     ]
+  }
+}
+
+/// A hidden test's time and memory, in coarse buckets (docs/challenges.md, "Hidden tests").
+public struct WireCoarseFigures: Sendable, Equatable {
+  /// "under 0.1 s", "under 1 s", "under 10 s", "10 s or more".
+  public var time: String
+  /// "under 16 MiB", "under 64 MiB", "under 256 MiB", "under 1 GiB", "1 GiB or more".
+  public var memory: String
+
+  public init(time: String, memory: String) {
+    self.time = time
+    self.memory = memory
   }
 }
 
@@ -239,9 +274,13 @@ public struct WireTestGrade: Sendable, Equatable {
   public var verdict: String
   public var score: Double
   public var points: Double
+  /// A visible test's figures (0 in a hidden test's form, which carries `coarse` instead).
   public var cpuMilliseconds: UInt64
   public var wallMilliseconds: UInt64
   public var memoryKilobytes: UInt64
+  /// A hidden test's buckets in place of `cpu_ms`, `wall_ms` and `memory_kb`: written as `time` and
+  /// `memory`.
+  public var coarse: WireCoarseFigures?
   public var message: String
   public var stderr: String
   public var firstDifference: WireStepDifference?
@@ -251,7 +290,7 @@ public struct WireTestGrade: Sendable, Equatable {
   public init(
     name: String, verdict: String, score: Double, points: Double, cpuMilliseconds: UInt64,
     wallMilliseconds: UInt64, memoryKilobytes: UInt64, message: String, stderr: String,
-    firstDifference: WireStepDifference?, hidden: Bool
+    firstDifference: WireStepDifference?, hidden: Bool, coarse: WireCoarseFigures? = nil
   ) {
     self.name = name
     self.verdict = verdict
@@ -264,13 +303,19 @@ public struct WireTestGrade: Sendable, Equatable {
     self.stderr = stderr
     self.firstDifference = firstDifference
     self.hidden = hidden
+    self.coarse = coarse
   }
 
-  /// The keys of each test object.
+  /// The keys of each test object, both forms (a visible test has `cpu_ms`, `wall_ms` and
+  /// `memory_kb`; a hidden one `time` and `memory`).
   public static let keys = [
-    "name", "verdict", "score", "points", "cpu_ms", "wall_ms", "memory_kb", "message", "stderr", "first_difference",
-    "hidden",
+    "name", "verdict", "score", "points", "cpu_ms", "wall_ms", "memory_kb", "time", "memory", "message", "stderr",
+    "first_difference", "hidden",
   ]
+  /// The keys of a visible test's object.
+  public static let visibleKeys = keys.filter { $0 != "time" && $0 != "memory" }
+  /// The keys of a hidden test's object.
+  public static let hiddenKeys = keys.filter { !["cpu_ms", "wall_ms", "memory_kb"].contains($0) }
 
   /// Reads a test object; nil when a problem was recorded.
   public init?(reading object: StrictObject) {
@@ -279,38 +324,57 @@ public struct WireTestGrade: Sendable, Equatable {
     let verdict = object.string("verdict", required: true)
     let score = object.number("score", required: true)
     let points = object.number("points", required: true)
-    let cpu = object.count("cpu_ms")
-    let wall = object.count("wall_ms")
-    let memory = object.count("memory_kb")
+    var coarse: WireCoarseFigures?
+    var figures: (UInt64, UInt64, UInt64)?
+    if object.has("time") || object.has("memory") {
+      let time = object.string("time", required: true)
+      let memory = object.string("memory", required: true)
+      for key in ["cpu_ms", "wall_ms", "memory_kb"] where object.has(key) {
+        object.reader.report(object.path(key), "goes with time and memory only in a visible test", kind: .unknownKey)
+      }
+      if let time, let memory { coarse = WireCoarseFigures(time: time, memory: memory) }
+    } else {
+      let cpu = object.count("cpu_ms")
+      let wall = object.count("wall_ms")
+      let memory = object.count("memory_kb")
+      if let cpu, let wall, let memory { figures = (cpu, wall, memory) }
+    }
     let message = object.string("message", required: true)
     let stderr = object.string("stderr", required: true)
     let difference = object.nullable("first_difference").flatMap {
       object.reader.object($0, at: object.path("first_difference"), keys: WireStepDifference.keys)
     }.flatMap(WireStepDifference.init(reading:))
     let hidden = object.bool("hidden", required: true)
-    guard object.reader.problems.count == before, let name, let verdict, let score, let points, let cpu, let wall,
-      let memory, let message, let stderr, let hidden
+    guard object.reader.problems.count == before, let name, let verdict, let score, let points,
+      figures != nil || coarse != nil, let message, let stderr, let hidden
     else { return nil }
     self.init(
-      name: name, verdict: verdict, score: score, points: points, cpuMilliseconds: cpu, wallMilliseconds: wall,
-      memoryKilobytes: memory, message: message, stderr: stderr, firstDifference: difference, hidden: hidden)
+      name: name, verdict: verdict, score: score, points: points, cpuMilliseconds: figures?.0 ?? 0,
+      wallMilliseconds: figures?.1 ?? 0, memoryKilobytes: figures?.2 ?? 0, message: message, stderr: stderr,
+      firstDifference: difference, hidden: hidden, coarse: coarse)
   }
 
   /// The test object.
   public var json: JSONValue {
-    [
+    var object: [String: JSONValue] = [
       "name": .string(name),
       "verdict": .string(verdict),
       "score": WireGradeResult.number(score),
       "points": WireGradeResult.number(points),
-      "cpu_ms": .number(Double(cpuMilliseconds)),
-      "wall_ms": .number(Double(wallMilliseconds)),
-      "memory_kb": .number(Double(memoryKilobytes)),
       "message": .string(message),
       "stderr": .string(stderr),
       "first_difference": firstDifference?.json ?? .null,
       "hidden": .bool(hidden),
     ]
+    if let coarse {
+      object["time"] = .string(coarse.time)
+      object["memory"] = .string(coarse.memory)
+    } else {
+      object["cpu_ms"] = .number(Double(cpuMilliseconds))
+      object["wall_ms"] = .number(Double(wallMilliseconds))
+      object["memory_kb"] = .number(Double(memoryKilobytes))
+    }
+    return .object(object)
   }
 }
 

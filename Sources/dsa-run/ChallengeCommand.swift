@@ -170,14 +170,21 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challeng
   }
   let nameWidth = max(4, result.tests.map(\.name.count).max() ?? 0)
   func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-  print(column("test", nameWidth) + "  " + column("verdict", 16) + column("time", 10) + column("memory", 11) + "score")
-  for test in result.tests {
-    let ran = test.verdict != .skipped
-    let time = ran ? "\(test.cpuMilliseconds) ms" : "-"
-    let memory = ran ? String(format: "%.1f MiB", Double(test.memoryKilobytes) / 1024) : "-"
+  // A hidden test's figures are buckets ("under 0.1 s"), as in the grade object.
+  let figures = result.tests.map { test -> (time: String, memory: String) in
+    guard test.verdict != .skipped else { return ("-", "-") }
+    if let coarse = test.coarse { return (coarse.time, coarse.memory) }
+    return ("\(test.cpuMilliseconds) ms", String(format: "%.1f MiB", Double(test.memoryKilobytes) / 1024))
+  }
+  let timeWidth = max(10, (figures.map(\.time.count).max() ?? 0) + 2)
+  let memoryWidth = max(11, (figures.map(\.memory.count).max() ?? 0) + 2)
+  print(
+    column("test", nameWidth) + "  " + column("verdict", 16) + column("time", timeWidth)
+      + column("memory", memoryWidth) + "score")
+  for (test, shown) in zip(result.tests, figures) {
     print(
-      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 16) + column(time, 10) + column(memory, 11)
-        + "\(points(test.points * test.score))/\(points(test.points))")
+      column(test.name, nameWidth) + "  " + column(test.verdict.rawValue, 16) + column(shown.time, timeWidth)
+        + column(shown.memory, memoryWidth) + "\(points(test.points * test.score))/\(points(test.points))")
   }
   if let failed = result.tests.first(where: { $0.verdict != .accepted && $0.verdict != .skipped }) {
     print("")
@@ -201,7 +208,8 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challeng
 /// A failed test in plain words: for steps, the step number, the fields that differ and what the
 /// expected step means.
 func explain(_ test: TestGrade) -> String {
-  guard let difference = test.firstDifference else {
+  // A hidden test's difference has no number and no fields: its message says all it may.
+  guard let difference = test.firstDifference, let number = difference.step else {
     var text = "Test \(test.name), \(test.verdict.rawValue): \(test.message)"
     let stderr = test.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
     if !stderr.isEmpty {
@@ -210,7 +218,7 @@ func explain(_ test: TestGrade) -> String {
     }
     return text
   }
-  var lines = ["Test \(test.name): your steps first differ from the expected ones at step \(difference.step)."]
+  var lines = ["Test \(test.name): your steps first differ from the expected ones at step \(number)."]
   switch (difference.expected, difference.actual) {
   case (let expected?, let actual?):
     if case .object(let want) = expected, case .object(let got) = actual {
@@ -219,15 +227,15 @@ func explain(_ test: TestGrade) -> String {
           "  \(name): expected \(want[name].map(\.json) ?? "nothing"), yours \(got[name].map(\.json) ?? "nothing")")
       }
     }
-    lines.append("  expected step \(difference.step): \(expected.json)")
-    lines.append("  your step \(difference.step):     \(actual.json)")
+    lines.append("  expected step \(number): \(expected.json)")
+    lines.append("  your step \(number):     \(actual.json)")
   case (let expected?, nil):
-    lines.append("  your program stopped printing steps before step \(difference.step): \(expected.json)")
+    lines.append("  your program stopped printing steps before step \(number): \(expected.json)")
   case (nil, let actual?):
-    lines.append("  your program printed an extra step \(difference.step): \(actual.json)")
+    lines.append("  your program printed an extra step \(number): \(actual.json)")
   case (nil, nil): break
   }
-  if !difference.caption.isEmpty { lines.append("  what step \(difference.step) should do: \(difference.caption)") }
+  if !difference.caption.isEmpty { lines.append("  what step \(number) should do: \(difference.caption)") }
   return lines.joined(separator: "\n")
 }
 

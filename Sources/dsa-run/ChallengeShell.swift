@@ -34,10 +34,10 @@ func visibleDetails(of grade: TestGrade, test: ChallengeTest, challenge: Challen
   var lines = ["", "Input of test \(test.name):", excerpt(String(decoding: test.stdin, as: UTF8.self))]
   let parsed = try? StepParser().parse(grade.stdout).get()
   if let difference = grade.firstDifference {
-    if difference.step > 1, let steps = parsed?.steps, steps.count >= difference.step - 1 {
-      let before = steps[difference.step - 2]
+    if let number = difference.step, number > 1, let steps = parsed?.steps, steps.count >= number - 1 {
+      let before = steps[number - 2]
       let fields = challenge.stepChecker?.fields ?? Array(before.fields.keys).sorted()
-      lines.append("Step \(difference.step - 1), the last one that matched: \(before.projected(on: fields).json)")
+      lines.append("Step \(number - 1), the last one that matched: \(before.projected(on: fields).json)")
     }
     return lines.joined(separator: "\n")
   }

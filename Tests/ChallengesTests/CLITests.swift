@@ -95,7 +95,8 @@ struct CLIData {
     #expect(result.stdout.contains("sample: wrong_answer"))
   }
 
-  /// The CLI shows a hidden test as the API does: in text and in --json, the step and caption only.
+  /// The CLI shows a hidden test as the API does: in text and in --json, the step's kind and its
+  /// data-free caption, its time and memory in buckets.
   @Test func hiddenTestsShowNoDataInTextOrJSON() throws {
     let data = try CLIData()
     defer { data.directory.remove() }
@@ -105,17 +106,49 @@ struct CLIData {
     try hidden.write(under: data.path + "/challenges")
     let text = try data.grade("wrong.py", "hidden")
     #expect(text.status == 120)
-    #expect(text.stdout.contains("Test reversed: your steps first differ from the expected ones at step 6."))
-    #expect(text.stdout.contains("what step 6 should do: 3 is larger than 2, so shift it right."))
+    #expect(
+      text.stdout.contains(
+        "Test reversed, wrong_answer: Wrong answer on a hidden test: your steps first differ from the expected ones "
+          + "at a swap"), "\(text.stdout)")
+    #expect(text.stdout.contains("Expected step: The item before the one being inserted is larger, so shift it right."))
     let json = try data.grade("wrong.py", "hidden", ["--json"])
     for output in [text.stdout, json.stdout] {
-      for secret in ["swap", "compare", "[3, 2, 4, 1]", "[3,2,4,1]", "[4, 3, 2, 1]", "4 3 2 1"] {
+      for secret in [
+        "\"swap\"", "compare", "[3, 2, 4, 1]", "[3,2,4,1]", "[4, 3, 2, 1]", "4 3 2 1", "step 6", "3 is larger",
+      ] {
         #expect(!output.contains(secret), "\(output)")
       }
     }
+    let row = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("reversed") })
+    #expect(row.contains("under ") && row.contains(" MiB") && !row.contains(" ms"), "\(row)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let tests = try #require(object["tests"] as? [[String: Any]])
     #expect(tests.map { $0["hidden"] as? Bool } == [false, true])
+    #expect(tests[1]["time"] is String && tests[1]["cpu_ms"] == nil)
+  }
+
+  /// An author's caption that names a hidden test's input ("compare 7319041 with 6024173") is shown
+  /// nowhere: not in the text (the explanation and the table), not in --json.
+  @Test func aHiddenTestsCaptionNamingItsInputIsShownNowhere() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    try HiddenTestTests.captionedPairs().write(under: data.path + "/challenges")
+    // Right on the small sample, so the hidden test is the failure the text explains.
+    let wrongOnLargeNumbers = HiddenTestTests.wrongPair.replacingOccurrences(
+      of: "print('@step {\"action\": \"compare\", \"pair\": [%d, %d]}' % (b, a))",
+      with: "print('@step {\"action\": \"%s\", \"pair\": [%d, %d]}' % (\"swap\" if a < 1000 else \"compare\", b, a))")
+    #expect(wrongOnLargeNumbers != HiddenTestTests.wrongPair)
+    try Data(wrongOnLargeNumbers.utf8).write(to: URL(fileURLWithPath: data.path + "/pair.py"))
+    let text = try data.grade("pair.py", "pairs")
+    #expect(text.status == 120, "\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "Test secret, wrong_answer: Wrong answer on a hidden test: your steps first differ from the expected ones at "
+          + "a swap (its action differs). Expected step: Swap two items."), "\(text.stdout)")
+    let json = try data.grade("pair.py", "pairs", ["--json"])
+    for output in [text.stdout, text.stderr, json.stdout] {
+      for secret in ["7319041", "6024173"] { #expect(!output.contains(secret), "\(output)") }
+    }
   }
 
   @Test func jsonIsTheGradeObject() throws {
@@ -127,7 +160,7 @@ struct CLIData {
     #expect(Set(object.keys) == GradeEncoder.gradeKeys)
     #expect(object["verdict"] as? String == "wrong_answer")
     let tests = try #require(object["tests"] as? [[String: Any]])
-    #expect(tests.allSatisfy { Set($0.keys) == GradeEncoder.testKeys })
+    #expect(tests.allSatisfy { Set($0.keys) == GradeEncoder.visibleTestKeys })
     let difference = try #require(tests[1]["first_difference"] as? [String: Any])
     #expect(difference["step"] as? Int == 6)
     #expect((difference["expected"] as? [String: Any])?["array"] as? [Int] == [2, 3, 4, 1])

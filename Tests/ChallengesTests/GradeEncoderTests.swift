@@ -33,8 +33,43 @@ import Testing
       ), "\(text)")
     #expect(text.contains("\"points\":2,"), "integral numbers print without a fraction")
     let tests = try #require(object["tests"] as? [[String: Any]])
-    #expect(tests.allSatisfy { Set($0.keys) == GradeEncoder.testKeys })
+    #expect(tests.allSatisfy { Set($0.keys) == GradeEncoder.visibleTestKeys })
     #expect(tests[0]["first_difference"] is NSNull)
+  }
+
+  /// A hidden test's object: buckets for the figures, the step's kind and data-free caption only.
+  @Test func aHiddenTestHasBucketsAndADataFreeDifference() throws {
+    var failed = TestGrade(name: "reversed", verdict: .wrongAnswer, score: 0.6, points: 2, message: "step 2 differs")
+    failed.cpuMilliseconds = 80
+    failed.wallMilliseconds = 1200
+    failed.memoryKilobytes = 70_000
+    failed.firstDifference = StepDifference(
+      step: 2, expected: ["array": [9, 4]], actual: ["array": [4, 9]], caption: "Swap 9 and 4.", kind: "a swap",
+      genericCaption: "Swap two items.", problem: .differs, differingFields: ["array"])
+    let hidden = failed.redactedForHiddenTest()
+    let text = String(decoding: ResultEncoder.data(GradeEncoder.testObject(hidden)), as: UTF8.self)
+    #expect(
+      text
+        == #"{"first_difference":{"caption":"Swap two items.","kind":"a swap"},"hidden":true,"memory":"under 256 MiB","#
+        + #""message":"Wrong answer on a hidden test: your steps first differ from the expected ones at a swap (its "#
+        + #"array differs). Expected step: Swap two items.","name":"reversed","points":2,"score":0.5,"stderr":"","#
+        + #""time":"under 10 s","verdict":"wrong_answer"}"#)
+  }
+
+  /// The buckets' edges: each figure falls in the first bucket whose bound is above it.
+  @Test func bucketsHaveFixedEdges() {
+    let times: [(UInt64, String)] = [
+      (0, "under 0.1 s"), (99, "under 0.1 s"), (100, "under 1 s"), (999, "under 1 s"), (1000, "under 10 s"),
+      (9999, "under 10 s"), (10_000, "10 s or more"),
+    ]
+    for (milliseconds, name) in times { #expect(CoarseFigures.time(milliseconds: milliseconds) == name) }
+    let memories: [(UInt64, String)] = [
+      (0, "under 16 MiB"), (16383, "under 16 MiB"), (16384, "under 64 MiB"), (65536, "under 256 MiB"),
+      (262_144, "under 1 GiB"), (1_048_575, "under 1 GiB"), (1_048_576, "1 GiB or more"),
+    ]
+    for (kilobytes, name) in memories { #expect(CoarseFigures.memory(kilobytes: kilobytes) == name) }
+    // The larger of CPU and wall time.
+    #expect(CoarseFigures(cpuMilliseconds: 50, wallMilliseconds: 150, memoryKilobytes: 0).time == "under 1 s")
   }
 
   @Test func compileOutcomeUsesTheExecuteShape() throws {

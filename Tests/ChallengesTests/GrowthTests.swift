@@ -356,4 +356,98 @@ struct GrowthGraderTests {
     let caught = try GradingFixture.grader.verify(impostor, of: challenge)
     #expect(caught.problem?.hasPrefix("expected wrong_answer growing like n^2 on case random, got accepted") == true)
   }
+
+  /// A sort whose counts are checked against the box's CPU time: at 2048 and 6144 a Python program's
+  /// quadratic work takes about 0.1 and 0.8 s, well above the 50 ms floor, and the last size triples,
+  /// so n^2 grows x9 where n grows x3 (doubling, x4 against x2, is nearer the x1.5 margin than a test
+  /// on a shared machine should be).
+  func timedFixture(expect: [String], count: Any) -> ChallengeFixture {
+    var fixture = growthFixture(budgetMilliseconds: 90_000)
+    var growth = fixture["growth"] as! [String: Any]
+    growth["sizes"] = [64, 128, 256, 512, 1024, 2048, 6144]
+    growth["count"] = count
+    growth["cases"] = [["name": "random", "input": ["shape": "random", "seed": 3], "expect": expect]]
+    fixture["growth"] = growth
+    return fixture
+  }
+
+  /// Selection sort, which compares n(n-1)/2 times whatever the input; it reports `perItem` once per
+  /// item and, with `countLine`, its real count on an @count line.
+  func selectionSort(perItem counted: String, countLine: Bool) -> String {
+    """
+    import sys
+    data = sys.stdin.read().split()
+    a = [int(x) for x in data[1:1 + int(data[0])]]
+    compares = 0
+    for i in range(len(a)):
+        \(counted)
+        best = i
+        for j in range(i + 1, len(a)):
+            compares += 1
+            if a[j] < a[best]:
+                best = j
+        a[i], a[best] = a[best], a[i]
+    print(*a)
+    \(countLine ? "print('@count', compares)" : "")
+
+    """
+  }
+
+  /// An O(n^2) sort that prints one compare step per item (n of them) passes the count fit as O(n); its
+  /// CPU time gives it away.
+  @Test func aSortThatCountsNButWorksNSquaredFailsOnItsCPUTime() throws {
+    let forged = selectionSort(perItem: #"print('@step {"action": "compare"}')"#, countLine: false)
+    let result = try growthGrade(timedFixture(expect: ["n"], count: ["actions": ["compare"]]), forged)
+    #expect(result.tests.map(\.verdict) == [.accepted])
+    let random = try #require(result.growth?.cases.first)
+    #expect(random.points.map(\.count) == [64, 128, 256, 512, 1024, 2048, 6144])
+    // The counts fit O(n); the verdict is the CPU time's.
+    #expect(random.growthClass == .linear)
+    #expect(random.verdict == .wrongAnswer, "\(random.message)")
+    #expect(
+      random.message.hasPrefix(
+        "Your program's compare steps grow like O(n), but the CPU time it took grew like O(n^2) between n = 2048 "
+          + "and n = 6144: from "), "\(random.message)")
+    #expect(random.message.hasSuffix("It does work that its counts do not show."))
+    #expect(result.verdict == .wrongAnswer && result.message == "Growth: " + random.message)
+    // The CPU times it was judged on are in the grade.
+    #expect(random.points.allSatisfy { $0.cpuMilliseconds > 0 })
+    let object = GrowthEncoder.growthObject(try #require(result.growth))
+    #expect((object["points"] as? [[String: Any]])?.last?["cpu_ms"] as? UInt64 == random.points.last?.cpuMilliseconds)
+  }
+
+  /// The same sort reporting its real count, n(n-1)/2 on its @count line: its time grows as its
+  /// counts do, and O(n^2) is accepted where it is asked for.
+  @Test func anHonestQuadraticSortWithMeasurableTimeIsAccepted() throws {
+    let honest = selectionSort(perItem: "pass", countLine: true)
+    let result = try growthGrade(timedFixture(expect: ["n^2"], count: "count_line"), honest)
+    let random = try #require(result.growth?.cases.first)
+    #expect(random.verdict == .accepted, "\(random.message)")
+    #expect(random.growthClass == .quadratic)
+    #expect(random.message.hasSuffix("that grows like O(n^2)."), "\(random.message)")
+    // Judged, not left out: the work at n = 2048 is above the floor.
+    let work = random.points[5].cpuMilliseconds - random.points[0].cpuMilliseconds
+    #expect(Double(work) >= GrowthTimeCheck.floorMilliseconds, "\(random.points.map(\.cpuMilliseconds))")
+  }
+
+  /// Merge sort counting its compares on its @count line, at sizes where its time is measurable.
+  @Test func anHonestNLogNSortWithMeasurableTimeIsAccepted() throws {
+    var fixture = timedFixture(expect: ["n log n"], count: "count_line")
+    var growth = fixture["growth"] as! [String: Any]
+    growth["sizes"] = [256, 1024, 4096, 16384, 65536, 131072]
+    fixture["growth"] = growth
+    let counting =
+      mergeSortCounting.replacingOccurrences(
+        of: #"print('@step {"action": "compare"}')"#, with: "counted[0] += 1"
+      ).replacingOccurrences(
+        of: "data = sys.stdin.read().split()", with: "counted = [0]\ndata = sys.stdin.read().split()")
+      + "print('@count', counted[0])\n"
+    #expect(counting.contains("counted[0] += 1") && counting.contains("@count"))
+    let result = try growthGrade(fixture, counting)
+    let random = try #require(result.growth?.cases.first)
+    #expect(random.verdict == .accepted, "\(random.message)")
+    #expect(random.growthClass == .linearithmic)
+    let work = random.points[4].cpuMilliseconds - random.points[0].cpuMilliseconds
+    #expect(Double(work) >= GrowthTimeCheck.floorMilliseconds, "\(random.points.map(\.cpuMilliseconds))")
+  }
 }

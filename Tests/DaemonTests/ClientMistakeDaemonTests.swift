@@ -77,8 +77,9 @@ struct ClientMistakeDaemonTests {
     let reversed = try #require(tests.first { $0["name"] as? String == "reversed" })
     #expect(reversed["hidden"] as? Bool == true)
     #expect(reversed["stderr"] as? String == "")
+    #expect(reversed["time"] is String && reversed["memory"] is String && reversed["cpu_ms"] == nil)
     if let difference = reversed["first_difference"] as? [String: Any] {
-      #expect(difference["expected"] is NSNull && difference["actual"] is NSNull)
+      #expect(Set(difference.keys) == ["kind", "caption"], "\(difference)")
     }
     // reversed.in is "6\n9 7 5 3 1 -1": not its numbers in any order or form.
     let hiddenParts = tests.filter { $0["hidden"] as? Bool == true }
@@ -87,5 +88,95 @@ struct ClientMistakeDaemonTests {
     // A visible test still shows everything.
     let sample = try #require(tests.first { $0["name"] as? String == "sample" })
     #expect((sample["stderr"] as? String)?.hasPrefix("INPUT ") == true)
+  }
+
+  /// A hidden test whose author's caption names its input ("compare 7319041 with 6024173") shows
+  /// none of it on any route: /v1/grade, its SSE events, a stored grade. Its time and memory are
+  /// buckets and its step has no number; the visible test beside it shows everything.
+  @Test func aHiddenTestShowsTheSameLittleOnEveryRoute() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    func steps(_ first: Int, _ second: Int) -> String {
+      [
+        #"@step {"action": "compare", "pair": [\#(first), \#(second)], "caption": "compare \#(first) with \#(second)"}"#,
+        #"@step {"action": "swap", "pair": [\#(second), \#(first)], "caption": "swap \#(first) and \#(second)"}"#,
+        #"@step {"action": "done", "pair": [\#(second), \#(first)], "caption": "done: \#(second) \#(first)"}"#,
+      ].joined(separator: "\n") + "\n"
+    }
+    let challenge: [String: Any] = [
+      "id": "pairs", "title": "Order a pair", "statement": "Compare, then swap.",
+      "checker": ["name": "steps", "options": ["fields": ["action", "pair"]]],
+      "tests": [
+        ["name": "sample", "stdin": "5 3\n", "expected_steps": steps(5, 3)],
+        [
+          "name": "secret", "stdin": "7319041 6024173\n", "expected_steps": steps(7_319_041, 6_024_173), "hidden": true,
+        ],
+      ],
+    ]
+    // Compares twice instead of swapping; echoes its input on stderr and stdout.
+    let program = """
+      import sys
+      a, b = map(int, sys.stdin.read().split())
+      sys.stderr.write(f"input {a} {b}\\n")
+      print('@step {"action": "compare", "pair": [%d, %d]}' % (a, b))
+      print('@step {"action": "compare", "pair": [%d, %d]}' % (b, a))
+      print('@step {"action": "done", "pair": [%d, %d]}' % (b, a))
+      print("read", a, b)
+
+      """
+    let body: [String: Any] = ["language": "python", "source": program, "challenge": challenge]
+    let secrets = ["7319041", "6024173"]
+
+    func checkTests(_ tests: [[String: Any]], route: String) {
+      #expect(tests.count == 2, "\(route)")
+      guard tests.count == 2 else { return }
+      let (sample, secret) = (tests[0], tests[1])
+      #expect(secret["hidden"] as? Bool == true && secret["verdict"] as? String == "wrong_answer", "\(route)")
+      #expect(secret["time"] is String && secret["memory"] is String, "\(route)")
+      #expect(secret["cpu_ms"] == nil && secret["wall_ms"] == nil && secret["memory_kb"] == nil, "\(route)")
+      #expect(
+        secret["first_difference"] as? [String: String] == ["kind": "a swap", "caption": "Swap two items."],
+        "\(route)")
+      #expect(secret["score"] as? Double == 0.25, "\(route)")
+      // The visible test keeps everything.
+      let shown = sample["first_difference"] as? [String: Any]
+      #expect(shown?["step"] as? Int == 2 && shown?["caption"] as? String == "swap 5 and 3", "\(route)")
+      #expect(sample["cpu_ms"] is Int && sample["stderr"] as? String == "input 5 3\n", "\(route)")
+    }
+
+    let graded = try post(daemon, "/v1/grade", body)
+    #expect(graded.status == 200, "\(graded.body)")
+    for secret in secrets { #expect(!graded.body.contains(secret), "\(graded.body)") }
+    checkTests(try #require(graded.json["tests"] as? [[String: Any]]), route: "/v1/grade")
+
+    let data = try JSONSerialization.data(withJSONObject: body)
+    let streamed = try curl(
+      daemon.baseURL + "/v1/grade",
+      [
+        "-X", "POST", "-H", "Content-Type: application/json", "-H", "Accept: text/event-stream",
+        "--data-binary", String(decoding: data, as: UTF8.self),
+      ], timeout: 120)
+    #expect(streamed.status == 200 && streamed.headers["content-type"] == "text/event-stream", "\(streamed.body)")
+    for secret in secrets { #expect(!streamed.body.contains(secret), "\(streamed.body)") }
+    var events: [(name: String, data: [String: Any])] = []
+    var name = ""
+    for line in streamed.body.split(separator: "\n") {
+      if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+      if line.hasPrefix("data: "),
+        let object = try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+      {
+        events.append((name, object))
+      }
+    }
+    checkTests(events.filter { $0.name == "test" }.map { $0.data.filter { $0.key != "index" } }, route: "SSE test")
+    let result = try #require(events.first { $0.name == "result" }?.data)
+    checkTests(try #require(result["tests"] as? [[String: Any]]), route: "SSE result")
+
+    let stored = try post(daemon, "/v1/submissions?wait=30", body, timeout: 60)
+    #expect(stored.status == 200, "\(stored.body)")
+    for secret in secrets { #expect(!stored.body.contains(secret), "\(stored.body)") }
+    let storedResult = try #require(stored.json["result"] as? [String: Any])
+    checkTests(try #require(storedResult["tests"] as? [[String: Any]]), route: "stored")
+    #expect(try daemon.stop() == 0)
   }
 }

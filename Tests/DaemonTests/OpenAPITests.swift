@@ -100,6 +100,35 @@ struct OpenAPITests {
     #expect(Set((grade["required"] as? [String]) ?? []) == GradeEncoder.gradeKeys)
     let test = try schema(document, "TestGrade")
     #expect(Set(((test["properties"] as? [String: Any]) ?? [:]).keys) == GradeEncoder.testKeys)
+    // Its two forms: a visible test's figures, a hidden test's buckets and data-free difference.
+    let forms = try #require(test["oneOf"] as? [[String: Any]])
+    #expect(
+      forms.map { Set((($0["properties"] as? [String: Any]) ?? [:]).keys) }
+        == [GradeEncoder.visibleTestKeys, GradeEncoder.hiddenTestKeys])
+    let visibleTest: [String: Any] = [
+      "name": "a", "verdict": "wrong_answer", "score": 0.4, "points": 1, "cpu_ms": 12, "wall_ms": 30,
+      "memory_kb": 9000, "message": "step 2 differs", "stderr": "", "hidden": false,
+      "first_difference": ["step": 2, "expected": ["pair": [1, 2]], "actual": NSNull(), "caption": "swap 2 and 1"],
+    ]
+    let hiddenTest: [String: Any] = [
+      "name": "b", "verdict": "wrong_answer", "score": 0.25, "points": 1, "time": "under 0.1 s",
+      "memory": "under 16 MiB", "message": "Wrong answer on a hidden test.", "stderr": "", "hidden": true,
+      "first_difference": ["kind": "a swap", "caption": "Swap two items."],
+    ]
+    for object in [visibleTest, hiddenTest] {
+      let problems = validate(object, test, document)
+      #expect(problems.isEmpty, "\(problems) in \(object)")
+    }
+    // A hidden test with a figure, or a step number, is not one the schema allows.
+    var leaky = hiddenTest
+    leaky["cpu_ms"] = 12
+    #expect(!validate(leaky, test, document).isEmpty)
+    leaky = hiddenTest
+    leaky["first_difference"] = ["kind": "a swap", "caption": "Swap two items.", "step": 2]
+    #expect(!validate(leaky, test, document).isEmpty)
+    var unmarked = visibleTest
+    unmarked["hidden"] = true
+    #expect(!validate(unmarked, test, document).isEmpty)
 
     // The request schema is as strict as the decoder: a misspelt field fails both.
     let request = try schema(document, "ExecuteRequest")

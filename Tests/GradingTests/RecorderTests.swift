@@ -156,4 +156,35 @@ import Wire
     let output = steps.map { Step($0.fields).line }.joined(separator: "\n")
     #expect(checker.check(expectedSteps: steps, output: output).verdict == .accepted)
   }
+
+  /// A hidden test shows a step's kind and data-free caption: every recorded step has both, neither
+  /// holds a digit, and each recorder's caption for a kind is the same whatever the input.
+  @Test func everyRecordedStepHasADataFreeKindAndCaption() throws {
+    var recordings: [String: [[Step]]] = [:]
+    for (name, record) in Self.sorters { recordings[name] = Self.inputs.map(record) }
+    recordings["binary search"] = try [(4, 7), (9, 1), (7, 2)].map {
+      try BinarySearchRecorder.record([1, 3, 5, 7, 9], target: $0.0 + $0.1 - 4)
+    }
+    recordings["bfs"] = try [0, 3, 5].map { try BFSRecorder.record(graph, source: $0) }
+    recordings["dfs"] = try [0, 3, 5].map { try DFSRecorder.record(graph, source: $0) }
+    let weighted = Graph(
+      nodeCount: 4, edges: [Graph.Edge(0, 1, weight: 4), Graph.Edge(0, 2, weight: 1), Graph.Edge(2, 1, weight: 2)])
+    recordings["dijkstra"] = try [0, 1, 3].map { try DijkstraRecorder.record(weighted, source: $0) }
+    for (name, runs) in recordings {
+      var captions: [String: Set<String>] = [:]
+      for step in runs.joined() {
+        let kind = try #require(step.kind, "\(name)")
+        let generic = try #require(step.genericCaption, "\(name)")
+        #expect(!kind.contains(where: \.isNumber) && !generic.contains(where: \.isNumber), "\(name): \(generic)")
+        captions[kind, default: []].insert(generic)
+      }
+      #expect(captions.values.allSatisfy { $0.count == 1 }, "\(name): \(captions)")
+    }
+    #expect(InsertionSortRecorder.record([2, 1]).map(\.kind) == ["a comparison", "a swap", "the final step"])
+    // A step read from a file takes its kind from its action, from a fixed vocabulary only.
+    #expect(Step(["action": "compare"], caption: "compare 42 with 17").dataFreeKind == "a comparison")
+    #expect(Step(["action": "compare"], caption: "compare 42 with 17").dataFreeCaption == "Compare two items.")
+    #expect(Step(["action": "move 42"], caption: "move 42").dataFreeKind == "a step")
+    #expect(Step(["array": [4, 2]]).dataFreeCaption.contains("not shown"))
+  }
 }

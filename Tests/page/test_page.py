@@ -409,12 +409,17 @@ class PageTests(unittest.TestCase):
         self.assertIn("O(n^2) (asked)", labels)
         self.assertIn("grows like O(n^2)", text_of(browser, "growth-message"))
         shot(browser, "grade-difference.png")
-        # A hidden test's difference: its caption only, never its steps.
+        # A hidden test's difference: the step's kind and a caption without the test's data, never its
+        # steps, its step's number or its exact figures.
         negatives = [row for row in rows if row.text.startswith("negatives")][0]
-        negatives.find_element(By.TAG_NAME, "button").click()
+        self.assertIn("under ", negatives.text)
+        self.assertNotIn(" ms", negatives.text)
+        button = negatives.find_element(By.TAG_NAME, "button")
+        self.assertEqual(button.text, "Show the expected step")
+        button.click()
         self.assertEqual(text_of(browser, "expected-stage"), "A hidden test's steps are not shown.")
         self.assertEqual(text_of(browser, "actual-stage"), "A hidden test's steps are not shown.")
-        self.assertTrue(text_of(browser, "expected-caption"))
+        self.assertTrue(text_of(browser, "expected-caption").startswith("a comparison: "), text_of(browser, "expected-caption"))
         self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#stage .bar"), [])
 
     def test_06_no_request_leaves_the_origin_and_no_policy_violation(self):
