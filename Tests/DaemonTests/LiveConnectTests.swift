@@ -673,6 +673,13 @@ struct LiveConnectTests {
       ($0["data"] as? [String: Any])?["data"] as? String
     }.joined()
     #expect(stdout == (result["run"] as? [String: Any])?["stdout"] as? String)
+    // A step event is {"step": the step}, as docs/api.md shows it, the step as the result lists it.
+    let stepEvents = events.filter { $0["event"] as? String == "step" }.compactMap { $0["data"] as? [String: Any] }
+    #expect(stepEvents.map { Set($0.keys) } == [["step"]], "\(stepEvents)")
+    let resultSteps = result["steps"] as? [[String: Any]] ?? []
+    #expect(
+      stepEvents.compactMap { $0["step"] as? [String: Any] }.map { $0 as NSDictionary }
+        == resultSteps.map { $0 as NSDictionary }, "\(stepEvents) against \(resultSteps)")
 
     let refused = try liveClient(
       daemon, "sse", ["path": "/v1/execute", "body": ["language": "cobol", "source": ""]])
