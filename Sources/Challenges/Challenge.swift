@@ -46,6 +46,19 @@ public struct Challenge: Sendable {
     return runs
   }
 
+  /// Whether one text is the right output, so showing the expected output next to the program's
+  /// helps: true for `exact`, `lines` and `tokens` (and the steps checker's output checker when it is
+  /// one of them), false when many texts pass (`floats`, `unordered`, `yes_no`, a checker program)
+  /// or only steps are compared.
+  public var hasOneRightOutput: Bool {
+    let oneText = [ExactChecker.name, LinesChecker.name, TokensChecker.name]
+    switch checker {
+    case .output(let checker): return oneText.contains(type(of: checker).name)
+    case .steps(_, let output?): return oneText.contains(type(of: output).name)
+    case .steps(_, nil), .program: return false
+    }
+  }
+
   /// The steps checker, when the challenge grades steps.
   public var stepChecker: StepChecker? {
     if case .steps(let checker, _) = checker { return checker }

@@ -20,7 +20,8 @@ import Wire
 /// `first_difference` is null unless the steps checker found one; its `expected` or `actual` is null
 /// when the program printed too few or too many steps. A hidden test (`"hidden": true`) has `time`
 /// and `memory` buckets in place of `cpu_ms`, `wall_ms` and `memory_kb`, and its `first_difference`
-/// is `{"kind", "caption"}` only (docs/challenges.md, "Hidden tests").
+/// is `{"kind", "caption"}` only (docs/challenges.md, "Hidden tests"). A visible test that did not
+/// pass has `details` (`FailureDetails`), others `"details": null`; a hidden test has no such key.
 public enum GradeEncoder {
   /// The keys of a grade result object.
   public static let gradeKeys = Set(WireGradeResult.keys)
@@ -121,7 +122,8 @@ extension TestGrade {
       name: name, verdict: verdict.rawValue, score: score, points: points, cpuMilliseconds: cpuMilliseconds,
       wallMilliseconds: wallMilliseconds, memoryKilobytes: memoryKilobytes, message: message, stderr: stderr,
       firstDifference: firstDifference?.wire, hidden: hidden,
-      coarse: coarse.map { WireCoarseFigures(time: $0.time, memory: $0.memory) })
+      coarse: coarse.map { WireCoarseFigures(time: $0.time, memory: $0.memory) },
+      details: hidden ? nil : details?.wire)
   }
 
   /// A test's grade read back from the wire (what `dsa-run --remote --challenge` prints); nil for a
@@ -136,6 +138,23 @@ extension TestGrade {
     hidden = wire.hidden
     coarse = wire.coarse.map { CoarseFigures(time: $0.time, memory: $0.memory) }
     firstDifference = wire.firstDifference.map(StepDifference.init(wire:))
+    details = wire.details.map(FailureDetails.init(wire:))
+  }
+}
+
+extension FailureDetails {
+  public var wire: WireTestDetails {
+    WireTestDetails(
+      input: input, inputTruncated: inputTruncated, expectedOutput: expectedOutput,
+      expectedOutputTruncated: expectedOutputTruncated, output: output,
+      outputTruncated: outputTruncated, lastMatchingStep: lastMatchingStep)
+  }
+
+  public init(wire: WireTestDetails) {
+    self.init(
+      input: wire.input, inputTruncated: wire.inputTruncated, expectedOutput: wire.expectedOutput,
+      expectedOutputTruncated: wire.expectedOutputTruncated,
+      output: wire.output, outputTruncated: wire.outputTruncated, lastMatchingStep: wire.lastMatchingStep)
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Grading
 import Sandbox
+import Wire
 
 /// A test's or a whole grade's verdict (DESIGN §4), as JSON words.
 public enum GradeVerdict: String, Sendable, Hashable, CaseIterable {
@@ -66,6 +67,9 @@ public struct TestGrade: Sendable {
   /// The start of the program's stdout (at most `Grader.stdoutExcerptBytes`), for the CLI's
   /// expected-versus-yours report; not part of the grade object.
   public var stdout: String = ""
+  /// What the learner may see of a visible test that did not pass: nil for a hidden, accepted,
+  /// skipped or internal-error test.
+  public var details: FailureDetails?
 
   public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
     self.name = name
@@ -73,6 +77,49 @@ public struct TestGrade: Sendable {
     self.score = score
     self.points = points
     self.message = message
+  }
+}
+
+/// A visible failed test's data (docs/api.md, "Grade result"), so every client can show what the
+/// CLI shows: the test's input, the expected output when one text is the answer, the program's
+/// ordinary output, and the last step that still matched the expected ones.
+public struct FailureDetails: Sendable, Equatable {
+  /// The test's stdin, at most `Grader.detailsInputBytes`; the outputs at most
+  /// `Grader.detailsOutputBytes` each.
+  public var input: String
+  public var inputTruncated: Bool
+  /// nil when the checker accepts more than one text (`unordered`, `floats`, `yes_no`, a checker
+  /// program) or the test has no expected output: a diff against one of many answers misleads.
+  public var expectedOutput: String?
+  public var expectedOutputTruncated: Bool
+  /// The program's stdout without step lines (and growth count lines).
+  public var output: String
+  public var outputTruncated: Bool
+  /// The program's step before its first differing one, on the compared fields: nil unless the
+  /// steps differ after at least one matched.
+  public var lastMatchingStep: JSONValue?
+
+  public init(
+    input: String, inputTruncated: Bool, expectedOutput: String?, expectedOutputTruncated: Bool, output: String,
+    outputTruncated: Bool, lastMatchingStep: JSONValue?
+  ) {
+    self.input = input
+    self.inputTruncated = inputTruncated
+    self.expectedOutput = expectedOutput
+    self.expectedOutputTruncated = expectedOutputTruncated
+    self.output = output
+    self.outputTruncated = outputTruncated
+    self.lastMatchingStep = lastMatchingStep
+  }
+
+  /// At most `limit` bytes of `data` as text, cut before a character rather than inside one, and
+  /// whether anything was cut.
+  static func prefix(_ data: Data, limit: Int) -> (text: String, truncated: Bool) {
+    guard data.count > limit else { return (String(decoding: data, as: UTF8.self), false) }
+    var end = data.startIndex + limit
+    // A UTF-8 continuation byte (10xxxxxx) belongs to the character that starts before it.
+    while end > data.startIndex, data[end] & 0xC0 == 0x80 { end -= 1 }
+    return (String(decoding: data[data.startIndex..<end], as: UTF8.self), true)
   }
 }
 

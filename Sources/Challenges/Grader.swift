@@ -3,6 +3,7 @@ import Grading
 import Runners
 import Sandbox
 import Synchronization
+import Wire
 
 /// How to grade.
 public struct GradeOptions: Sendable {
@@ -58,6 +59,10 @@ public final class Grader: Sendable {
   public static let stderrExcerptBytes = 4096
   /// The bytes of a test's stdout kept in `TestGrade.stdout` (its start, where a difference begins).
   public static let stdoutExcerptBytes = 64 << 10
+  /// The most of a test's stdin, and of its expected and actual output, a failed visible test's
+  /// `details` carry: enough for the tests learners read, and 100 failed tests stay within 2 MiB.
+  public static let detailsInputBytes = 4 << 10
+  public static let detailsOutputBytes = 8 << 10
 
   public init(executor: Executor) {
     self.executor = executor
@@ -283,6 +288,7 @@ private struct TestWork: Sendable {
     if let verdict = GradeVerdict(runStatus: outcome.status) {
       grade.verdict = verdict
       grade.message = outcome.message
+      if verdict != .internalError { grade.details = details(of: test, output: outcome.stdout, grade: grade) }
       return grade
     }
     switch check(test, output: outcome.stdout) {
@@ -291,11 +297,34 @@ private struct TestWork: Sendable {
       grade.score = checked.score
       grade.message = checked.message
       grade.firstDifference = checked.firstDifference
+      if grade.verdict != .accepted { grade.details = details(of: test, output: outcome.stdout, grade: grade) }
     case .failure(let failure):
       grade.message = "The challenge's checker failed, which is not your fault: \(failure.message)"
       grade.operatorDetail = failure.detail
     }
     return grade
+  }
+
+  /// A failed test's data for the learner (`FailureDetails`). `Grader.shown` drops it from a hidden
+  /// test's grade with the rest of its data.
+  func details(of test: ChallengeTest, output: Data, grade: TestGrade) -> FailureDetails {
+    let input = FailureDetails.prefix(test.stdin, limit: Grader.detailsInputBytes)
+    var text = String(decoding: output, as: UTF8.self)
+    if challenge.growth?.count == .countLine { text = GrowthCount.withoutCountLines(text) }
+    var lastMatchingStep: JSONValue?
+    if let checker = challenge.stepChecker, let number = grade.firstDifference?.step, number > 1,
+      case .success(let parsed) = checker.parser.parse(text), parsed.steps.count >= number - 1
+    {
+      lastMatchingStep = parsed.steps[number - 2].projected(on: checker.fields)
+    }
+    let ordinary = FailureDetails.prefix(Data(StepParser.ordinaryOutput(text).utf8), limit: Grader.detailsOutputBytes)
+    let expected =
+      challenge.hasOneRightOutput
+      ? test.expectedStdout.map { FailureDetails.prefix(Data($0.utf8), limit: Grader.detailsOutputBytes) } : nil
+    return FailureDetails(
+      input: input.text, inputTruncated: input.truncated,
+      expectedOutput: expected?.text, expectedOutputTruncated: expected?.truncated ?? false,
+      output: ordinary.text, outputTruncated: ordinary.truncated, lastMatchingStep: lastMatchingStep)
   }
 
   private func check(_ test: ChallengeTest, output outputData: Data) -> Result<CheckResult, CheckerFailure> {

@@ -69,8 +69,8 @@ public enum GrowthEncoder {
     value.isFinite ? GradeEncoder.number((value * 10_000).rounded() / 10_000) : NSNull()
   }
 
-  /// A growth object read back (`dsa-run --remote --challenge`); nil when it is not one. Fits are
-  /// left out: the CLI's chart does not use them.
+  /// A growth object read back (`dsa-run --remote --challenge`, a stored grade); nil when it is not
+  /// one. A fit written as null (a class that cannot be fitted) reads back as not finite.
   public static func growthGrade(_ object: [String: Any]) -> GrowthGrade? {
     func verdict(_ value: Any?) -> GradeVerdict? { (value as? String).flatMap(GradeVerdict.init(rawValue:)) }
     func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
@@ -83,6 +83,12 @@ public enum GrowthEncoder {
       point.wallMilliseconds = UInt64(max(0, (item["wall_ms"] as? Int) ?? 0))
       return point
     }
+    func fit(_ item: [String: Any]) -> GrowthClassFit? {
+      guard let growthClass = (item["class"] as? String).flatMap(GrowthClass.init(rawValue:)) else { return nil }
+      return GrowthClassFit(
+        growthClass: growthClass, error: number(item["error"]) ?? .infinity,
+        leadingShare: number(item["leading_share"]) ?? .infinity)
+    }
     guard let growthVerdict = verdict(object["verdict"]), let score = number(object["score"]),
       let items = object["cases"] as? [[String: Any]]
     else { return nil }
@@ -92,13 +98,15 @@ public enum GrowthEncoder {
         let pointItems = item["points"] as? [[String: Any]]
       else { return nil }
       let points = pointItems.compactMap(point)
-      guard points.count == pointItems.count else { return nil }
+      let fitItems = item["fits"] as? [[String: Any]] ?? []
+      let fits = fitItems.compactMap(fit)
+      guard points.count == pointItems.count, fits.count == fitItems.count else { return nil }
       cases.append(
         GrowthCaseGrade(
           name: name, allowed: (item["expect"] as? [String] ?? []).compactMap(GrowthClass.init(rawValue:)),
           verdict: caseVerdict, ambiguous: item["ambiguous"] as? Bool ?? false,
           growthClass: (item["class"] as? String).flatMap(GrowthClass.init(rawValue:)),
-          message: item["message"] as? String ?? "", points: points, fits: []))
+          message: item["message"] as? String ?? "", points: points, fits: fits))
     }
     return GrowthGrade(
       verdict: growthVerdict, score: score, weight: number(object["weight"]) ?? 1,

@@ -267,6 +267,74 @@ public struct WireCoarseFigures: Sendable, Equatable {
   }
 }
 
+/// A visible failed test's data: `details` in its test object (docs/api.md, "Grade result").
+public struct WireTestDetails: Sendable, Equatable {
+  public var input: String
+  public var inputTruncated: Bool
+  /// Null when many outputs pass or the test has none.
+  public var expectedOutput: String?
+  public var expectedOutputTruncated: Bool
+  /// The program's stdout without step lines.
+  public var output: String
+  public var outputTruncated: Bool
+  /// The program's last step that matched, on the compared fields; null when none.
+  public var lastMatchingStep: JSONValue?
+
+  public init(
+    input: String, inputTruncated: Bool, expectedOutput: String?, expectedOutputTruncated: Bool, output: String,
+    outputTruncated: Bool, lastMatchingStep: JSONValue?
+  ) {
+    self.input = input
+    self.inputTruncated = inputTruncated
+    self.expectedOutput = expectedOutput
+    self.expectedOutputTruncated = expectedOutputTruncated
+    self.output = output
+    self.outputTruncated = outputTruncated
+    self.lastMatchingStep = lastMatchingStep
+  }
+
+  public static let keys = [
+    "input", "input_truncated", "expected_output", "expected_output_truncated", "output", "output_truncated",
+    "last_matching_step",
+  ]
+
+  /// Reads a details object; nil when a problem was recorded.
+  public init?(reading object: StrictObject) {
+    let before = object.reader.problems.count
+    let input = object.string("input", required: true)
+    let inputTruncated = object.bool("input_truncated", required: true)
+    var expectedOutput: String?
+    switch object.nullable("expected_output") {
+    case nil: break
+    case .string(let text)?: expectedOutput = text
+    case let other?:
+      object.reader.report(
+        object.path("expected_output"), "expected a string or null, got \(other.kind)", kind: .wrongType)
+    }
+    let expectedOutputTruncated = object.bool("expected_output_truncated", required: true)
+    let output = object.string("output", required: true)
+    let outputTruncated = object.bool("output_truncated", required: true)
+    let step = object.nullable("last_matching_step")
+    guard object.reader.problems.count == before, let input, let inputTruncated, let expectedOutputTruncated,
+      let output,
+      let outputTruncated
+    else { return nil }
+    self.init(
+      input: input, inputTruncated: inputTruncated, expectedOutput: expectedOutput,
+      expectedOutputTruncated: expectedOutputTruncated, output: output,
+      outputTruncated: outputTruncated, lastMatchingStep: step)
+  }
+
+  public var json: JSONValue {
+    [
+      "input": .string(input), "input_truncated": .bool(inputTruncated),
+      "expected_output": expectedOutput.map(JSONValue.string) ?? .null,
+      "expected_output_truncated": .bool(expectedOutputTruncated), "output": .string(output),
+      "output_truncated": .bool(outputTruncated), "last_matching_step": lastMatchingStep ?? .null,
+    ]
+  }
+}
+
 /// One test's grade.
 public struct WireTestGrade: Sendable, Equatable {
   public var name: String
@@ -285,13 +353,18 @@ public struct WireTestGrade: Sendable, Equatable {
   public var stderr: String
   public var firstDifference: WireStepDifference?
   public var hidden: Bool
+  /// A visible test that did not pass: its input, outputs and last matching step. Never in a
+  /// hidden test's form.
+  public var details: WireTestDetails?
 
   /// A test's grade from its parts.
   public init(
     name: String, verdict: String, score: Double, points: Double, cpuMilliseconds: UInt64,
     wallMilliseconds: UInt64, memoryKilobytes: UInt64, message: String, stderr: String,
-    firstDifference: WireStepDifference?, hidden: Bool, coarse: WireCoarseFigures? = nil
+    firstDifference: WireStepDifference?, hidden: Bool, coarse: WireCoarseFigures? = nil,
+    details: WireTestDetails? = nil
   ) {
+    self.details = details
     self.name = name
     self.verdict = verdict
     self.score = score
@@ -310,12 +383,12 @@ public struct WireTestGrade: Sendable, Equatable {
   /// `memory_kb`; a hidden one `time` and `memory`).
   public static let keys = [
     "name", "verdict", "score", "points", "cpu_ms", "wall_ms", "memory_kb", "time", "memory", "message", "stderr",
-    "first_difference", "hidden",
+    "first_difference", "hidden", "details",
   ]
   /// The keys of a visible test's object.
   public static let visibleKeys = keys.filter { $0 != "time" && $0 != "memory" }
   /// The keys of a hidden test's object.
-  public static let hiddenKeys = keys.filter { !["cpu_ms", "wall_ms", "memory_kb"].contains($0) }
+  public static let hiddenKeys = keys.filter { !["cpu_ms", "wall_ms", "memory_kb", "details"].contains($0) }
 
   /// Reads a test object; nil when a problem was recorded.
   public init?(reading object: StrictObject) {
@@ -345,13 +418,20 @@ public struct WireTestGrade: Sendable, Equatable {
       object.reader.object($0, at: object.path("first_difference"), keys: WireStepDifference.keys)
     }.flatMap(WireStepDifference.init(reading:))
     let hidden = object.bool("hidden", required: true)
+    // Optional: grades stored before it existed have none.
+    let details =
+      object.has("details")
+      ? object.object("details", keys: WireTestDetails.keys).flatMap(WireTestDetails.init(reading:)) : nil
+    if hidden == true, details != nil {
+      object.reader.report(object.path("details"), "is not part of a hidden test", kind: .unknownKey)
+    }
     guard object.reader.problems.count == before, let name, let verdict, let score, let points,
       figures != nil || coarse != nil, let message, let stderr, let hidden
     else { return nil }
     self.init(
       name: name, verdict: verdict, score: score, points: points, cpuMilliseconds: figures?.0 ?? 0,
       wallMilliseconds: figures?.1 ?? 0, memoryKilobytes: figures?.2 ?? 0, message: message, stderr: stderr,
-      firstDifference: difference, hidden: hidden, coarse: coarse)
+      firstDifference: difference, hidden: hidden, coarse: coarse, details: details)
   }
 
   /// The test object.
@@ -374,6 +454,7 @@ public struct WireTestGrade: Sendable, Equatable {
       object["wall_ms"] = .number(Double(wallMilliseconds))
       object["memory_kb"] = .number(Double(memoryKilobytes))
     }
+    if !hidden { object["details"] = details?.json ?? .null }
     return .object(object)
   }
 }

@@ -142,6 +142,14 @@ struct ClientMistakeDaemonTests {
       let shown = sample["first_difference"] as? [String: Any]
       #expect(shown?["step"] as? Int == 2 && shown?["caption"] as? String == "swap 5 and 3", "\(route)")
       #expect(sample["cpu_ms"] is Int && sample["stderr"] as? String == "input 5 3\n", "\(route)")
+      // What the CLI shows of the first failing visible test, and nothing of the hidden one.
+      let details = sample["details"] as? [String: Any]
+      #expect(details?["input"] as? String == "5 3\n", "\(route)")
+      #expect(details?["output"] as? String == "read 5 3\n", "\(route)")
+      #expect(details?["expected_output"] is NSNull, "steps only: no one right output, \(route)")
+      let lastMatching = details?["last_matching_step"] as? [String: Any]
+      #expect(lastMatching?["action"] as? String == "compare" && lastMatching?["pair"] as? [Int] == [5, 3], "\(route)")
+      #expect(secret["details"] == nil, "\(route)")
     }
 
     let graded = try post(daemon, "/v1/grade", body)

@@ -109,6 +109,10 @@ struct OpenAPITests {
       "name": "a", "verdict": "wrong_answer", "score": 0.4, "points": 1, "cpu_ms": 12, "wall_ms": 30,
       "memory_kb": 9000, "message": "step 2 differs", "stderr": "", "hidden": false,
       "first_difference": ["step": 2, "expected": ["pair": [1, 2]], "actual": NSNull(), "caption": "swap 2 and 1"],
+      "details": [
+        "input": "2 1\n", "input_truncated": false, "expected_output": NSNull(), "expected_output_truncated": false,
+        "output": "", "output_truncated": false, "last_matching_step": ["pair": [2, 1]],
+      ],
     ]
     let hiddenTest: [String: Any] = [
       "name": "b", "verdict": "wrong_answer", "score": 0.25, "points": 1, "time": "under 0.1 s",
@@ -123,6 +127,9 @@ struct OpenAPITests {
     var leaky = hiddenTest
     leaky["cpu_ms"] = 12
     #expect(!validate(leaky, test, document).isEmpty)
+    var withDetails = hiddenTest
+    withDetails["details"] = visibleTest["details"]
+    #expect(!validate(withDetails, test, document).isEmpty)
     leaky = hiddenTest
     leaky["first_difference"] = ["kind": "a swap", "caption": "Swap two items.", "step": 2]
     #expect(!validate(leaky, test, document).isEmpty)
