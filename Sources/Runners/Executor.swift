@@ -132,6 +132,8 @@ public final class Executor: Sendable {
   /// per process (30 ms for the JVM), which a one-shot CLI run that prints
   /// no version need not pay.
   public let probesVersions: Bool
+  /// Where probed versions are kept across processes (nil: in this process only).
+  public let versionCache: VersionCache?
   /// Where each box of this executor runs: nil at once on the calling thread; a gated copy
   /// (`gated(by:)`) hands every box to its gate.
   public let gate: (any RunGate)?
@@ -185,10 +187,11 @@ public final class Executor: Sendable {
 
   public init(
     environments: any BoxEnvironmentPool, catalog: RunnerCatalog, policies: [String: SeccompPolicy],
-    cache: CompileCache?, probesVersions: Bool = true
+    cache: CompileCache?, probesVersions: Bool = true, versionCache: VersionCache? = nil
   ) {
     self.environments = environments
     self.probesVersions = probesVersions
+    self.versionCache = versionCache
     self.catalog = catalog
     self.policies = policies
     self.cache = cache
@@ -199,6 +202,7 @@ public final class Executor: Sendable {
   private init(_ base: Executor, gate: any RunGate) {
     environments = base.environments
     probesVersions = base.probesVersions
+    versionCache = base.versionCache
     catalog = base.catalog
     policies = base.policies
     cache = base.cache
@@ -233,19 +237,30 @@ public final class Executor: Sendable {
       install: newest.installHint)
   }
 
-  /// The toolchain's own version string (e.g. "3.11.2"), probed once.
+  /// The toolchain's own version string (e.g. "3.11.2"), probed once: in this process, and with a
+  /// `versionCache`, once for as long as the toolchain's files stay the same.
   public func probedVersion(of runner: Runner) -> String {
     let key = runner.language + "@" + runner.version
     if let known = memo.probedVersions.withLock({ $0[key] }) { return known }
     var found = runner.version
-    if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
+    if let stored = versionCache?.lookup(runner) {
+      found = stored
+    } else if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
       let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
       match.output.count > 1, let captured = match.output[1].substring
     {
       found = String(captured)
+      versionCache?.store(found, for: runner)
     }
     memo.probedVersions.withLock { $0[key] = found }
     return found
+  }
+
+  /// Probes every available toolchain's version now, all at once, so no run waits for one: the
+  /// daemon calls it before it takes requests.
+  public func probeAllVersions() {
+    let runners = catalog.languages.values.flatMap { $0 }.filter(\.isAvailable)
+    DispatchQueue.concurrentPerform(iterations: runners.count) { _ = probedVersion(of: runners[$0]) }
   }
 
   /// Compiles (through the cache) and runs one program: `prepare` then `run`.

@@ -144,56 +144,13 @@ enum PolicyCache {
     return SeccompPolicy(name: name, description: description, ruleCount: ruleCount, bpf: bpf)
   }
 
-  /// Whether `path` (opened as `fd`) is ours alone: owned by this user, writable by no one else.
-  static func isPrivate(_ info: stat) -> Bool {
-    info.st_uid == geteuid() && info.st_mode & 0o022 == 0
-  }
-
   static func read(key: String, inputs: [UInt8], directory: String) -> SeccompPolicy? {
-    var directoryInfo = stat()
-    guard lstat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR, isPrivate(directoryInfo)
-    else { return nil }
-    let fd = open(directory + "/" + key, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, isPrivate(info), info.st_size < 1 << 20,
-      let data = try? readAll(fd, limit: 1 << 20, what: "a cached policy")
-    else { return nil }
-    return decode(data, key: key, inputs: inputs)
-  }
-
-  /// Best effort: a cache that cannot be written only costs the next start a compile.
-  static func write(_ policy: SeccompPolicy, key: String, inputs: [UInt8], directory: String) {
-    if mkdir(directory, 0o700) != 0 && errno != EEXIST { return }
-    var directoryInfo = stat()
-    guard lstat(directory, &directoryInfo) == 0, directoryInfo.st_mode & S_IFMT == S_IFDIR, isPrivate(directoryInfo)
-    else { return }
-    let temporary = directory + "/.\(key).\(getpid()).tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return }
-    let bytes = encode(policy, key: key, inputs: inputs)
-    let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    if written != bytes.count || rename(temporary, directory + "/" + key) != 0 { unlink(temporary) }
-  }
-}
-
-/// 64-bit FNV-1a (Fowler, Noll, Vo): a fast hash with no secret and no resistance to a chosen
-/// collision, for names and accidental-damage checks only.
-enum FNV1a64 {
-  static func hash<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> UInt64 {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      value ^= UInt64(byte)
-      value &*= 0x0000_0100_0000_01b3
+    PrivateCacheFile.read(directory: directory, name: key, limit: 1 << 20).flatMap {
+      decode($0, key: key, inputs: inputs)
     }
-    return value
   }
 
-  /// Sixteen lowercase hex digits.
-  static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-    let text = String(hash(bytes), radix: 16)
-    return String(repeating: "0", count: 16 - text.count) + text
+  static func write(_ policy: SeccompPolicy, key: String, inputs: [UInt8], directory: String) {
+    PrivateCacheFile.write(encode(policy, key: key, inputs: inputs), directory: directory, name: key)
   }
 }

@@ -176,7 +176,8 @@ func makeExecutor(
   // Grading runs one program many times: warm boxes pay the box setup once per parallel lane.
   let environments: any BoxEnvironmentPool = warmBoxes ? BoxPool(host: host) : OneShotBoxes(host: host)
   return Executor(
-    environments: environments, catalog: catalog, policies: policies, cache: cache, probesVersions: probesVersions)
+    environments: environments, catalog: catalog, policies: policies, cache: cache, probesVersions: probesVersions,
+    versionCache: VersionCache(directory: seccompCacheDirectory))
 }
 
 func runProgram(_ arguments: [String]) -> Never {

@@ -138,7 +138,11 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
       try CompileCache(directory: $0, maximumBytes: UInt64(configuration.cacheSizeMegabytes) << 20)
     }
     pool = BoxPool(host: host, maximumIdlePerLayout: configuration.resolvedSlots)
-    let executor = Executor(environments: pool, catalog: catalog, policies: policies, cache: cache)
+    let executor = Executor(
+      environments: pool, catalog: catalog, policies: policies, cache: cache,
+      versionCache: VersionCache(directory: configuration.workRoot + "/versions"))
+    // Every answer names its toolchain's version: probed now (or read back), so no request waits.
+    executor.probeAllVersions()
     // A broken challenge is logged and left out; it never stops the daemon or gets graded.
     let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
     for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }

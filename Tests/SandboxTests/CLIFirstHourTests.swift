@@ -218,6 +218,36 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     #expect(result.stdout.range(of: #"^dsa-run [0-9]+\.[0-9]+\.[0-9]+\n$"#, options: .regularExpression) != nil)
   }
 
+  /// `--json` names the toolchain's version without starting the toolchain to ask it: the first run
+  /// probes and keeps the answer beside the seccomp filters; the next reads it back (shown here by
+  /// an entry rewritten to another version, which the next run reports).
+  @Test func jsonRunsReadTheToolchainsVersionBackInsteadOfProbing() throws {
+    let folder = NSTemporaryDirectory() + "dsa-run-versions-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let cache = folder + "/cache"
+    try Data("print('hi')\n".utf8).write(to: URL(fileURLWithPath: folder + "/hello.py"))
+    let environment = ["DSA_RUN_SECCOMP_CACHE": cache]
+    func version() throws -> String? {
+      let finished = try runCLI(["--json", "--lang", "python", folder + "/hello.py"], environment: environment)
+      let object = try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any]
+      return object?["version"] as? String
+    }
+    let probed = try #require(try version())
+    #expect(probed.hasPrefix("3.11."))
+    let entries = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("version-") }
+    #expect(entries.count == 1, "\(entries)")
+    let entry = cache + "/" + (entries.first ?? "")
+    let text = try String(contentsOfFile: entry, encoding: .utf8)
+    #expect(text.hasSuffix("\n" + probed + "\n"))
+    let rewritten = String(text.dropLast(probed.count + 1)) + "3.11.99\n"
+    let fd = open(entry, O_WRONLY | O_TRUNC)
+    #expect(fd >= 0)
+    _ = rewritten.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+    #expect(try version() == "3.11.99")
+  }
+
   @Test func onlyTheNeededPolicyIsCompiledAndATamperedCacheIsRefused() throws {
     let cache = NSTemporaryDirectory() + "dsa-run-seccomp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     defer { try? FileManager.default.removeItem(atPath: cache) }
