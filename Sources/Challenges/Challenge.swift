@@ -179,7 +179,8 @@ public struct WrongSolutionExpectation: Sendable, Hashable {
 public enum ChallengeLanguages {
   /// Extension -> language name of runners/*.json.
   public static let byExtension: [String: String] = [
-    "py": "python", "js": "javascript", "java": "java", "cpp": "cpp", "kt": "kotlin", "dart": "dart", "go": "go",
+    "py": "python", "js": "javascript", "java": "java", "c": "c", "cpp": "cpp", "kt": "kotlin", "dart": "dart",
+    "go": "go",
   ]
   /// Every language name, sorted.
   public static let names = Array(Set(byExtension.values)).sorted()

@@ -101,6 +101,54 @@ let corePrograms: [LanguagePrograms] = [
       """
   ),
   LanguagePrograms(
+    language: "c",
+    hello: "#include <stdio.h>\nint main(void) { puts(\"Hello, World!\"); return 0; }\n",
+    sum: """
+      #include <stdio.h>
+      int main(void) { long long total = 0, x; while (scanf("%lld", &x) == 1) total += x; printf("%lld\\n", total); }
+      """,
+    arguments: """
+      #include <stdio.h>
+      int main(int argc, char **argv) { for (int i = 1; i < argc; i++) printf("%s%s", i > 1 ? "|" : "", argv[i]); printf("\\n"); }
+      """,
+    utf8: "#include <stdio.h>\nint main(void) { puts(\"héllo ✓ 世界\"); }\n",
+    // Valid C that C++ refuses (void * to int * without a cast) on line 1; the error on line 2.
+    compileError: "#include <stdlib.h>\nint main(void) { int *p = malloc(4); int x = \"not a number\" }\n",
+    crash: "#include <stdio.h>\nint main(void) { volatile int *p = NULL; *p = 42; puts(\"survived\"); }\n",
+    infiniteLoop: "int main(void) { volatile unsigned long n = 0; for (;;) n++; }\n",
+    allocate: """
+      #include <stdio.h>
+      #include <stdlib.h>
+      int main(void) {
+        size_t size = 2UL << 30;
+        volatile char *p = malloc(size);
+        if (!p) { puts("no memory"); return 1; }
+        for (size_t i = 0; i < size; i += 4096) p[i] = 1;
+        printf("%d\\n", p[size - 4096]);
+      }
+      """,
+    endlessPrint: "#include <stdio.h>\nint main(void) { for (;;) puts(\"spam spam spam\"); }\n",
+    connect: """
+      #include <arpa/inet.h>
+      #include <errno.h>
+      #include <stdio.h>
+      #include <string.h>
+      #include <sys/socket.h>
+      int main(void) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0) { printf("refused %s\\n", strerror(errno)); return 0; }
+        struct sockaddr_in address = {0}; address.sin_family = AF_INET; address.sin_port = htons(PORT);
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+        if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) { printf("refused %s\\n", strerror(errno)); return 0; }
+        puts("CONNECTED");
+      }
+      """,
+    readShadow: """
+      #include <stdio.h>
+      int main(void) { FILE *f = fopen("/etc/shadow", "r"); if (!f) { puts("denied"); return 0; } int c; while ((c = fgetc(f)) != EOF) putchar(c); }
+      """
+  ),
+  LanguagePrograms(
     language: "java",
     hello:
       "public class Main {\n  public static void main(String[] args) { System.out.println(\"Hello, World!\"); }\n}\n",

@@ -80,7 +80,8 @@ func verify(_ language: String, _ check: Check) throws {
   case .crash:
     let result = try execute(language, program.crash)
     #expect(result.run?.status == .runtimeError, "\(result.compileMessages)")
-    if language != "cpp" { #expect(!result.stderr.isEmpty) }
+    // A segfault prints nothing of its own in C and C++.
+    if language != "cpp" && language != "c" { #expect(!result.stderr.isEmpty) }
   case .infiniteLoop:
     let result = try execute(language, program.infiniteLoop) { $0.runLimits.cpuMilliseconds = 1_000 }
     #expect(result.run?.status == .timeLimit, "\(result.compileMessages)")
@@ -137,6 +138,25 @@ func verify(_ language: String, _ check: Check) throws {
     .enabled(if: installed("cpp"), "needs the C++ toolchain: scripts/install-toolchains cpp"), arguments: Check.allCases
   )
   func cpp(_ check: Check) throws { try verify("cpp", check) }
+}
+
+@Suite struct CTests {
+  @Test(
+    .enabled(if: installed("c"), "needs the C toolchain: scripts/install-toolchains c"), arguments: Check.allCases
+  )
+  func c(_ check: Check) throws { try verify("c", check) }
+
+  /// `cc` names C, not C++: valid C that C++ refuses (a `void *` assigned without a cast) compiles.
+  @Test(.enabled(if: installed("c"), "needs the C toolchain: scripts/install-toolchains c"))
+  func ccCompilesC() throws {
+    let source =
+      "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { int *p = malloc(sizeof *p); *p = 7; printf(\"%d\\n\", *p); free(p); }\n"
+    let result = try execute("cc", source)
+    #expect(result.language == "c")
+    #expect(result.stdout == "7\n", "\(result.compileMessages)")
+    let asCpp = try execute("cpp", source)
+    #expect(asCpp.compile?.status == .compileError, "C++ refuses it, so the test means something")
+  }
 }
 
 @Suite struct JavaTests {

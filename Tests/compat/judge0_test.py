@@ -118,6 +118,8 @@ HELLO = {
     judge0.JAVASCRIPT: 'console.log("hello from javascript");\n',
     judge0.JAVA: 'public class Main { public static void main(String[] a) { System.out.println("hello from java"); } }\n',
     judge0.CPP: '#include <iostream>\nint main() { std::cout << "hello from cpp" << std::endl; }\n',
+    # Valid C that C++ refuses (a void * assigned without a cast): judge0.C (103) runs C.
+    judge0.C: '#include <stdio.h>\n#include <stdlib.h>\nint main(void) { char *p = malloc(2); free(p); puts("hello from c"); }\n',
     judge0.KOTLIN: 'fun main() { println("hello from kotlin") }\n',
     judge0.GO: 'package main\nimport "fmt"\nfunc main() { fmt.Println("hello from go") }\n',
     judge0.DART: 'void main() { print("hello from dart"); }\n',

@@ -120,6 +120,9 @@ SUM_PROGRAMS = {
                   ".map(Number).reduce((a, b) => a + b, 0);\nconsole.log(t);\n",
     "java": "import java.util.*;\npublic class Main { public static void main(String[] a) { Scanner s = new Scanner(System.in);"
             " long t = 0; while (s.hasNextLong()) t += s.nextLong(); System.out.println(t); } }\n",
+    # Valid C that C++ refuses: a void * assigned without a cast.
+    "c": "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { long long t = 0, x; int *p = malloc(4);"
+         " while (scanf(\"%lld\", &x) == 1) t += x; printf(\"%lld\\n\", t); free(p); }\n",
     "c++": "#include <iostream>\nint main() { long long t = 0, x; while (std::cin >> x) t += x; std::cout << t << std::endl; }\n",
     "kotlin": "fun main() { println(generateSequence(::readLine).flatMap { it.split(' ').filter { it.isNotEmpty() } }"
               ".sumOf { it.toLong() }) }\n",
@@ -132,13 +135,15 @@ SUM_PROGRAMS = {
 class Clients(unittest.TestCase):
     def test_pistonapi_lists_runtimes_with_plain_versions(self):
         runtimes = pistonapi.PistonAPI(DAEMON.base + "/api/v2").runtimes
-        self.assertEqual(set(runtimes), {"python", "javascript", "java", "c++", "kotlin", "go", "dart"})
+        self.assertEqual(set(runtimes), {"python", "javascript", "java", "c", "c++", "kotlin", "go", "dart"})
         for language, item in runtimes.items():
             parts = item["version"].split(".")
             self.assertEqual(len(parts), 3, item)
             self.assertTrue(all(part.isdigit() for part in parts), item)
         self.assertIn("py", runtimes["python"]["aliases"])
         self.assertEqual(runtimes["c++"]["runtime"], "gcc")
+        self.assertEqual(runtimes["c"]["runtime"], "gcc")
+        self.assertIn("gcc", runtimes["c"]["aliases"])
         self.assertEqual(runtimes["javascript"]["runtime"], "node")
 
     def test_pistonapi_execute_returns_the_output(self):

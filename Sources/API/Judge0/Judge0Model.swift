@@ -22,6 +22,9 @@ public enum Judge0Model {
 
   /// The 1.13.1 ids for our languages and the CE 1.14.0 ids the SDK maps to them.
   public static let languages: [Language] = [
+    Language(id: 48, name: "C (GCC 7.4.0)", runsAs: "c", sourceFile: "main.c", isArchived: false),
+    Language(id: 49, name: "C (GCC 8.3.0)", runsAs: "c", sourceFile: "main.c", isArchived: false),
+    Language(id: 50, name: "C (GCC 9.2.0)", runsAs: "c", sourceFile: "main.c", isArchived: false),
     Language(id: 52, name: "C++ (GCC 7.4.0)", runsAs: "cpp", sourceFile: "main.cpp", isArchived: false),
     Language(id: 53, name: "C++ (GCC 8.3.0)", runsAs: "cpp", sourceFile: "main.cpp", isArchived: false),
     Language(id: 54, name: "C++ (GCC 9.2.0)", runsAs: "cpp", sourceFile: "main.cpp", isArchived: false),
@@ -30,6 +33,8 @@ public enum Judge0Model {
     Language(
       id: 63, name: "JavaScript (Node.js 12.14.0)", runsAs: "javascript", sourceFile: "script.js", isArchived: false),
     Language(id: 71, name: "Python (3.8.1)", runsAs: "python", sourceFile: "script.py", isArchived: false),
+    // Judge0's Clang C compiles as C here too: the same language, another compiler.
+    Language(id: 75, name: "C (Clang 7.0.1)", runsAs: "c", sourceFile: "main.c", isArchived: false),
     Language(id: 78, name: "Kotlin (1.3.70)", runsAs: "kotlin", sourceFile: "Main.kt", isArchived: false),
     Language(id: 90, name: "Dart (2.19.2)", runsAs: "dart", sourceFile: "main.dart", isArchived: false),
     Language(id: 91, name: "Java (JDK 17.0.6)", runsAs: "java", sourceFile: "Main.java", isArchived: false),
@@ -39,6 +44,7 @@ public enum Judge0Model {
     Language(id: 95, name: "Go (1.18.5)", runsAs: "go", sourceFile: "main.go", isArchived: false),
     Language(
       id: 102, name: "JavaScript (Node.js 22.08.0)", runsAs: "javascript", sourceFile: "script.js", isArchived: false),
+    Language(id: 103, name: "C (GCC 14.1.0)", runsAs: "c", sourceFile: "main.c", isArchived: false),
     Language(id: 105, name: "C++ (GCC 14.1.0)", runsAs: "cpp", sourceFile: "main.cpp", isArchived: false),
     Language(id: 107, name: "Go (1.23.5)", runsAs: "go", sourceFile: "main.go", isArchived: false),
     Language(id: 111, name: "Kotlin (2.1.10)", runsAs: "kotlin", sourceFile: "Main.kt", isArchived: false),

@@ -219,6 +219,7 @@ struct PistonRuntime: Sendable {
     "python": ("python", ["py", "py3", "python3"], nil),
     "javascript": ("javascript", ["node-javascript", "node-js", "javascript", "js"], "node"),
     "java": ("java", [], nil),
+    "c": ("c", ["gcc"], "gcc"),
     "cpp": ("c++", ["cpp", "g++"], "gcc"),
     "kotlin": ("kotlin", ["kt"], nil),
     "go": ("go", ["go", "golang"], nil),
