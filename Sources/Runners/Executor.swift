@@ -29,6 +29,8 @@ public struct ExecuteRequest: Sendable {
   /// The runner, when the caller resolved it already (the API does, before a request waits for a
   /// slot); nil resolves `language` and `version`.
   public var runner: Runner?
+  /// One pipe for the program's stdout and stderr, in the order written (`BoxSpec`).
+  public var mergesStderrIntoStdout = false
 
   public init(language: String, version: String? = nil, files: [SourceFile]) {
     self.language = language
@@ -221,8 +223,14 @@ public final class Executor: Sendable {
       throw .unknownLanguage(language, known: catalog.names)
     }
     if let version {
+      // A standard ("c++20") is a version of the newest runner that offers it.
+      if let standard = runners.lazy.filter(\.isAvailable).compactMap({ $0.selectingStandard(version) }).first {
+        return standard
+      }
       guard let runner = runners.first(where: { $0.version == version || probedVersion(of: $0) == version }) else {
-        throw .unknownVersion(language: runners[0].language, version: version, known: runners.map(\.version))
+        throw .unknownVersion(
+          language: runners[0].language, version: version,
+          known: runners.map(\.version) + runners.flatMap(\.standards).filter { !runners.map(\.version).contains($0) })
       }
       if let missing = runner.missingRequirement {
         throw .toolchainMissing(
@@ -276,7 +284,9 @@ public final class Executor: Sendable {
       language: program.language, version: program.version, compile: program.compile, run: nil,
       compileCacheHit: program.compileCacheHit, fileNames: program.fileNames)
     guard program.isRunnable else { return result }
-    result.run = try run(program, stdin: request.stdin, arguments: request.arguments, limits: request.runLimits)
+    result.run = try run(
+      program, stdin: request.stdin, arguments: request.arguments, limits: request.runLimits, extraFiles: [],
+      live: nil, mergesStderrIntoStdout: request.mergesStderrIntoStdout)
     return result
   }
 
@@ -354,7 +364,7 @@ public final class Executor: Sendable {
   /// `run`, live when `live` is given (`executeLive`).
   func run(
     _ program: PreparedProgram, stdin: Data, arguments: [String], limits stepLimits: StepLimits,
-    extraFiles: [SourceFile], live: BoxLive?
+    extraFiles: [SourceFile], live: BoxLive?, mergesStderrIntoStdout: Bool = false
   ) throws(ExecuteError) -> Outcome {
     guard let programFiles = program.runFiles else {
       throw .badFiles("the program did not compile, so it cannot run")
@@ -383,8 +393,10 @@ public final class Executor: Sendable {
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
     spec.terminal = live?.terminal ?? false
+    spec.mergesStderrIntoStdout = mergesStderrIntoStdout
     var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
-    outcome.rewriteText(stdout: false) { LearnerNames.rewrite($0, names: program.learnerNames) }
+    // Merged, tracebacks are in stdout: they name the learner's files there too.
+    outcome.rewriteText(stdout: mergesStderrIntoStdout) { LearnerNames.rewrite($0, names: program.learnerNames) }
     return outcome
   }
 

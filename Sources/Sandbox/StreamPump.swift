@@ -161,6 +161,7 @@ struct StreamPump {
     ending.killedForOutput = outputLimitExceeded
     ending.wallMicroseconds = wallMicroseconds
     ending.outOfMemoryTexts = spec.outOfMemoryTexts
+    ending.stderrIsInStdout = spec.mergesStderrIntoStdout && !spec.terminal
     ending.killedOnRequest = watch.killedOnRequest
     ending.killedForIdle = watch.killedForIdle
     ending.idleLimitMilliseconds = live?.idleLimitMilliseconds ?? 0
