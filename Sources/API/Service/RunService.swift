@@ -38,6 +38,10 @@ public struct RunContext: Sendable {
   var detail: String?
   /// The quota check this request was charged with, for the RateLimit fields.
   var rateLimit: RateLimiter.Decision?
+  /// The digest of the bearer token the request presented, accepted or not (`RequestLogEntry.tokenDigest`).
+  var tokenDigest: String?
+  /// Who sent the request (`HTTPRequest.client`).
+  var client: String?
 
   public init(requestID: String, route: String, token: String = "") {
     self.requestID = requestID
@@ -60,22 +64,48 @@ public final class RunService: Sendable {
   let queue: WorkQueue
   /// The `/metrics` counters.
   public let metrics = APIMetrics()
-  /// The challenges a grade names by id.
-  public let challenges: ChallengeCatalog
-  /// The per-token run quotas; nil when the configuration sets none.
-  private let rateLimiter: RateLimiter?
+  /// The settings in effect and the quota counter of their policy, swapped together on a reload.
+  private let current: Mutex<(settings: ReloadableSettings, rateLimiter: RateLimiter?)>
   /// Live runs at once, apart from the box slots.
   let liveSlots: LiveSlots
 
   public init(executor: Executor, configuration: APIConfiguration, challenges: ChallengeCatalog) {
     self.executor = executor
     self.configuration = configuration
-    self.challenges = challenges
     queue = WorkQueue(
       slots: configuration.slots, maximumWaiting: configuration.maximumQueued,
       waitBudget: configuration.queueWaitBudget)
-    rateLimiter = configuration.rateLimit.map(RateLimiter.init(policy:))
+    current = Mutex(
+      (ReloadableSettings(configuration, challenges: challenges), configuration.rateLimit.map(RateLimiter.init(policy:))))
     liveSlots = LiveSlots(limit: configuration.liveSessions)
+  }
+
+  // MARK: Settings a reload changes
+
+  /// The tokens, quotas, maxima, origins, challenges and webhook settings in effect now. A request
+  /// reads them as it goes; a reload (`replaceSettings`) never changes one snapshot.
+  public var settings: ReloadableSettings { current.withLock { $0.settings } }
+
+  /// The challenges a grade names by id, as now in effect.
+  public var challenges: ChallengeCatalog { settings.challenges }
+
+  /// The per-token run quotas in effect; nil when the settings set none.
+  private var rateLimiter: RateLimiter? { current.withLock { $0.rateLimiter } }
+
+  /// Puts `settings` in effect for every request from now on. The quota counter is kept while a
+  /// policy stays, with the counts of tokens still accepted (a reload hands nobody a fresh quota).
+  public func replaceSettings(_ settings: ReloadableSettings) {
+    current.withLock { current in
+      var limiter = current.rateLimiter
+      if let policy = settings.rateLimit {
+        // Without tokens every caller shares the quota of "".
+        let keeping = Set(settings.bearerTokens.isEmpty ? [""] : settings.bearerTokens)
+        if let limiter { limiter.replacePolicy(policy, keeping: keeping) } else { limiter = RateLimiter(policy: policy) }
+      } else {
+        limiter = nil
+      }
+      current = (settings, limiter)
+    }
   }
 
   // MARK: What can run (reads; nothing runs)
@@ -113,7 +143,7 @@ public final class RunService: Sendable {
     request.runner = runner
     request.stdin = ask.stdin
     request.arguments = ask.arguments
-    var maxima = configuration.maxima
+    var maxima = settings.maxima
     var asked = ask.limits
     if let live = ask.liveWallMilliseconds {
       maxima.wallMilliseconds = live
@@ -129,7 +159,7 @@ public final class RunService: Sendable {
   public func admit(_ ask: GradeAsk, context: inout RunContext) throws(APIError) -> GradeRequest {
     let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
     try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
-    let maxima = configuration.maxima
+    let maxima = settings.maxima
     let chooser: LimitChooser = ask.inline ? .caller : .operatorChoice
     var challenge = ask.challenge
     challenge.limits = try maxima.admit(
@@ -167,11 +197,12 @@ public final class RunService: Sendable {
   /// Takes `runs` from the caller's quota (noted in `context` for the RateLimit fields); 429 with
   /// Retry-After when they do not all fit. A context marked prepaid is not charged again.
   func charge(_ runs: Int, context: inout RunContext) throws(APIError) {
+    let (settings, rateLimiter) = current.withLock { $0 }
     guard let rateLimiter, !context.prepaid, runs > 0 else { return }
     let now = Double(monotonicMicroseconds()) / 1e6
     // Without configured tokens any token a caller names is ignored: it could otherwise pick a
     // fresh one per request. All callers then share one quota.
-    let token = configuration.bearerTokens.isEmpty ? "" : context.token
+    let token = settings.bearerTokens.isEmpty ? "" : context.token
     let decision = rateLimiter.take(token: token, cost: runs, now: now)
     context.rateLimit = decision
     guard decision.allowed else {
@@ -189,8 +220,9 @@ public final class RunService: Sendable {
   /// Gives back runs charged but not made (a grade stopped early), within the window they were
   /// charged in.
   private func refund(_ runs: Int, context: inout RunContext) {
+    let (settings, rateLimiter) = current.withLock { $0 }
     guard let rateLimiter, !context.prepaid, runs > 0, let charged = context.rateLimit else { return }
-    let token = configuration.bearerTokens.isEmpty ? "" : context.token
+    let token = settings.bearerTokens.isEmpty ? "" : context.token
     if let decision = rateLimiter.giveBack(token: token, cost: runs, chargedIn: charged) {
       context.rateLimit = decision
     }
@@ -252,7 +284,7 @@ public final class RunService: Sendable {
     try charge(request.plannedRuns, context: &context)
     let compileMilliseconds =
       request.runner.compile.map { $0.limits.applied(to: BoxLimits()).wallTimeMilliseconds } ?? 0
-    let bound = configuration.resolvedGradeWallMilliseconds
+    let bound = settings.resolvedGradeWallMilliseconds
     let gate = SlotGate(
       service: self, context: context,
       deadline: .now + .milliseconds(Int64(clamping: compileMilliseconds + bound)), admitted: progress.admitted)
@@ -462,7 +494,9 @@ public final class RunService: Sendable {
         id: context.requestID, time: LogTime.now(), method: method, route: context.route, status: status,
         error: error, language: context.language, runStatus: context.runStatus,
         queueMilliseconds: context.queueMilliseconds, runMilliseconds: context.runMilliseconds,
-        totalMilliseconds: totalMilliseconds, detail: context.detail))
+        totalMilliseconds: totalMilliseconds, detail: context.detail,
+        tokenDigest: context.tokenDigest ?? (context.token.isEmpty ? nil : RequestLogEntry.tokenDigest(context.token)),
+        client: context.client))
   }
 
   /// The gauges of the slots, the line, the compile cache, the warm boxes and the live slots.

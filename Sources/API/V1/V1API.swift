@@ -45,7 +45,7 @@ struct V1API: FrontEnd, StoredJobRunner {
       let installed = service.catalog.names.flatMap { name in
         (service.catalog.languages[name] ?? []).filter(\.isAvailable).flatMap { [$0.language] + $0.aliases }
       }
-      return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: configuration.maxima)
+      return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: service.settings.maxima)
     }
   }
 
@@ -111,7 +111,7 @@ struct V1API: FrontEnd, StoredJobRunner {
   {
     let request = try service.admit(try body.runAsk(), context: &context)
     let exposeCompileCache = configuration.exposeCompileCache
-    let bound = stored ? StoredResultBound.bytes(configuration.maxima) : nil
+    let bound = stored ? StoredResultBound.bytes(service.settings.maxima) : nil
     let (_, bytes) = try service.execute(request, context: &context) { result in
       let encode = { (result: ExecuteResult) in
         ResultEncoder.data(ResultEncoder.executeValue(result, exposeCompileCache: exposeCompileCache))
