@@ -176,7 +176,8 @@ func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, san
     logLine(
       "started",
       [
-        "pid": Int(getpid()), "version": BuildIdentity.version, "build": BuildIdentity.build, "addresses": server.addresses, "systemd_sockets": fromSystemd,
+        "pid": Int(getpid()), "version": BuildIdentity.version, "build": BuildIdentity.build,
+        "addresses": server.addresses, "systemd_sockets": fromSystemd,
         "cgroup_mode": host.cgroups.mode.rawValue, "work_root": configuration.workRoot,
         "slots": configuration.resolvedSlots, "queue_length": configuration.queueLength.map { $0 as Any } ?? NSNull(),
         "queue_wait_budget_s": configuration.queueWaitBudgetSeconds,

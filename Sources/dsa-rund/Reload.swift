@@ -23,28 +23,30 @@ final class ConfigurationReloader: @unchecked Sendable {
   }
 
   /// The keys a reload puts in effect, each with how to tell it changed and how to take it over.
-  private static let reloadableKeys: [(name: String, reload: @Sendable (inout DaemonConfiguration, DaemonConfiguration) -> Bool)] = [
-    ("bearer_tokens", take(\.bearerTokens)), ("rate_limit", take(\.rateLimit)), ("limits", take(\.maxima)),
-    ("grade_wall_ms", take(\.gradeWallMilliseconds)), ("cors_origins", take(\.corsOrigins)),
-  ]
+  private static let reloadableKeys:
+    [(name: String, reload: @Sendable (inout DaemonConfiguration, DaemonConfiguration) -> Bool)] = [
+      ("bearer_tokens", take(\.bearerTokens)), ("rate_limit", take(\.rateLimit)), ("limits", take(\.maxima)),
+      ("grade_wall_ms", take(\.gradeWallMilliseconds)), ("cors_origins", take(\.corsOrigins)),
+    ]
 
   /// The keys that only a restart puts in effect.
-  private static let restartKeys: [(name: String, same: @Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool)] = [
-    ("listen", same(\.listen)), ("unix_socket", same(\.unixSocket)), ("unix_socket_mode", same(\.unixSocketMode)),
-    ("work_root", same(\.workRoot)), ("cache_dir", same(\.cacheDirectory)),
-    ("cache_size_mb", same(\.cacheSizeMegabytes)), ("cgroup_mode", same(\.cgroupMode)),
-    ("cgroup_path", same(\.cgroupPath)), ("slots", same(\.slots)), ("queue_length", same(\.queueLength)),
-    ("queue_wait_budget_s", same(\.queueWaitBudgetSeconds)), ("queue_timeout_s", same(\.queueTimeoutSeconds)),
-    ("retry_after_s", same(\.retryAfterSeconds)), ("expose_compile_cache", same(\.exposeCompileCache)),
-    ("max_body_bytes", same(\.maxBodyBytes)), ("read_timeout_s", same(\.readTimeoutSeconds)),
-    ("idle_timeout_s", same(\.idleTimeoutSeconds)), ("write_timeout_s", same(\.writeTimeoutSeconds)),
-    ("max_connections", same(\.maxConnections)), ("drain_s", same(\.drainSeconds)),
-    ("submissions", { withoutWebhooks($0.submissions) == withoutWebhooks($1.submissions) }),
-    ("page", { $0.pageEnabled == $1.pageEnabled && $0.pageJavascriptDirectory == $1.pageJavascriptDirectory }),
-    ("live_sessions", same(\.liveSessions)), ("live_idle_s", same(\.liveIdleSeconds)),
-    ("live_stall_s", same(\.liveStallSeconds)), ("live_wall_s", same(\.liveWallSeconds)),
-    ("judge0", same(\.judge0)), ("piston", same(\.pistonEnabled)),
-  ]
+  private static let restartKeys: [(name: String, same: @Sendable (DaemonConfiguration, DaemonConfiguration) -> Bool)] =
+    [
+      ("listen", same(\.listen)), ("unix_socket", same(\.unixSocket)), ("unix_socket_mode", same(\.unixSocketMode)),
+      ("work_root", same(\.workRoot)), ("cache_dir", same(\.cacheDirectory)),
+      ("cache_size_mb", same(\.cacheSizeMegabytes)), ("cgroup_mode", same(\.cgroupMode)),
+      ("cgroup_path", same(\.cgroupPath)), ("slots", same(\.slots)), ("queue_length", same(\.queueLength)),
+      ("queue_wait_budget_s", same(\.queueWaitBudgetSeconds)), ("queue_timeout_s", same(\.queueTimeoutSeconds)),
+      ("retry_after_s", same(\.retryAfterSeconds)), ("expose_compile_cache", same(\.exposeCompileCache)),
+      ("max_body_bytes", same(\.maxBodyBytes)), ("read_timeout_s", same(\.readTimeoutSeconds)),
+      ("idle_timeout_s", same(\.idleTimeoutSeconds)), ("write_timeout_s", same(\.writeTimeoutSeconds)),
+      ("max_connections", same(\.maxConnections)), ("drain_s", same(\.drainSeconds)),
+      ("submissions", { withoutWebhooks($0.submissions) == withoutWebhooks($1.submissions) }),
+      ("page", { $0.pageEnabled == $1.pageEnabled && $0.pageJavascriptDirectory == $1.pageJavascriptDirectory }),
+      ("live_sessions", same(\.liveSessions)), ("live_idle_s", same(\.liveIdleSeconds)),
+      ("live_stall_s", same(\.liveStallSeconds)), ("live_wall_s", same(\.liveWallSeconds)),
+      ("judge0", same(\.judge0)), ("piston", same(\.pistonEnabled)),
+    ]
 
   private static func take<Value: Equatable & Sendable>(
     _ path: WritableKeyPath<DaemonConfiguration, Value> & Sendable

@@ -76,7 +76,10 @@ public final class RunService: Sendable {
       slots: configuration.slots, maximumWaiting: configuration.maximumQueued,
       waitBudget: configuration.queueWaitBudget)
     current = Mutex(
-      (ReloadableSettings(configuration, challenges: challenges), configuration.rateLimit.map(RateLimiter.init(policy:))))
+      (
+        ReloadableSettings(configuration, challenges: challenges),
+        configuration.rateLimit.map(RateLimiter.init(policy:))
+      ))
     liveSlots = LiveSlots(limit: configuration.liveSessions)
   }
 
@@ -100,7 +103,11 @@ public final class RunService: Sendable {
       if let policy = settings.rateLimit {
         // Without tokens every caller shares the quota of "".
         let keeping = Set(settings.bearerTokens.isEmpty ? [""] : settings.bearerTokens)
-        if let limiter { limiter.replacePolicy(policy, keeping: keeping) } else { limiter = RateLimiter(policy: policy) }
+        if let limiter {
+          limiter.replacePolicy(policy, keeping: keeping)
+        } else {
+          limiter = RateLimiter(policy: policy)
+        }
       } else {
         limiter = nil
       }
