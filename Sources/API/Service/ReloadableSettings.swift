@@ -1,6 +1,7 @@
 import Challenges
 import Foundation
 import Submissions
+import Synchronization
 
 /// What a running daemon takes again from its config on SIGHUP, without a restart: who may call
 /// (tokens, their quotas, browser origins), what a run may ask for (limit maxima, the grade budget),
@@ -39,4 +40,36 @@ public struct ReloadableSettings: Sendable {
 
   /// The grade budget in effect.
   public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }
+}
+
+extension RunService {
+  /// The tokens, quotas, maxima, origins, challenges and webhook settings in effect now. A request
+  /// reads them as it goes; a reload (`replaceSettings`) never changes one snapshot.
+  public var settings: ReloadableSettings { current.withLock { $0.settings } }
+
+  /// The challenges a grade names by id, as now in effect.
+  public var challenges: ChallengeCatalog { settings.challenges }
+
+  /// The per-token run quotas in effect; nil when the settings set none.
+  var rateLimiter: RateLimiter? { current.withLock { $0.rateLimiter } }
+
+  /// Puts `settings` in effect for every request from now on. The quota counter is kept while a
+  /// policy stays, with the counts of tokens still accepted (a reload hands nobody a fresh quota).
+  public func replaceSettings(_ settings: ReloadableSettings) {
+    current.withLock { current in
+      var limiter = current.rateLimiter
+      if let policy = settings.rateLimit {
+        // Without tokens every caller shares the quota of "".
+        let keeping = Set(settings.bearerTokens.isEmpty ? [""] : settings.bearerTokens)
+        if let limiter {
+          limiter.replacePolicy(policy, keeping: keeping)
+        } else {
+          limiter = RateLimiter(policy: policy)
+        }
+      } else {
+        limiter = nil
+      }
+      current = (settings, limiter)
+    }
+  }
 }

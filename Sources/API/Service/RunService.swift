@@ -38,9 +38,8 @@ public struct RunContext: Sendable {
   var detail: String?
   /// The quota check this request was charged with, for the RateLimit fields.
   var rateLimit: RateLimiter.Decision?
-  /// The digest of the bearer token the request presented, accepted or not (`RequestLogEntry.tokenDigest`).
+  /// For the log: the presented token's digest, accepted or not (`RequestLogEntry.tokenDigest`), and the client.
   var tokenDigest: String?
-  /// Who sent the request (`HTTPRequest.client`).
   var client: String?
 
   public init(requestID: String, route: String, token: String = "") {
@@ -64,8 +63,8 @@ public final class RunService: Sendable {
   let queue: WorkQueue
   /// The `/metrics` counters.
   public let metrics = APIMetrics()
-  /// The settings in effect and the quota counter of their policy, swapped together on a reload.
-  private let current: Mutex<(settings: ReloadableSettings, rateLimiter: RateLimiter?)>
+  /// The settings in effect and their quota counter, swapped together by a reload (ReloadableSettings.swift).
+  let current: Mutex<(settings: ReloadableSettings, rateLimiter: RateLimiter?)>
   /// Live runs at once, apart from the box slots.
   let liveSlots: LiveSlots
 
@@ -75,44 +74,9 @@ public final class RunService: Sendable {
     queue = WorkQueue(
       slots: configuration.slots, maximumWaiting: configuration.maximumQueued,
       waitBudget: configuration.queueWaitBudget)
-    current = Mutex(
-      (
-        ReloadableSettings(configuration, challenges: challenges),
-        configuration.rateLimit.map(RateLimiter.init(policy:))
-      ))
+    let settings = ReloadableSettings(configuration, challenges: challenges)
+    current = Mutex((settings, settings.rateLimit.map(RateLimiter.init(policy:))))
     liveSlots = LiveSlots(limit: configuration.liveSessions)
-  }
-
-  // MARK: Settings a reload changes
-
-  /// The tokens, quotas, maxima, origins, challenges and webhook settings in effect now. A request
-  /// reads them as it goes; a reload (`replaceSettings`) never changes one snapshot.
-  public var settings: ReloadableSettings { current.withLock { $0.settings } }
-
-  /// The challenges a grade names by id, as now in effect.
-  public var challenges: ChallengeCatalog { settings.challenges }
-
-  /// The per-token run quotas in effect; nil when the settings set none.
-  private var rateLimiter: RateLimiter? { current.withLock { $0.rateLimiter } }
-
-  /// Puts `settings` in effect for every request from now on. The quota counter is kept while a
-  /// policy stays, with the counts of tokens still accepted (a reload hands nobody a fresh quota).
-  public func replaceSettings(_ settings: ReloadableSettings) {
-    current.withLock { current in
-      var limiter = current.rateLimiter
-      if let policy = settings.rateLimit {
-        // Without tokens every caller shares the quota of "".
-        let keeping = Set(settings.bearerTokens.isEmpty ? [""] : settings.bearerTokens)
-        if let limiter {
-          limiter.replacePolicy(policy, keeping: keeping)
-        } else {
-          limiter = RateLimiter(policy: policy)
-        }
-      } else {
-        limiter = nil
-      }
-      current = (settings, limiter)
-    }
   }
 
   // MARK: What can run (reads; nothing runs)
