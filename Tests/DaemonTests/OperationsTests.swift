@@ -109,4 +109,27 @@ private func overMaximum(_ daemon: DaemonProcess, token: String) throws -> Strin
     #expect(try status(daemon, token: "third-token") == 401)
     #expect(try daemon.stop() == 0)
   }
+
+  @Test func webhookSettingsReloadButTurningWebhooksOnOrOffNeedsARestart() throws {
+    let daemon = try daemonConfigured(#"{"bearer_tokens": ["k"], "submissions": {"webhooks": {"tries": 2}}}"#)
+    defer { daemon.cleanUp() }
+    let path = daemon.directory + "/dsa-rund.json"
+    func tries() throws -> Int? {
+      let info = try curl(daemon.baseURL + "/config_info", ["-H", "Authorization: Bearer k"])
+      return info.json["callbacks_max_tries"] as? Int
+    }
+    #expect(try tries() == 2)
+    try Data(#"{"bearer_tokens": ["k"], "submissions": {"webhooks": {"tries": 3}}}"#.utf8)
+      .write(to: URL(fileURLWithPath: path))
+    kill(daemon.process.processIdentifier, SIGHUP)
+    let first = try nextLogLine(daemon, event: "reloaded", after: 0)
+    #expect(first["changed"] as? [String] == ["submissions.webhooks"], "\(first)")
+    #expect(try tries() == 3)
+    try Data(#"{"bearer_tokens": ["k"]}"#.utf8).write(to: URL(fileURLWithPath: path))
+    kill(daemon.process.processIdentifier, SIGHUP)
+    let second = try nextLogLine(daemon, event: "reloaded", after: 1)
+    #expect(second["changed"] as? [String] == [], "\(second)")
+    #expect(second["restart_needed"] as? [String] == ["submissions.webhooks"], "\(second)")
+    #expect(try tries() == 3)
+  }
 }
