@@ -39,6 +39,23 @@ import Testing
     #expect(tooLong.error?.message == "limits.wall_ms is 5000; the maximum is 3000")
   }
 
+  @Test func theOpenAPIDocumentNamesTheMaximaInEffect() throws {
+    let shipped = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/docs/openapi.json"))
+    let router = makeFakeRouter { $0.openAPIDocument = shipped }
+    func wallMaximum() throws -> Int? {
+      let body = router.handle(request("GET", "/v1/openapi.json")).body
+      let document = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+      let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+      let limits = (schemas?["Limits"] as? [String: Any])?["properties"] as? [String: Any]
+      return (limits?["wall_ms"] as? [String: Any])?["maximum"] as? Int
+    }
+    #expect(try wallMaximum() == 20_000)
+    var settings = router.service.settings
+    settings.maxima.wallMilliseconds = 3000
+    router.replaceSettings(settings)
+    #expect(try wallMaximum() == 3000)
+  }
+
   @Test func aTokenThatStaysKeepsWhatItUsedOfItsQuota() {
     let router = makeFakeRouter { configuration in
       configuration.bearerTokens = ["alpha", "beta"]
