@@ -293,7 +293,7 @@ public struct CgroupSetup: Sendable {
         let pidText = entry.dropFirst("dsa-run-".count).prefix { $0 != "-" }
         let path = parent + "/" + entry
         guard let pid = Int32(pidText), pid != getpid(),
-          StaleOwner.isGone(pid: pid, changedAt: StaleOwner.changeTime(of: path))
+          StaleOwner.isGone(pid: pid)
         else { continue }
         if rmdir(path) == 0 { removed += 1 }
       }

@@ -272,7 +272,7 @@ public final class SandboxHost: Sendable {
     for entry in listDirectory(boxesDirectory) {
       let path = boxesDirectory + "/" + entry
       guard let pid = Int32(entry.prefix { $0 != "-" }), pid != getpid(),
-        StaleOwner.isGone(pid: pid, changedAt: StaleOwner.changeTime(of: path))
+        StaleOwner.isGone(pid: pid)
       else { continue }
       _ = umount2(path, Int32(MNT_DETACH))
       if rmdir(path) == 0 { removed += 1 }
