@@ -200,11 +200,6 @@ enum GNU {
   }
 }
 
-/// accept(2) that returns a non-blocking, close-on-exec socket, or -1 with errno.
-///
-/// accept4 sets both atomically, so a process the handler starts on another thread between the
-/// accept and an fcntl can never inherit a client's connection; plain accept then fcntl is the
-/// fallback only for a libc without accept4.
 extension Socket {
   /// The peer's address as logs show it: `ADDRESS:PORT`, `[ADDRESS]:PORT` for IPv6, `unix` on a Unix
   /// socket; nil when the peer is gone already.
@@ -240,6 +235,11 @@ extension Socket {
   }
 }
 
+/// accept(2) that returns a non-blocking, close-on-exec socket, or -1 with errno.
+///
+/// accept4 sets both atomically, so a process the handler starts on another thread between the
+/// accept and an fcntl can never inherit a client's connection; plain accept then fcntl is the
+/// fallback only for a libc without accept4.
 func acceptConnection(on listening: Socket) -> Int32 {
   if let accept4 = GNU.accept4 {
     return accept4(listening.descriptor, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
