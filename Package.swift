@@ -116,7 +116,7 @@ let package = Package(
       swiftSettings: strictSwift),
     .executableTarget(
       name: "dsa-rund",
-      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions", "Wire"],
+      dependencies: ["API", "Challenges", "HTTP", "Runners", "Sandbox", "Submissions", "SystemCore", "Wire"],
       swiftSettings: strictSwift
     ),
     .testTarget(

@@ -65,6 +65,8 @@ public final class APIRouter: Sendable {
     var scope = RequestScope(
       context: RunContext(requestID: requestID(request), route: Self.unknownRoute), path: path,
       query: Self.queryItems(request.target), owner: ownerDigest(request))
+    scope.context.client = request.client
+    scope.context.tokenDigest = Self.bearerToken(request).map(RequestLogEntry.tokenDigest)
     let matched = match(path)
     var frontEnd: (any FrontEnd)? = matched?.frontEnd
     if let route = matched?.route {
@@ -85,13 +87,20 @@ public final class APIRouter: Sendable {
       response = frontEnd?.render(shown) ?? shown.response
     }
     response.headers.add(name: "X-Request-Id", value: scope.context.requestID)
-    configuration.crossOrigin?.decorate(&response, for: request)
+    service.settings.crossOrigin?.decorate(&response, for: request)
     for (name, value) in service.rateLimitHeaders(scope.context) { response.headers.add(name: name, value: value) }
     metrics.recordRequest(route: scope.context.route, code: response.status.code)
     service.log(
       scope.context, method: request.method, status: response.status.code, error: errorCode,
       totalMilliseconds: RunService.milliseconds(ContinuousClock.now - start))
     return response
+  }
+
+  /// Puts `settings` in effect for every request from now on (a config reload): tokens, quotas,
+  /// maxima, origins, challenges, and how webhooks are sent when this server sends them.
+  public func replaceSettings(_ settings: ReloadableSettings) {
+    service.replaceSettings(settings)
+    if let webhooks = settings.webhooks { submissions?.sender?.replaceSettings(webhooks) }
   }
 
   /// The front end and route of `path`, or the router's own.
@@ -112,7 +121,7 @@ public final class APIRouter: Sendable {
     {
       return answer
     }
-    if let preflight = configuration.crossOrigin?.preflight(request) { return preflight }
+    if let preflight = service.settings.crossOrigin?.preflight(request) { return preflight }
     guard let (frontEnd, route) = matched else {
       // Unknown paths do not reveal themselves to a caller without a token.
       try authorize(request, context: &scope.context)
@@ -147,6 +156,10 @@ public final class APIRouter: Sendable {
   private func ownAnswer(_ route: Route) throws(APIError) -> HTTPResponse {
     if route.label == "/metrics" {
       var writer = PrometheusText()
+      // The info-metric idiom: the labels are the information, the value is always 1.
+      writer.gauges(
+        "dsa_run_build_info", help: "The running dsa-rund's version and build (its executable's GNU build ID).",
+        labels: ["version", "build"], [([BuildIdentity.version, BuildIdentity.build], 1)])
       service.metricsText(&writer)
       submissions?.metricsText(&writer)
       return HTTPResponse(
@@ -162,7 +175,7 @@ public final class APIRouter: Sendable {
 
   /// Checks the bearer token, and notes the accepted one in `context` (it is charged to it).
   func authorize(_ request: HTTPRequest, context: inout RunContext) throws(APIError) {
-    guard !configuration.bearerTokens.isEmpty else { return }
+    guard !service.settings.bearerTokens.isEmpty else { return }
     guard let token = Self.bearerToken(request) else {
       throw .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
     }
@@ -172,7 +185,7 @@ public final class APIRouter: Sendable {
 
   /// Whether `token` is one of the configured bearer tokens, compared in constant time.
   func acceptsToken(_ token: String) -> Bool {
-    configuration.bearerTokens.contains { Self.constantTimeEquals($0, token) }
+    service.settings.bearerTokens.contains { Self.constantTimeEquals($0, token) }
   }
 
   /// Refuses a request that starts runs from another site's page (docs/security.md, "Cross-site
@@ -182,7 +195,7 @@ public final class APIRouter: Sendable {
   /// browser send no `Origin` and are not affected.
   private func refuseForeignPage(_ request: HTTPRequest, route: Route) throws(APIError) {
     guard let origin = request.headers["Origin"], !Self.isOwnOrigin(origin, host: request.headers["Host"]),
-      configuration.crossOrigin?.allowedOrigins.contains(origin) != true
+      service.settings.crossOrigin?.allowedOrigins.contains(origin) != true
     else { return }
     throw APIError(
       code: "foreign_origin",
@@ -211,7 +224,7 @@ public final class APIRouter: Sendable {
 
   /// Whose submissions a request sees: the SHA-256 of its bearer token ("" on a server without tokens).
   func ownerDigest(_ request: HTTPRequest) -> String {
-    guard !configuration.bearerTokens.isEmpty, let token = Self.bearerToken(request) else { return "" }
+    guard !service.settings.bearerTokens.isEmpty, let token = Self.bearerToken(request) else { return "" }
     return hexadecimal(Digest.sha256(Array(token.utf8)))
   }
 

@@ -41,6 +41,9 @@ public struct HTTPRequest: Sendable, Equatable {
   /// Trailer fields after a chunked body; kept apart from `headers` because RFC 9110 §6.5.1 forbids
   /// merging them blindly.
   public var trailers: HTTPHeaders
+  /// Who sent it, for logs: `ADDRESS:PORT` (`[ADDRESS]:PORT` for IPv6) of a TCP peer, `unix` on a
+  /// Unix socket; nil when not known (a request made up by a test). Set by the server, never parsed.
+  public var client: String?
 
   /// A request from its parts.
   public init(head: HTTPRequestHead, body: Data = Data(), trailers: HTTPHeaders = HTTPHeaders()) {

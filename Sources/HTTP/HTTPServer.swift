@@ -279,7 +279,7 @@ public final class HTTPServer: Sendable {
     case .admitted(let id):
       let connection = ServerConnection(
         socket: socket, configuration: configuration, handler: handler, stopSignal: stopSignal,
-        isStopping: { [self] in stopping.load(ordering: .acquiring) })
+        isStopping: { [self] in stopping.load(ordering: .acquiring) }, client: socket.peerName())
       connectionThreads.enter()
       let started = spawnThread(name: "http-connection") { [self] in
         connection.run()

@@ -13,6 +13,8 @@ struct ServerConnection {
   /// Readable once the server stops; an idle connection then closes instead of waiting.
   let stopSignal: Int32
   let isStopping: @Sendable () -> Bool
+  /// The peer's address, as requests carry it (`HTTPRequest.client`).
+  var client: String?
 
   /// Bytes per read: enough for a typical request in one read, small enough that hundreds of
   /// connections cost little.
@@ -98,7 +100,8 @@ struct ServerConnection {
         guard socket.sendAll(HTTPResponse.continueHead, until: .now + configuration.writeTimeout) else {
           return .close
         }
-      case .request(let request):
+      case .request(var request):
+        request.client = client
         let response = handler(request)
         if let session = response.webSocketSession {
           return upgrade(

@@ -200,6 +200,41 @@ enum GNU {
   }
 }
 
+extension Socket {
+  /// The peer's address as logs show it: `ADDRESS:PORT`, `[ADDRESS]:PORT` for IPv6, `unix` on a Unix
+  /// socket; nil when the peer is gone already.
+  func peerName() -> String? {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let found = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) == 0 }
+    }
+    guard found else { return nil }
+    var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+    func written() -> String { String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    switch Int32(storage.ss_family) {
+    case AF_INET:
+      return withUnsafePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+          var host = address.pointee.sin_addr
+          inet_ntop(AF_INET, &host, &text, socklen_t(text.count))
+          return "\(written()):\(UInt16(bigEndian: address.pointee.sin_port))"
+        }
+      }
+    case AF_INET6:
+      return withUnsafePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+          var host = address.pointee.sin6_addr
+          inet_ntop(AF_INET6, &host, &text, socklen_t(text.count))
+          return "[\(written())]:\(UInt16(bigEndian: address.pointee.sin6_port))"
+        }
+      }
+    case AF_UNIX: return "unix"
+    default: return nil
+    }
+  }
+}
+
 /// accept(2) that returns a non-blocking, close-on-exec socket, or -1 with errno.
 ///
 /// accept4 sets both atomically, so a process the handler starts on another thread between the

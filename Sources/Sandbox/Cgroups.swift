@@ -280,7 +280,7 @@ public struct CgroupSetup: Sendable {
     }
   }
 
-  /// Removes box groups left by dsa-run processes that no longer exist.
+  /// Removes box groups left by dsa-run processes that no longer exist (zombies included: `StaleOwner`).
   /// Returns how many were removed.
   @discardableResult
   public func sweepStaleGroups() -> Int {
@@ -291,8 +291,11 @@ public struct CgroupSetup: Sendable {
     for parent in parents {
       for entry in listDirectory(parent) where entry.hasPrefix("dsa-run-") {
         let pidText = entry.dropFirst("dsa-run-".count).prefix { $0 != "-" }
-        guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-        if rmdir(parent + "/" + entry) == 0 { removed += 1 }
+        let path = parent + "/" + entry
+        guard let pid = Int32(pidText), pid != getpid(),
+          StaleOwner.isGone(pid: pid)
+        else { continue }
+        if rmdir(path) == 0 { removed += 1 }
       }
     }
     return removed

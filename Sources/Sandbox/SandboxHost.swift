@@ -262,7 +262,7 @@ public final class SandboxHost: Sendable {
   }
 
   /// Removes work directories left by dsa-run processes that died without
-  /// cleaning up (kill -9).
+  /// cleaning up (kill -9), zombies not yet reaped included (`StaleOwner`).
   @discardableResult
   public func sweepStaleBoxes() -> Int { Self.sweepStaleBoxes(in: boxesDirectory) }
 
@@ -270,10 +270,10 @@ public final class SandboxHost: Sendable {
   private static func sweepStaleBoxes(in boxesDirectory: String) -> Int {
     var removed = 0
     for entry in listDirectory(boxesDirectory) {
-      guard let pid = Int32(entry.prefix { $0 != "-" }), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
-        continue
-      }
       let path = boxesDirectory + "/" + entry
+      guard let pid = Int32(entry.prefix { $0 != "-" }), pid != getpid(),
+        StaleOwner.isGone(pid: pid)
+      else { continue }
       _ = umount2(path, Int32(MNT_DETACH))
       if rmdir(path) == 0 { removed += 1 }
     }

@@ -16,7 +16,9 @@ import SystemCore
 /// destination's slots, each for one try's deadline) and nobody else's; the listing skips what is
 /// already held, so the webhooks behind its backlog are found too.
 public final class WebhookSender: Sendable {
-  public let settings: WebhookSettings
+  /// How webhooks are sent now; a config reload replaces it (`replaceSettings`) for every try after.
+  public var settings: WebhookSettings { currentSettings.withLock { $0 } }
+  private let currentSettings: Mutex<WebhookSettings>
   private let store: any SubmissionStore
   private let makeBody: @Sendable (PendingWebhook) -> Data
   /// The request method per webhook: POST, or PUT for a Judge0 `callback_url` (Judge0 PUTs).
@@ -61,10 +63,17 @@ public final class WebhookSender: Sendable {
     method: @escaping @Sendable (PendingWebhook) -> String = { _ in "POST" },
     makeBody: @escaping @Sendable (PendingWebhook) -> Data
   ) {
-    self.settings = settings
+    currentSettings = Mutex(settings)
     self.store = store
     self.method = method
     self.makeBody = makeBody
+  }
+
+  /// Sends every try from now on with `settings` (the secret, the allowed networks, the timeout, the
+  /// tries and their backoff); tries under way finish with the settings they started with.
+  public func replaceSettings(_ settings: WebhookSettings) {
+    currentSettings.withLock { $0 = settings }
+    wake()
   }
 
   /// Webhooks given up on after every try.

@@ -1,8 +1,10 @@
 // The help texts: `dsa-run --help`, and `dsa-run COMMAND --help` for each command. README.md's usage,
 // options and exit-code tables say the same.
 
-/// `dsa-run --version`.
-let toolVersion = "0.1.0"
+import SystemCore
+
+/// `dsa-run --version`: the version dsa-rund shares (`BuildIdentity`).
+let toolVersion = BuildIdentity.version
 
 let exitCodesHelp = """
   Exit codes (the program's own is passed through; every other ending prints a "dsa-run:" line on

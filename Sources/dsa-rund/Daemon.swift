@@ -6,6 +6,7 @@ import Glibc
 import HTTP
 import Runners
 import Sandbox
+import SystemCore
 
 /// One JSON object on one line of stderr, in one write(2) so lines never interleave.
 func logLine(_ event: String, _ fields: [String: Any] = [:]) {
@@ -17,14 +18,16 @@ func logLine(_ event: String, _ fields: [String: Any] = [:]) {
   bytes.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
 }
 
-/// Blocks SIGTERM and SIGINT in this thread, and so in every thread started after it; they are then
-/// read by a dispatch signal source (signalfd under libdispatch on Linux) instead of interrupting
-/// whichever thread happens to run. Boxes reset their mask before execve.
+/// Blocks SIGTERM, SIGINT and SIGHUP in this thread, and so in every thread started after it; they
+/// are then read by a dispatch signal source (signalfd under libdispatch on Linux) instead of
+/// interrupting whichever thread happens to run (SIGHUP's default would end the daemon on the spot,
+/// undrained). Boxes reset their mask before execve.
 func blockTerminationSignals() {
   var set = sigset_t()
   sigemptyset(&set)
   sigaddset(&set, SIGTERM)
   sigaddset(&set, SIGINT)
+  sigaddset(&set, SIGHUP)
   pthread_sigmask(SIG_BLOCK, &set, nil)
   // A client that goes away mid-response must not kill the daemon.
   signal(SIGPIPE, SIG_IGN)
@@ -113,11 +116,13 @@ func checkConfiguration(_ options: DaemonOptions) -> Never {
   exit(0)
 }
 
-/// Starts everything, serves until SIGTERM or SIGINT, drains, exits 0.
-func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfiguration) -> Never {
+/// Starts everything, serves until SIGTERM or SIGINT (reloading the config on SIGHUP), drains,
+/// exits 0.
+func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, sandbox: SandboxConfiguration) -> Never {
   let server: HTTPServer
   let pool: BoxPool
   var routerForStop: APIRouter?
+  var reloader: ConfigurationReloader?
   do {
     let host = try SandboxHost(configuration: sandbox)
     guard let policiesDirectory = DataDirectories.locate("policies"),
@@ -163,6 +168,7 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     apiConfiguration.page = pageSite(configuration, tcpServed: fromSystemd || !configuration.listen.isEmpty)
     let router = APIRouter(executor: executor, configuration: apiConfiguration, challenges: challenges)
     routerForStop = router
+    reloader = ConfigurationReloader(options: options, router: router, started: configuration, challenges: challenges)
     let listeners = fromSystemd ? [HTTPServer.Listener.systemd] : configuration.listeners
     // Boxes run on the router's slot threads (WorkQueue), which live as long as the daemon; the
     // connection threads only parse, decode, wait and encode.
@@ -174,7 +180,8 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     logLine(
       "started",
       [
-        "pid": Int(getpid()), "addresses": server.addresses, "systemd_sockets": fromSystemd,
+        "pid": Int(getpid()), "version": BuildIdentity.version, "build": BuildIdentity.build,
+        "addresses": server.addresses, "systemd_sockets": fromSystemd,
         "cgroup_mode": host.cgroups.mode.rawValue, "work_root": configuration.workRoot,
         "slots": configuration.resolvedSlots, "queue_length": configuration.queueLength.map { $0 as Any } ?? NSNull(),
         "queue_wait_budget_s": configuration.queueWaitBudgetSeconds,
@@ -198,7 +205,8 @@ func runDaemon(_ configuration: DaemonConfiguration, sandbox: SandboxConfigurati
     logLine("warning", ["message": "cannot notify systemd: \(error)"])
   }
 
-  let signalName = waitForTerminationSignal()
+  let reloadOnHangUp = reloader
+  let signalName = waitForTerminationSignal(onHangUp: { reloadOnHangUp?.reload() })
   let drain = DaemonConfiguration.duration(configuration.drainSeconds)
   logLine("stopping", ["signal": signalName, "drain_s": configuration.drainSeconds])
   _ = try? HTTPServer.notifySystemd(state: "STOPPING=1")
@@ -239,8 +247,8 @@ func pageSite(_ configuration: DaemonConfiguration, tcpServed: Bool) -> PageSite
 }
 
 /// Waits on a dedicated queue's signal sources for SIGTERM or SIGINT (blocked everywhere beforehand)
-/// and returns its name.
-func waitForTerminationSignal() -> String {
+/// and returns its name; each SIGHUP meanwhile runs `onHangUp` on that queue, one at a time.
+func waitForTerminationSignal(onHangUp: @escaping @Sendable () -> Void) -> String {
   let queue = DispatchQueue(label: "dsa-rund.signals")
   let received = DispatchSemaphore(value: 0)
   let name = SignalName()
@@ -253,6 +261,13 @@ func waitForTerminationSignal() -> String {
     source.resume()
     sources.append(source)
   }
+  let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+  hangUp.setEventHandler {
+    // A reload after the stop began would change settings under the drain; the stop wins.
+    if name.value.isEmpty { onHangUp() }
+  }
+  hangUp.resume()
+  sources.append(hangUp)
   received.wait()
   for source in sources { source.cancel() }
   return name.value

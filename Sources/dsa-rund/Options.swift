@@ -7,12 +7,13 @@ struct DaemonOptions {
   var configGiven = false
   var checkOnly = false
   var help = false
+  var version = false
   /// Applied over the file's values, in order.
   var overrides: [(inout DaemonConfiguration) -> Void] = []
   var listenFlags: [String] = []
 
   static let usage = """
-    usage: dsa-rund [--config PATH] [--check-config] [--listen HOST:PORT]... [--unix PATH]
+    usage: dsa-rund [--config PATH] [--check-config] [--version] [--listen HOST:PORT]... [--unix PATH]
                     [--slots N] [--queue-length N] [--work-root PATH] [--cache-dir PATH]
                     [--cgroup-mode auto|cgroup-v2|cgroup-v1|rlimit] [--drain-seconds S] [--state-dir PATH]
 
@@ -20,6 +21,7 @@ struct DaemonOptions {
                          default file means the defaults, a missing given file is an error)
       --check-config     validate the config and every runners/, policies/ and challenges/ file, print one line per
                          problem, exit 0 (valid) or 1; runs nothing
+      --version          print the version and the build (the executable's GNU build ID), exit 0
       --listen HOST:PORT listen on TCP (repeatable; replaces the file's "listen"; port 0 picks one,
                          shown in the startup log line)
       --unix PATH        listen on a Unix socket (replaces the file's "unix_socket")
@@ -55,6 +57,7 @@ struct DaemonOptions {
         options.configGiven = true
       case "--check-config": options.checkOnly = true
       case "--help", "-h": options.help = true
+      case "--version": options.version = true
       case "--listen": listenFlags = (listenFlags ?? []) + [try value(flag)]
       case "--no-tcp": noTCP = true
       case "--unix":

@@ -123,16 +123,20 @@ struct SubmissionsConfiguration: Equatable {
     settings.maximumBatch = maxBatch
     settings.maximumWaitSeconds = maxWaitSeconds
     settings.maximumWaiting = heldRequestBound(maximumConnections: maximumConnections)
-    if let webhooks {
-      var hooks = WebhookSettings()
-      hooks.secret = webhooks.secret
-      hooks.allowedNetworks = webhooks.allow.compactMap(WebhookTarget.Network.init)
-      hooks.timeoutMilliseconds = Int(webhooks.timeoutSeconds * 1000)
-      hooks.tries = webhooks.tries
-      hooks.backoffMilliseconds = webhooks.backoffMilliseconds
-      settings.webhooks = hooks
-    }
+    settings.webhooks = webhookSettings
     return settings
+  }
+
+  /// How webhooks are sent, as the sender takes it; nil when none are.
+  var webhookSettings: WebhookSettings? {
+    guard let webhooks else { return nil }
+    var hooks = WebhookSettings()
+    hooks.secret = webhooks.secret
+    hooks.allowedNetworks = webhooks.allow.compactMap(WebhookTarget.Network.init)
+    hooks.timeoutMilliseconds = Int(webhooks.timeoutSeconds * 1000)
+    hooks.tries = webhooks.tries
+    hooks.backoffMilliseconds = webhooks.backoffMilliseconds
+    return hooks
   }
 }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import Sandbox
+import SystemCore
 
-// dsa-rund: the dsa-run HTTP daemon (docs/api.md). Before anything starts a thread, SIGTERM and
-// SIGINT are blocked so that every thread inherits the mask and only the signal source sees them.
+// dsa-rund: the dsa-run HTTP daemon (docs/api.md). Before anything starts a thread, SIGTERM,
+// SIGINT and SIGHUP are blocked so that every thread inherits the mask and only the signal source sees them.
 blockTerminationSignals()
 
 let options: DaemonOptions
@@ -15,6 +16,10 @@ do {
 }
 if options.help {
   print(DaemonOptions.usage)
+  exit(0)
+}
+if options.version {
+  print("dsa-rund \(BuildIdentity.description)")
   exit(0)
 }
 if options.checkOnly { checkConfiguration(options) }
@@ -31,4 +36,4 @@ if !problems.isEmpty {
 var sandboxConfiguration = configuration.sandboxConfiguration
 // The config (its bearer tokens) is hidden from boxes wherever it lives, like the data folders.
 sandboxConfiguration.hiddenPaths.append(options.configPath)
-runDaemon(configuration, sandbox: sandboxConfiguration)
+runDaemon(configuration, options: options, sandbox: sandboxConfiguration)

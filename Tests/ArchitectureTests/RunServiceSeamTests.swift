@@ -55,6 +55,31 @@ func callSites(of names: [String], in text: String, path: String) -> [String] {
     #expect(callSites(of: serviceInternals, in: text, path: "V1/X.swift") == ["V1/X.swift:2: withSlot("])
   }
 
+  /// A reload (SIGHUP) replaces `RunService.settings`; `APIConfiguration` keeps the values the
+  /// router started with. A request that read these from the configuration would never see a reload.
+  @Test func nothingReadsReloadableSettingsFromTheStartConfiguration() throws {
+    let root = repositoryRoot.appendingPathComponent("Sources/API")
+    let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+    let startValues = [
+      "configuration.bearerTokens", "configuration.rateLimit", "configuration.maxima",
+      "configuration.gradeWallMilliseconds", "configuration.resolvedGradeWallMilliseconds",
+      "configuration.crossOrigin", "submissions.settings.webhooks", "submissions?.settings.webhooks",
+      "self.settings.webhooks", "ChallengeCatalog.load",
+    ]
+    var sites: [String] = []
+    var files = 0
+    while let url = walker?.nextObject() as? URL {
+      guard url.pathExtension == "swift", url.lastPathComponent != "ReloadableSettings.swift" else { continue }
+      files += 1
+      let text = try String(contentsOf: url, encoding: .utf8)
+        // The run service's settings are the ones in effect.
+        .replacingOccurrences(of: "service.settings.", with: "service.current.")
+      sites += callSites(of: startValues, in: text, path: url.lastPathComponent)
+    }
+    #expect(files > 20)
+    #expect(sites.isEmpty, "read from the start configuration, blind to reloads:\n\(sites.joined(separator: "\n"))")
+  }
+
   @Test func noFileOfTheAPILayerIsOver600Lines() throws {
     let root = repositoryRoot.appendingPathComponent("Sources/API")
     let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)

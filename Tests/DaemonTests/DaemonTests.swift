@@ -495,6 +495,8 @@ struct ConfigurationTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let template = try String(contentsOfFile: repositoryRoot + "/deploy/systemd/dsa-rund@.service", encoding: .utf8)
     #expect(template.contains("--listen 127.0.0.1:%i --work-root /run/dsa-run-%i"))
+    // A reload checks the config, then has the daemon take it (SIGHUP).
+    #expect(template.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"))
     // An instance, as `systemctl enable dsa-rund@8081` makes it, pointing at the built binary.
     try template.replacingOccurrences(of: "/usr/local/bin/dsa-rund", with: daemonBinary)
       .write(toFile: directory + "/dsa-rund@8081.service", atomically: true, encoding: .utf8)
@@ -518,6 +520,10 @@ struct ConfigurationTests {
     // verify checks that ExecStart's binary exists: point a copy of the unit at the built one.
     let service = try String(contentsOfFile: repositoryRoot + "/systemd/dsa-rund.service", encoding: .utf8)
     #expect(service.contains("ExecStart=/usr/local/bin/dsa-rund --config /etc/dsa-run/dsa-rund.json"))
+    #expect(
+      service.contains(
+        "\nExecReload=/usr/local/bin/dsa-rund --check-config --config /etc/dsa-run/dsa-rund.json\n"
+          + "ExecReload=/bin/kill -HUP $MAINPID\n"))
     try service.replacingOccurrences(of: "/usr/local/bin/dsa-rund", with: daemonBinary)
       .write(toFile: directory + "/dsa-rund.service", atomically: true, encoding: .utf8)
     try FileManager.default.copyItem(

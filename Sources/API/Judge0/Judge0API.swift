@@ -220,8 +220,8 @@ struct Judge0API: FrontEnd, StoredJobRunner {
   /// The defaults shown are the Python runner's (each language's own default applies to it).
   private func configInfo() -> JSONValue {
     let defaults = defaultRunner("python")?.runLimits() ?? BoxLimits()
-    let maxima = configuration.maxima
-    let webhooks = submissions?.settings.webhooks
+    let maxima = service.settings.maxima
+    let webhooks = service.settings.webhooks
     func number(_ value: Double) -> JSONValue { .number(value) }
     func whole(_ value: UInt64) -> JSONValue { .number(Double(value)) }
     return [

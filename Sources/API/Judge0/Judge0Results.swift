@@ -30,7 +30,7 @@ extension Judge0API {
       throw .field("language_id", missing ? "language with id \(languageID) doesn't exist" : error.message)
     }
     let defaults = runner.runLimits()
-    let maxima = configuration.maxima
+    let maxima = service.settings.maxima
     func bounded(_ name: String, _ value: Double?, minimum: Double, maximum: Double) throws(Judge0Refusal) -> Double? {
       guard let value else { return nil }
       if value < minimum { throw .field(name, "must be greater than or equal to \(Self.number(minimum))") }
@@ -61,7 +61,7 @@ extension Judge0API {
       arguments = split
     }
     if let url = submission.callbackURL {
-      guard let webhooks = submissions?.settings.webhooks else {
+      guard let webhooks = service.settings.webhooks else {
         throw .field("callback_url", "this server sends no callbacks (its config has no submissions.webhooks)")
       }
       if let problem = WebhookTarget.problem(with: url, settings: webhooks) { throw .field("callback_url", problem) }
@@ -270,7 +270,7 @@ extension Judge0API {
   /// Runs an admitted job: its stored result's bytes, or nil when no slot could be had.
   func run(_ job: Judge0Job, context: inout RunContext) -> Data? {
     let expected = job.submission.expectedOutput
-    let bound = StoredResultBound.bytes(configuration.maxima)
+    let bound = StoredResultBound.bytes(service.settings.maxima)
     let echo = job.echo
     do throws(APIError) {
       let (_, outcome) = try service.execute(job.request, context: &context) { result in

@@ -183,7 +183,7 @@ struct PistonConnectCodec: LiveCodec {
         let job: PistonJob
         do throws(PistonError) {
           job = try PistonJob.read(
-            fields, runtimes: PistonRuntime.list(service), maxima: service.configuration.maxima)
+            fields, runtimes: PistonRuntime.list(service), maxima: service.settings.maxima)
         } catch {
           throw .badRequest(error.message)
         }

@@ -15,9 +15,9 @@ enum LiveConnect {
     -> HTTPResponse
   {
     var rules = rules(configuration)
-    rules.needsToken = !configuration.bearerTokens.isEmpty && scope.context.token.isEmpty
-    let tokens = configuration.bearerTokens
-    rules.acceptsToken = { token in tokens.contains { APIRouter.constantTimeEquals($0, token) } }
+    rules.needsToken = !service.settings.bearerTokens.isEmpty && scope.context.token.isEmpty
+    // Read when the start message comes: a reload meanwhile is in effect for it.
+    rules.acceptsToken = { token in service.settings.bearerTokens.contains { APIRouter.constantTimeEquals($0, token) } }
     return upgrade(
       request, service: service, codec: V1ConnectCodec(exposeCompileCache: configuration.exposeCompileCache),
       context: scope.context, rules: rules, refusal: scope.refusal, configuration: configuration)
@@ -29,7 +29,7 @@ enum LiveConnect {
     _ request: HTTPRequest, service: RunService, scope: RequestScope, configuration: APIConfiguration
   ) -> HTTPResponse {
     var refusal = scope.refusal
-    if refusal == nil && !configuration.bearerTokens.isEmpty && scope.context.token.isEmpty {
+    if refusal == nil && !service.settings.bearerTokens.isEmpty && scope.context.token.isEmpty {
       refusal = .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
     }
     var rules = rules(configuration)

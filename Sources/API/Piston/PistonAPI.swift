@@ -64,7 +64,7 @@ struct PistonAPI: FrontEnd {
     }
     let job: PistonJob
     do throws(PistonError) {
-      job = try PistonJob.read(fields, runtimes: PistonRuntime.list(service), maxima: configuration.maxima)
+      job = try PistonJob.read(fields, runtimes: PistonRuntime.list(service), maxima: service.settings.maxima)
     } catch {
       throw .badRequest(error.message)
     }

@@ -12,6 +12,15 @@ public struct PrometheusText: Sendable {
     text += "\(name) \(Self.format(value))\n"
   }
 
+  /// A gauge family: one sample per label set, in the order given; `labels` names them.
+  public mutating func gauges(_ name: String, help: String, labels: [String], _ samples: [([String], Double)]) {
+    head(name, help: help, type: "gauge")
+    for (values, value) in samples {
+      let pairs = zip(labels, values).map { "\($0)=\"\(Self.escape($1))\"" }.joined(separator: ",")
+      text += "\(name){\(pairs)} \(Self.format(value))\n"
+    }
+  }
+
   /// A counter without labels.
   public mutating func counter(_ name: String, help: String, _ value: UInt64) {
     head(name, help: help, type: "counter")

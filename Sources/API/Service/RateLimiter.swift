@@ -41,26 +41,43 @@ public final class RateLimiter: Sendable {
   /// The policy's name in the headers.
   public static let policyName = "runs"
 
-  public let policy: Policy
-  private let windows = Mutex<[String: (start: Double, used: Int)]>([:])
+  private struct State {
+    var policy: Policy
+    var windows: [String: (start: Double, used: Int)] = [:]
+  }
+
+  private let state: Mutex<State>
 
   public init(policy: Policy) {
-    self.policy = policy
+    state = Mutex(State(policy: policy))
+  }
+
+  /// The policy in effect.
+  public var policy: Policy { state.withLock { $0.policy } }
+
+  /// Puts `policy` in effect (a config reload). What the tokens in `keeping` used of their windows
+  /// stays counted, against their new quota: a reload is no way to a fresh quota. Other tokens'
+  /// counts are forgotten (a token no longer accepted cannot run).
+  public func replacePolicy(_ policy: Policy, keeping: Set<String>) {
+    state.withLock { state in
+      state.policy = policy
+      state.windows = state.windows.filter { keeping.contains($0.key) }
+    }
   }
 
   /// Takes `cost` runs from `token`'s quota at `now` (seconds on a monotonic clock), or none when
   /// they do not all fit.
   public func take(token: String, cost: Int, now: Double) -> Decision {
-    let quota = policy.tokenQuotas[token] ?? policy.quota
-    let window = Double(policy.windowSeconds)
-    return windows.withLock { windows in
-      var entry = windows[token] ?? (now, 0)
+    state.withLock { state in
+      let quota = state.policy.tokenQuotas[token] ?? state.policy.quota
+      let window = Double(state.policy.windowSeconds)
+      var entry = state.windows[token] ?? (now, 0)
       if now - entry.start >= window { entry = (now, 0) }
       // Forget windows that have ended now and then, so tokens seen once do not stay forever.
-      if windows.count > 4096 { windows = windows.filter { now - $0.value.start < window } }
+      if state.windows.count > 4096 { state.windows = state.windows.filter { now - $0.value.start < window } }
       let allowed = entry.used + cost <= quota
       if allowed { entry.used += cost }
-      windows[token] = entry
+      state.windows[token] = entry
       let reset = max(1, Int((entry.start + window - now).rounded(.up)))
       return Decision(
         allowed: allowed, quota: quota, remaining: max(0, quota - entry.used), resetSeconds: reset,
@@ -72,10 +89,10 @@ public final class RateLimiter: Sendable {
   /// grade charged its planned runs and made fewer); the decision as it stands after, or nil when
   /// the window has ended since (its runs came back with the new one).
   public func giveBack(token: String, cost: Int, chargedIn charged: Decision) -> Decision? {
-    windows.withLock { windows in
-      guard var entry = windows[token], entry.start == charged.windowStart else { return nil }
+    state.withLock { state in
+      guard var entry = state.windows[token], entry.start == charged.windowStart else { return nil }
       entry.used = max(0, entry.used - cost)
-      windows[token] = entry
+      state.windows[token] = entry
       return Decision(
         allowed: charged.allowed, quota: charged.quota, remaining: max(0, charged.quota - entry.used),
         resetSeconds: charged.resetSeconds, windowStart: entry.start)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Grading
+import SystemCore
 import Wire
 
 /// One line of the request log (JSON lines, DESIGN §7): who asked for what and how it went.
@@ -32,6 +33,17 @@ public struct RequestLogEntry: Sendable, Equatable {
   public var totalMilliseconds: Double
   /// For `internal_error`: the whole sandbox error for the operator, hint included.
   public var detail: String?
+  /// Which bearer token the request presented, as `tokenDigest(_:)` gives it (never the token).
+  public var tokenDigest: String?
+  /// Who sent it: `ADDRESS:PORT` of a TCP client, `unix` on the Unix socket (`HTTPRequest.client`).
+  public var client: String?
+
+  /// What the log names a token by: the first 12 hex digits of its SHA-256. Enough to tell an
+  /// operator's few tokens apart and find which one a client uses; a log reader learns nothing
+  /// usable of the token from it.
+  public static func tokenDigest(_ token: String) -> String {
+    String(hexadecimal(Digest.sha256(Array(token.utf8))).prefix(12))
+  }
 
   /// One JSON object on one line, without the newline. Absent optional fields are left out.
   public var line: String {
@@ -45,6 +57,8 @@ public struct RequestLogEntry: Sendable, Equatable {
     fields["queue_ms"] = queueMilliseconds.map(JSONValue.number)
     fields["run_ms"] = runMilliseconds.map(JSONValue.number)
     fields["detail"] = detail.map(JSONValue.string)
+    fields["token_digest"] = tokenDigest.map(JSONValue.string)
+    fields["client"] = client.map(JSONValue.string)
     return String(decoding: JSONValue.object(fields).compactJSONBytes, as: UTF8.self)
   }
 }

@@ -38,6 +38,9 @@ public struct RunContext: Sendable {
   var detail: String?
   /// The quota check this request was charged with, for the RateLimit fields.
   var rateLimit: RateLimiter.Decision?
+  /// For the log: the presented token's digest, accepted or not (`RequestLogEntry.tokenDigest`), and the client.
+  var tokenDigest: String?
+  var client: String?
 
   public init(requestID: String, route: String, token: String = "") {
     self.requestID = requestID
@@ -60,21 +63,19 @@ public final class RunService: Sendable {
   let queue: WorkQueue
   /// The `/metrics` counters.
   public let metrics = APIMetrics()
-  /// The challenges a grade names by id.
-  public let challenges: ChallengeCatalog
-  /// The per-token run quotas; nil when the configuration sets none.
-  private let rateLimiter: RateLimiter?
+  /// The settings in effect and their quota counter, swapped together by a reload (ReloadableSettings.swift).
+  let current: Mutex<(settings: ReloadableSettings, rateLimiter: RateLimiter?)>
   /// Live runs at once, apart from the box slots.
   let liveSlots: LiveSlots
 
   public init(executor: Executor, configuration: APIConfiguration, challenges: ChallengeCatalog) {
     self.executor = executor
     self.configuration = configuration
-    self.challenges = challenges
     queue = WorkQueue(
       slots: configuration.slots, maximumWaiting: configuration.maximumQueued,
       waitBudget: configuration.queueWaitBudget)
-    rateLimiter = configuration.rateLimit.map(RateLimiter.init(policy:))
+    let settings = ReloadableSettings(configuration, challenges: challenges)
+    current = Mutex((settings, settings.rateLimit.map(RateLimiter.init(policy:))))
     liveSlots = LiveSlots(limit: configuration.liveSessions)
   }
 
@@ -113,7 +114,7 @@ public final class RunService: Sendable {
     request.runner = runner
     request.stdin = ask.stdin
     request.arguments = ask.arguments
-    var maxima = configuration.maxima
+    var maxima = settings.maxima
     var asked = ask.limits
     if let live = ask.liveWallMilliseconds {
       maxima.wallMilliseconds = live
@@ -129,7 +130,7 @@ public final class RunService: Sendable {
   public func admit(_ ask: GradeAsk, context: inout RunContext) throws(APIError) -> GradeRequest {
     let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
     try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
-    let maxima = configuration.maxima
+    let maxima = settings.maxima
     let chooser: LimitChooser = ask.inline ? .caller : .operatorChoice
     var challenge = ask.challenge
     challenge.limits = try maxima.admit(
@@ -167,11 +168,12 @@ public final class RunService: Sendable {
   /// Takes `runs` from the caller's quota (noted in `context` for the RateLimit fields); 429 with
   /// Retry-After when they do not all fit. A context marked prepaid is not charged again.
   func charge(_ runs: Int, context: inout RunContext) throws(APIError) {
+    let (settings, rateLimiter) = current.withLock { $0 }
     guard let rateLimiter, !context.prepaid, runs > 0 else { return }
     let now = Double(monotonicMicroseconds()) / 1e6
     // Without configured tokens any token a caller names is ignored: it could otherwise pick a
     // fresh one per request. All callers then share one quota.
-    let token = configuration.bearerTokens.isEmpty ? "" : context.token
+    let token = settings.bearerTokens.isEmpty ? "" : context.token
     let decision = rateLimiter.take(token: token, cost: runs, now: now)
     context.rateLimit = decision
     guard decision.allowed else {
@@ -189,8 +191,9 @@ public final class RunService: Sendable {
   /// Gives back runs charged but not made (a grade stopped early), within the window they were
   /// charged in.
   private func refund(_ runs: Int, context: inout RunContext) {
+    let (settings, rateLimiter) = current.withLock { $0 }
     guard let rateLimiter, !context.prepaid, runs > 0, let charged = context.rateLimit else { return }
-    let token = configuration.bearerTokens.isEmpty ? "" : context.token
+    let token = settings.bearerTokens.isEmpty ? "" : context.token
     if let decision = rateLimiter.giveBack(token: token, cost: runs, chargedIn: charged) {
       context.rateLimit = decision
     }
@@ -252,7 +255,7 @@ public final class RunService: Sendable {
     try charge(request.plannedRuns, context: &context)
     let compileMilliseconds =
       request.runner.compile.map { $0.limits.applied(to: BoxLimits()).wallTimeMilliseconds } ?? 0
-    let bound = configuration.resolvedGradeWallMilliseconds
+    let bound = settings.resolvedGradeWallMilliseconds
     let gate = SlotGate(
       service: self, context: context,
       deadline: .now + .milliseconds(Int64(clamping: compileMilliseconds + bound)), admitted: progress.admitted)
@@ -462,7 +465,9 @@ public final class RunService: Sendable {
         id: context.requestID, time: LogTime.now(), method: method, route: context.route, status: status,
         error: error, language: context.language, runStatus: context.runStatus,
         queueMilliseconds: context.queueMilliseconds, runMilliseconds: context.runMilliseconds,
-        totalMilliseconds: totalMilliseconds, detail: context.detail))
+        totalMilliseconds: totalMilliseconds, detail: context.detail,
+        tokenDigest: context.tokenDigest ?? (context.token.isEmpty ? nil : RequestLogEntry.tokenDigest(context.token)),
+        client: context.client))
   }
 
   /// The gauges of the slots, the line, the compile cache, the warm boxes and the live slots.

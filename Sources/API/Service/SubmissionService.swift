@@ -76,7 +76,8 @@ public final class SubmissionService: Sendable {
     run: @escaping @Sendable (ClaimedSubmission, inout RunContext) -> SubmissionWorkers.RunOutcome
   ) {
     guard runningWorkers == nil else { return }
-    let sender = settings.webhooks.map {
+    // Sent as the settings in effect say; whether they are sent at all was fixed at start.
+    let sender = service.settings.webhooks.map {
       WebhookSender(
         settings: $0, store: store,
         method: { webhook in

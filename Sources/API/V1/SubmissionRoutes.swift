@@ -120,7 +120,7 @@ struct SubmissionRoutes {
     var callbackURL: String?
     if let value = fields.removeValue(forKey: "callback_url") {
       guard case .string(let text) = value else { throw .badRequest("callback_url must be a string") }
-      guard let webhooks = submissions.settings.webhooks else {
+      guard let webhooks = service.settings.webhooks else {
         throw .badRequest("this server sends no webhooks (its config has no submissions.webhooks); poll instead")
       }
       if let problem = WebhookTarget.problem(with: text, settings: webhooks) {

@@ -4,6 +4,7 @@ import HTTP
 import Runners
 import Sandbox
 import Submissions
+import Synchronization
 import Wire
 
 /// The /v1 front end (docs/api.md): execute, grade, the catalog, live runs and stored submissions,
@@ -13,8 +14,9 @@ struct V1API: FrontEnd, StoredJobRunner {
   let service: RunService
   let configuration: APIConfiguration
   let submissions: SubmissionService?
-  /// `GET /v1/openapi.json`'s body, made once: the catalog and the maxima do not change while we run.
-  let openAPIDocument: Data?
+  /// `GET /v1/openapi.json`'s body for the maxima it was made with: made again only after a reload
+  /// changed them (the catalog does not change while we run).
+  let openAPIDocument: MadeDocument
 
   /// `GET /v1/challenges/ID`: one route for every id (and one metrics label), named as OpenAPI does.
   static let challengeRoute = "/v1/challenges/{id}"
@@ -41,11 +43,29 @@ struct V1API: FrontEnd, StoredJobRunner {
     self.service = service
     self.configuration = configuration
     self.submissions = submissions
-    openAPIDocument = configuration.openAPIDocument.flatMap { document in
+    let maxima = service.settings.maxima
+    openAPIDocument = MadeDocument((maxima, Self.openAPIDocument(configuration, service: service, maxima: maxima)))
+  }
+
+  private static func openAPIDocument(_ configuration: APIConfiguration, service: RunService, maxima: LimitMaxima)
+    -> Data?
+  {
+    configuration.openAPIDocument.flatMap { document in
       let installed = service.catalog.names.flatMap { name in
         (service.catalog.languages[name] ?? []).filter(\.isAvailable).flatMap { [$0.language] + $0.aliases }
       }
-      return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: configuration.maxima)
+      return OpenAPIDocument.specialized(document, languages: Array(Set(installed)), maxima: maxima)
+    }
+  }
+
+  /// The OpenAPI document with the maxima in effect.
+  private func currentOpenAPIDocument() -> Data? {
+    let maxima = service.settings.maxima
+    return openAPIDocument.made.withLock { made in
+      if made.maxima != maxima {
+        made = (maxima, Self.openAPIDocument(configuration, service: service, maxima: maxima))
+      }
+      return made.document
     }
   }
 
@@ -94,7 +114,7 @@ struct V1API: FrontEnd, StoredJobRunner {
       return Self.json(GradeEncoder.challengeObject(challenge))
     case "/v1/runtimes": return Self.json(runtimesObject())
     case "/v1/openapi.json":
-      guard let document = openAPIDocument else { throw .notFound(scope.path) }
+      guard let document = currentOpenAPIDocument() else { throw .notFound(scope.path) }
       return HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: document)
     default:
       guard let submissions else {
@@ -111,7 +131,7 @@ struct V1API: FrontEnd, StoredJobRunner {
   {
     let request = try service.admit(try body.runAsk(), context: &context)
     let exposeCompileCache = configuration.exposeCompileCache
-    let bound = stored ? StoredResultBound.bytes(configuration.maxima) : nil
+    let bound = stored ? StoredResultBound.bytes(service.settings.maxima) : nil
     let (_, bytes) = try service.execute(request, context: &context) { result in
       let encode = { (result: ExecuteResult) in
         ResultEncoder.data(ResultEncoder.executeValue(result, exposeCompileCache: exposeCompileCache))
@@ -251,4 +271,10 @@ extension APIRouter {
     for (path, route) in ownRoutes { routes[path] = route.methods }
     return routes
   }
+}
+
+/// A document and the maxima it was made with, shared by the copies of a front end.
+final class MadeDocument: Sendable {
+  let made: Mutex<(maxima: LimitMaxima, document: Data?)>
+  init(_ made: (maxima: LimitMaxima, document: Data?)) { self.made = Mutex(made) }
 }
