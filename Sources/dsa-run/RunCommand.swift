@@ -270,6 +270,7 @@ func listLanguages(_ arguments: [String]) -> Never {
       rows.append([
         "language": runner.language, "name": runner.displayName, "aliases": runner.aliases,
         "version": executor.probedVersion(of: runner), "available": runner.isAvailable,
+        "standards": runner.standards,
         "reason": runner.missingRequirement.map { "\($0) is missing; install with: \(runner.installHint)" as Any }
           ?? NSNull(),
       ])
@@ -284,7 +285,9 @@ func listLanguages(_ arguments: [String]) -> Never {
       let language = (row["language"] as? String ?? "").padding(toLength: 12, withPad: " ", startingAt: 0)
       let versionWidth = rows.map { ($0["version"] as? String ?? "").count }.max() ?? 0
       let version = (row["version"] as? String ?? "").padding(toLength: versionWidth + 2, withPad: " ", startingAt: 0)
-      print("\(language)\(version)\(state)  (aliases: \(aliases))")
+      let standards = (row["standards"] as? [String] ?? []).joined(separator: ", ")
+      let chosen = standards.isEmpty ? "" : "; --version picks a standard: \(standards)"
+      print("\(language)\(version)\(state)  (aliases: \(aliases)\(chosen))")
     }
   }
   finish(0)

@@ -107,13 +107,16 @@ public final class RunService: Sendable {
   /// Every check a run of `ask` makes before its program starts: the language, the files as the
   /// box will name them, the arguments, every limit against the maxima.
   public func admit(_ ask: RunAsk, context: inout RunContext) throws(APIError) -> ExecuteRequest {
-    let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
+    var runner = try self.runner(language: ask.language, version: ask.version, context: &context)
     if let problem = Executor.argumentsProblem(ask.arguments) { throw .badRequest(problem) }
+    if let problem = CompilerOptions.problem(ask.compilerOptions, runner: runner) { throw .badRequest(problem) }
+    runner = runner.withCompilerOptions(ask.compilerOptions)
     try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
     var request = ExecuteRequest(language: ask.language, version: ask.version, files: ask.files)
     request.runner = runner
     request.stdin = ask.stdin
     request.arguments = ask.arguments
+    request.mergesStderrIntoStdout = ask.mergesStderrIntoStdout
     var maxima = settings.maxima
     var asked = ask.limits
     if let live = ask.liveWallMilliseconds {
