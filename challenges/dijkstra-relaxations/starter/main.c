@@ -4,7 +4,8 @@
 
 // Prints one step line: "@step " and a JSON object with the step's fields. A distance of -1 (not
 // reached yet) prints as null; a settle step passes no edge (NULL), so it has no edge or relaxed
-// field: step("settle", node, dist, n, NULL, false), step("relax", node, dist, n, (int[]){node, to, weight}, true).
+// field: step("settle", node, dist, n, NULL, false);
+// step("relax", node, dist, n, (int[]){node, to, weight}, relaxed).
 void step(const char *action, int current, const int *dist, int n, const int *edge, bool relaxed) {
   printf("@step {\"action\": \"%s\", \"current\": %d, \"dist\": [", action, current);
   for (int k = 0; k < n; k++) {
@@ -17,7 +18,8 @@ void step(const char *action, int current, const int *dist, int n, const int *ed
   }
   putchar(']');
   if (edge != NULL) {
-    printf(", \"edge\": [%d, %d, %d], \"relaxed\": %s", edge[0], edge[1], edge[2], relaxed ? "true" : "false");
+    printf(", \"edge\": [%d, %d, %d], \"relaxed\": %s", edge[0], edge[1], edge[2],
+           relaxed ? "true" : "false");
   }
   fputs("}\n", stdout);
 }

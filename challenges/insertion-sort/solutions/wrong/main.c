@@ -8,8 +8,8 @@ void print_json_ints(const int *values, int count) {
   putchar(']');
 }
 
-// Prints one step line: "@step " and a JSON object with the step's fields.
-// active holds active_count indices: step("compare", (int[]){0, 1}, 2, array, n), step("done", NULL, 0, array, n).
+// Prints one step line: "@step " and a JSON object with the step's fields. active holds
+// active_count indices: step("compare", (int[]){0, 1}, 2, array, n); step("done", NULL, 0, array, n).
 void step(const char *action, const int *active, int active_count, const int *array, int n) {
   printf("@step {\"action\": \"%s\", \"active\": ", action);
   print_json_ints(active, active_count);
