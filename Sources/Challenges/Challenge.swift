@@ -27,6 +27,9 @@ public struct Challenge: Sendable {
   public var wrongSolution: WrongSolutionExpectation?
   /// How the program's counted steps must grow with n (`growth`, docs/challenges.md).
   public var growth: GrowthSection? = nil
+  /// A function challenge's function (docs/challenges.md, "Function challenges"): the learner
+  /// writes it, a generated driver calls it on each test's arguments. nil for a stdin program.
+  public var function: FunctionSignature? = nil
 
   /// The sum of the tests' points.
   public var totalPoints: Double { tests.reduce(0) { $0 + $1.points } }
@@ -62,6 +65,8 @@ public enum ChallengeChecker: Sendable {
   case steps(StepChecker, thenOutput: (any Checker)?)
   /// A custom checker in the testlib protocol, compiled and run in a box.
   case program(CheckerProgram)
+  /// A function challenge's results compared with its tests' expected values.
+  case function(FunctionComparison)
 
   /// The name a challenge file uses ("lines", "steps", "program").
   public var name: String {
@@ -69,6 +74,7 @@ public enum ChallengeChecker: Sendable {
     case .output(let checker): return type(of: checker).name
     case .steps: return StepChecker.name
     case .program: return CheckerProgram.name
+    case .function: return "function"
     }
   }
 }
@@ -112,6 +118,11 @@ public struct ChallengeTest: Sendable {
   /// A hidden test's grade says only its verdict, figures and step caption: never its input, its
   /// expected output or steps, or what the program printed on it (docs/challenges.md).
   public var hidden: Bool
+  /// A function challenge's test: the arguments in the signature's order (`stdin` then holds them
+  /// as text for people, "intervals = [[1,3]]", and `expectedStdout` the expected value's JSON).
+  public var arguments: [FunctionValue]?
+  /// A function challenge's test: the expected value (under `any_of`, the array of answers).
+  public var expected: FunctionValue?
 
   public init(
     name: String, stdin: Data, expectedStdout: String? = nil, expectedSteps: [Step]? = nil, points: Double = 1,
