@@ -290,4 +290,33 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(!result.tests[0].stderr.contains("\"test\": 1,"))
     #expect(result.tests[3].stderr.contains("half a line"))
   }
+
+  /// Hidden tests run in a process of their own: what the function saw of one can reach no visible
+  /// test's stderr, however the learner keeps state between calls.
+  @Test func hiddenTestsRunApartFromVisibleOnes() throws {
+    try #require(GradingFixture.isInstalled("python"))
+    let challenge = try functionChallenge(
+      """
+      {"title": "double", "statement": "Double.",
+       "function": {"name": "double", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+       "tests": [{"name": "v1", "args": {"n": 1}, "expected": 2},
+                 {"name": "h1", "args": {"n": 777}, "expected": 1554, "hidden": true},
+                 {"name": "v2", "args": {"n": 2}, "expected": 5}]}
+      """)
+    let source = """
+      seen = []
+
+      def double(n):
+          seen.append(n)
+          print("seen so far:", seen)
+          return 2 * n
+
+      """
+    let result = try gradeFunction(challenge, "python", source)
+    #expect(result.tests.map(\.verdict) == [.accepted, .accepted, .wrongAnswer])
+    #expect(result.tests[2].message == "Expected 5, your function returned 4.")
+    #expect(result.tests[2].stderr.contains("seen so far: [1, 2]"), "\(result.tests[2].stderr)")
+    #expect(!result.tests.contains { !$0.hidden && $0.stderr.contains("777") })
+    #expect(result.tests[1].hidden && result.tests[1].stderr.isEmpty)
+  }
 }

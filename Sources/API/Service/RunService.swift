@@ -128,7 +128,17 @@ public final class RunService: Sendable {
   /// of the challenge (its tests', its growth section's, its checker program's) against the maxima.
   public func admit(_ ask: GradeAsk, context: inout RunContext) throws(APIError) -> GradeRequest {
     let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
-    try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
+    if let signature = ask.challenge.function {
+      // A function challenge's program is its driver and the learner's one file, in a language with a driver.
+      do throws(ExecuteError) {
+        let files = try FunctionDrivers.programFiles(signature, language: runner.language, learnerFiles: ask.files)
+        try executor.checkFiles(files, runner: runner, requestedAs: ask.language)
+      } catch {
+        throw .from(error)
+      }
+    } else {
+      try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
+    }
     let maxima = configuration.maxima
     let chooser: LimitChooser = ask.inline ? .caller : .operatorChoice
     var challenge = ask.challenge
