@@ -57,6 +57,15 @@ public enum FunctionDrivers {
     return starters
   }
 
+  /// The files a grade of `challenge` runs (an execute's, without one): the learner's as they are, or for a function challenge
+  /// its driver and the learner's file (`programFiles(_:language:learnerFiles:)`).
+  public static func programFiles(
+    of challenge: Challenge?, language: String, learnerFiles: [SourceFile]
+  ) throws(ExecuteError) -> [SourceFile] {
+    guard let signature = challenge?.function else { return learnerFiles }
+    return try programFiles(signature, language: language, learnerFiles: learnerFiles)
+  }
+
   /// The files a function challenge's program is: the driver first (the entry point), then the
   /// learner's one file under the name the driver loads.
   public static func programFiles(

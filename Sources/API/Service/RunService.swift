@@ -128,17 +128,7 @@ public final class RunService: Sendable {
   /// of the challenge (its tests', its growth section's, its checker program's) against the maxima.
   public func admit(_ ask: GradeAsk, context: inout RunContext) throws(APIError) -> GradeRequest {
     let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
-    if let signature = ask.challenge.function {
-      // A function challenge's program is its driver and the learner's one file, in a language with a driver.
-      do throws(ExecuteError) {
-        let files = try FunctionDrivers.programFiles(signature, language: runner.language, learnerFiles: ask.files)
-        try executor.checkFiles(files, runner: runner, requestedAs: ask.language)
-      } catch {
-        throw .from(error)
-      }
-    } else {
-      try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
-    }
+    try checkFiles(ask.files, runner: runner, requestedAs: ask.language, challenge: ask.challenge)
     let maxima = configuration.maxima
     let chooser: LimitChooser = ask.inline ? .caller : .operatorChoice
     var challenge = ask.challenge
@@ -164,9 +154,13 @@ public final class RunService: Sendable {
     return GradeRequest(ask: ask, runner: runner, challenge: challenge, checkerLimits: checkerLimits)
   }
 
-  private func checkFiles(_ files: [SourceFile], runner: Runner, requestedAs language: String) throws(APIError) {
+  /// A grade's files as its challenge runs them (a function challenge's driver first).
+  private func checkFiles(
+    _ files: [SourceFile], runner: Runner, requestedAs language: String, challenge: Challenge? = nil
+  ) throws(APIError) {
     do throws(ExecuteError) {
-      try executor.checkFiles(files, runner: runner, requestedAs: language)
+      let program = try FunctionDrivers.programFiles(of: challenge, language: runner.language, learnerFiles: files)
+      try executor.checkFiles(program, runner: runner, requestedAs: language)
     } catch {
       throw .from(error)
     }
