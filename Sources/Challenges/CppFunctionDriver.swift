@@ -20,6 +20,9 @@ struct CppFunctionDriver: FunctionDriver {
     case .bool: return "bool"
     case .string: return "string"
     case .array(let element): return "vector<\(typeName(element))>"
+    case .linkedList: return "ListNode*"
+    case .tree: return "TreeNode*"
+    case .graph: return "vector<vector<int>>"
     }
   }
 
@@ -30,13 +33,42 @@ struct CppFunctionDriver: FunctionDriver {
     switch signature.returns {
     case .int, .float: placeholder = "0"
     case .bool: placeholder = "false"
-    case .string, .array: placeholder = "{}"
+    case .string, .array, .graph: placeholder = "{}"
+    case .linkedList, .tree: placeholder = "nullptr"
+    }
+    let types = signature.parameters.map(\.type) + [signature.returns]
+    var preamble = ""
+    if types.contains(.linkedList) {
+      preamble += """
+        // ListNode is defined for you:
+        // struct ListNode {
+        //     long long val;
+        //     ListNode* next;
+        //     ListNode(long long x = 0, ListNode* next = nullptr) : val(x), next(next) {}
+        // };
+
+
+        """
+    }
+    if types.contains(.tree) {
+      preamble += """
+        // TreeNode is defined for you:
+        // struct TreeNode {
+        //     long long val;
+        //     TreeNode* left;
+        //     TreeNode* right;
+        //     TreeNode(long long x = 0, TreeNode* left = nullptr, TreeNode* right = nullptr)
+        //         : val(x), left(left), right(right) {}
+        // };
+
+
+        """
     }
     return """
       #include <bits/stdc++.h>
       using namespace std;
 
-      \(typeName(signature.returns)) \(functionName(signature))(\(parameters)) {
+      \(preamble)\(typeName(signature.returns)) \(functionName(signature))(\(parameters)) {
           // Write your solution here: return the result; cout goes to stderr, for debugging.
           return \(placeholder);
       }
@@ -52,13 +84,16 @@ struct CppFunctionDriver: FunctionDriver {
     case .bool: return "bool"
     case .string: return "std::string"
     case .array(let element): return "std::vector<\(qualifiedTypeName(element))>"
+    case .linkedList: return "ListNode*"
+    case .tree: return "TreeNode*"
+    case .graph: return "std::vector<std::vector<int>>"
     }
   }
 
   func driver(_ signature: FunctionSignature) -> String {
     let declarations = signature.parameters.enumerated().map { index, parameter in
       "      \(qualifiedTypeName(parameter.type)) argument\(index);\n"
-        + "      dsa_driver::decode(test.at(\"args\").at(\(index)), argument\(index));"
+        + "      dsa_driver::\(parameter.type == .graph ? "decodeGraph" : "decode")(test.at(\"args\").at(\(index)), argument\(index));"
     }.joined(separator: "\n")
     let call =
       "\(functionName(signature))(\(signature.parameters.indices.map { "argument\($0)" }.joined(separator: ", ")))"
@@ -99,6 +134,9 @@ struct CppFunctionDriver: FunctionDriver {
           dsa_driver::arm(cpuBudget, wallBudget);
           try {
             encoded = dsa_driver::encode(\(call));
+          } catch (const dsa_driver::Unencodable& error) {
+            dsa_driver::disarm();
+            fields = ",\\"unencodable\\":" + dsa_driver::quote(std::string("a ") + error.what());
           } catch (const std::exception& error) {
             dsa_driver::disarm();
             fields = ",\\"raised\\":" + dsa_driver::quote(std::string("exception: ") + error.what());
@@ -143,6 +181,19 @@ struct CppFunctionDriver: FunctionDriver {
     #include <vector>
     #include <sys/time.h>
     #include <unistd.h>
+
+    struct ListNode {
+      long long val;
+      ListNode* next;
+      ListNode(long long x = 0, ListNode* next = nullptr) : val(x), next(next) {}
+    };
+
+    struct TreeNode {
+      long long val;
+      TreeNode* left;
+      TreeNode* right;
+      TreeNode(long long x = 0, TreeNode* left = nullptr, TreeNode* right = nullptr) : val(x), left(left), right(right) {}
+    };
 
     namespace dsa_driver {
 
@@ -272,6 +323,41 @@ struct CppFunctionDriver: FunctionDriver {
       }
     }
 
+    inline void decode(const Json& json, ListNode*& out) {
+      out = nullptr;
+      for (size_t i = json.items.size(); i-- > 0;) out = new ListNode(json.items[i].integer, out);
+    }
+    inline void decode(const Json& json, TreeNode*& out) {
+      const std::vector<Json>& values = json.items;
+      out = nullptr;
+      if (values.empty() || values[0].kind == Json::Null) return;
+      out = new TreeNode(values[0].integer);
+      std::vector<TreeNode*> queue{out};
+      size_t head = 0, index = 1;
+      while (head < queue.size() && index < values.size()) {
+        TreeNode* node = queue[head++];
+        if (index < values.size() && values[index].kind != Json::Null) {
+          node->left = new TreeNode(values[index].integer);
+          queue.push_back(node->left);
+        }
+        index++;
+        if (index < values.size() && values[index].kind != Json::Null) {
+          node->right = new TreeNode(values[index].integer);
+          queue.push_back(node->right);
+        }
+        index++;
+      }
+    }
+    inline void decodeGraph(const Json& json, std::vector<std::vector<int>>& out) {
+      out.assign((size_t)json.at("n").integer, std::vector<int>());
+      bool directed = json.at("directed").boolean;
+      for (const Json& edge : json.at("edges").items) {
+        int u = (int)edge.items[0].integer, v = (int)edge.items[1].integer;
+        out[u].push_back(v);
+        if (!directed && u != v) out[v].push_back(u);
+      }
+    }
+
     inline std::string quote(const std::string& text) {
       std::string out = "\\"";
       for (unsigned char c : text) {
@@ -304,6 +390,36 @@ struct CppFunctionDriver: FunctionDriver {
         if (i) out += ",";
         out += encode(static_cast<T>(values[i]));
       }
+      return out + "]";
+    }
+
+    struct Unencodable : std::runtime_error {
+      using std::runtime_error::runtime_error;
+    };
+
+    inline std::string encode(const ListNode* head) {
+      std::string out = "[";
+      for (size_t count = 0; head != nullptr; head = head->next, count++) {
+        if (count >= 1000000) throw Unencodable("linked list of more than a million nodes (a cycle?)");
+        if (count) out += ",";
+        out += std::to_string(head->val);
+      }
+      return out + "]";
+    }
+    inline std::string encode(const TreeNode* root) {
+      std::vector<const TreeNode*> queue{root};
+      std::vector<std::string> values;
+      for (size_t head = 0; head < queue.size(); head++) {
+        if (values.size() >= 2000000) throw Unencodable("tree of more than a million nodes (a cycle?)");
+        const TreeNode* node = queue[head];
+        if (node == nullptr) { values.push_back("null"); continue; }
+        values.push_back(std::to_string(node->val));
+        queue.push_back(node->left);
+        queue.push_back(node->right);
+      }
+      while (!values.empty() && values.back() == "null") values.pop_back();
+      std::string out = "[";
+      for (size_t i = 0; i < values.size(); i++) out += (i ? "," : "") + values[i];
       return out + "]";
     }
 

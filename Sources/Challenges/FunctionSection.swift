@@ -47,7 +47,11 @@ struct FunctionSectionParser {
         if let parameterName, let type { parameters.append(.init(name: parameterName, type: type)) }
       }
     }
-    let returns = fields.string("returns", required: true).flatMap { type($0, at: "function.returns") }
+    var returns = fields.string("returns", required: true).flatMap { type($0, at: "function.returns") }
+    if returns == .graph {
+      reader.report("function.returns", "a graph is an argument type only; return its parts (int[][], say)")
+      returns = nil
+    }
     guard reader.problems.count == before, let name, let returns else { return nil }
     return FunctionSignature(name: name, parameters: parameters, returns: returns)
   }

@@ -19,6 +19,19 @@ struct JavaScriptFunctionDriver: FunctionDriver {
     case .bool: return "boolean"
     case .string: return "string"
     case .array(let element): return typeName(element) + "[]"
+    case .linkedList: return "ListNode|null"
+    case .tree: return "TreeNode|null"
+    case .graph: return "number[][]"
+    }
+  }
+
+  /// The driver's function that turns a test's JSON argument into this type's value.
+  func decoder(_ type: FunctionType) -> String {
+    switch type {
+    case .linkedList: return "toList"
+    case .tree: return "toTree"
+    case .graph: return "toGraph"
+    default: return "plain"
     }
   }
 
@@ -28,12 +41,28 @@ struct JavaScriptFunctionDriver: FunctionDriver {
     case .bool: return "false"
     case .string: return "''"
     case .array: return "[]"
+    case .linkedList, .tree, .graph: return "null"
     }
   }
 
   func starter(_ signature: FunctionSignature) -> String {
     let name = functionName(signature)
-    var lines = ["/**"]
+    let types = signature.parameters.map(\.type) + [signature.returns]
+    var lines: [String] = []
+    if types.contains(.linkedList) {
+      lines += [
+        "// ListNode is defined for you:", "// class ListNode {",
+        "//   constructor(val = 0, next = null) { this.val = val; this.next = next; }", "// }", "",
+      ]
+    }
+    if types.contains(.tree) {
+      lines += [
+        "// TreeNode is defined for you:", "// class TreeNode {",
+        "//   constructor(val = 0, left = null, right = null) { this.val = val; this.left = left; this.right = right; }",
+        "// }", "",
+      ]
+    }
+    lines.append("/**")
     for parameter in signature.parameters {
       lines.append(" * @param {\(typeName(parameter.type))} \(FunctionSignature.camelCase(parameter.name))")
     }
@@ -56,6 +85,71 @@ struct JavaScriptFunctionDriver: FunctionDriver {
     const vm = require('vm');
 
     const FUNCTION = \(JSONQuoted.string(functionName(signature)));
+    const LIMIT = 1000000;
+
+    class ListNode {
+      constructor(val = 0, next = null) { this.val = val; this.next = next; }
+    }
+    class TreeNode {
+      constructor(val = 0, left = null, right = null) { this.val = val; this.left = left; this.right = right; }
+    }
+    globalThis.ListNode = ListNode;
+    globalThis.TreeNode = TreeNode;
+
+    const plain = (value) => value;
+    function toList(values) {
+      let head = null;
+      for (let i = values.length - 1; i >= 0; i--) head = new ListNode(values[i], head);
+      return head;
+    }
+    function toTree(values) {
+      if (values.length === 0 || values[0] === null) return null;
+      const root = new TreeNode(values[0]);
+      const queue = [root];
+      let head = 0;
+      let index = 1;
+      while (head < queue.length && index < values.length) {
+        const node = queue[head++];
+        if (index < values.length && values[index] !== null) { node.left = new TreeNode(values[index]); queue.push(node.left); }
+        index++;
+        if (index < values.length && values[index] !== null) { node.right = new TreeNode(values[index]); queue.push(node.right); }
+        index++;
+      }
+      return root;
+    }
+    function toGraph(graph) {
+      const adjacency = Array.from({ length: Number(graph.n) }, () => []);
+      for (const [u, v] of graph.edges) {
+        adjacency[u].push(v);
+        if (!graph.directed && u !== v) adjacency[v].push(u);
+      }
+      return adjacency;
+    }
+    function fromList(head) {
+      if (head !== null && !(head instanceof Object && 'val' in head)) throw new TypeError('dsa-unencodable:' + typeof head);
+      const values = [];
+      for (; head !== null && head !== undefined; head = head.next) {
+        if (values.length >= LIMIT) throw new TypeError('dsa-unencodable:linked list of more than a million nodes (a cycle?)');
+        values.push(head.val);
+      }
+      return values;
+    }
+    function fromTree(root) {
+      if (root !== null && !(root instanceof Object && 'val' in root)) throw new TypeError('dsa-unencodable:' + typeof root);
+      const values = [];
+      const queue = [root];
+      for (let head = 0; head < queue.length; head++) {
+        const node = queue[head];
+        if (values.length >= 2 * LIMIT) throw new TypeError('dsa-unencodable:tree of more than a million nodes (a cycle?)');
+        if (node === null || node === undefined) { values.push(null); continue; }
+        values.push(node.val);
+        queue.push(node.left === undefined ? null : node.left, node.right === undefined ? null : node.right);
+      }
+      while (values.length > 0 && values[values.length - 1] === null) values.pop();
+      return values;
+    }
+    const DECODERS = [\(signature.parameters.map { decoder($0.type) }.joined(separator: ", "))];
+    const RESULT = \(["linked_list": "fromList", "tree": "fromTree"][signature.returns.description] ?? "plain");
 
     function readStdin() {
       const chunks = [];
@@ -76,6 +170,7 @@ struct JavaScriptFunctionDriver: FunctionDriver {
     }
 
     function encode(value) {
+      if (value === null) return 'null';
       switch (typeof value) {
         case 'bigint': return value.toString();
         case 'boolean': return value ? 'true' : 'false';
@@ -125,7 +220,7 @@ struct JavaScriptFunctionDriver: FunctionDriver {
         const index = test.index;
         fs.writeSync(2, '\\n@begin ' + nonce + ' ' + index + '\\n');
         emit('@begin ' + nonce + ' ' + index);
-        const args = test.args;
+        const args = test.args.map((argument, position) => DECODERS[position](argument));
         globalThis.__dsaCall = () => fn(...args);
         const cpuStart = process.cpuUsage();
         const wallStart = performance.now();
@@ -160,7 +255,7 @@ struct JavaScriptFunctionDriver: FunctionDriver {
         }
         let encoded;
         try {
-          encoded = encode(value);
+          encoded = encode(RESULT(value));
         } catch (error) {
           const message = String(error && error.message);
           fields.unencodable = message.startsWith('dsa-unencodable:') ? 'a ' + message.slice(16)

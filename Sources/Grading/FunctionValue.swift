@@ -2,17 +2,19 @@ import Foundation
 import Wire
 
 /// A parameter's or a result's type in a function challenge (docs/challenges.md, "Function
-/// challenges"): `int` (64-bit), `float`, `bool`, `string`, and arrays and 2-D arrays of those
-/// (`int[]`, `string[][]`).
+/// challenges"): `int` (64-bit), `float`, `bool`, `string`, arrays and 2-D arrays of those
+/// (`int[]`, `string[][]`), and the structures `linked_list` (of ints, JSON `[1, 2, 3]`), `tree`
+/// (a binary tree of ints in LeetCode's level order, JSON `[1, null, 2]`) and `graph` (an argument
+/// only: JSON `{"n": 3, "edges": [[0, 1]], "directed": false}`, an adjacency list in the language).
 public indirect enum FunctionType: Sendable, Hashable, CustomStringConvertible {
   case int
   case float
   case bool
   case string
   case array(FunctionType)
-
-  /// The type names of the grammar that are planned but have no codec yet.
-  public static let plannedNames = ["graph", "linked_list", "tree"]
+  case linkedList
+  case tree
+  case graph
 
   /// Parses the grammar: a base name followed by at most two `[]`.
   public static func parse(_ text: String) -> Result<FunctionType, FunctionTypeProblem> {
@@ -28,15 +30,17 @@ public indirect enum FunctionType: Sendable, Hashable, CustomStringConvertible {
     case "float": type = .float
     case "bool": type = .bool
     case "string": type = .string
-    default:
-      if plannedNames.contains(String(base)) {
+    case "linked_list", "tree", "graph":
+      guard depth == 0 else {
         return .failure(
-          FunctionTypeProblem(
-            "\"\(text)\": the \(base) type is not available yet; use int, float, bool, string and arrays of them"))
+          FunctionTypeProblem("\"\(text)\": arrays of \(base) are not available; only of int, float, bool and string"))
       }
+      return .success(base == "tree" ? .tree : base == "graph" ? .graph : .linkedList)
+    default:
       return .failure(
         FunctionTypeProblem(
-          "\"\(text)\" is not a type: write int, float, bool or string, optionally followed by [] or [][]"))
+          "\"\(text)\" is not a type: write int, float, bool or string, optionally followed by [] or [][], "
+            + "or linked_list, tree or graph"))
     }
     guard depth <= 2 else {
       return .failure(FunctionTypeProblem("\"\(text)\": arrays nest at most two deep (T[][])"))
@@ -53,6 +57,9 @@ public indirect enum FunctionType: Sendable, Hashable, CustomStringConvertible {
     case .bool: return "bool"
     case .string: return "string"
     case .array(let element): return element.description + "[]"
+    case .linkedList: return "linked_list"
+    case .tree: return "tree"
+    case .graph: return "graph"
     }
   }
 
@@ -65,6 +72,9 @@ public indirect enum FunctionType: Sendable, Hashable, CustomStringConvertible {
     case .string: return "a string"
     case .array(.array(let element)): return "an array of arrays of \(element.pluralPhrase)"
     case .array(let element): return "an array of \(element.pluralPhrase)"
+    case .linkedList: return "a linked list of whole numbers"
+    case .tree: return "a binary tree of whole numbers"
+    case .graph: return "a graph"
     }
   }
 
@@ -75,6 +85,9 @@ public indirect enum FunctionType: Sendable, Hashable, CustomStringConvertible {
     case .bool: return "booleans"
     case .string: return "strings"
     case .array(let element): return "arrays of \(element.pluralPhrase)"
+    case .linkedList: return "linked lists"
+    case .tree: return "trees"
+    case .graph: return "graphs"
     }
   }
 }
@@ -93,6 +106,13 @@ public indirect enum FunctionValue: Sendable, Hashable {
   case bool(Bool)
   case string(String)
   case array([FunctionValue])
+  /// A missing child in a tree's level order.
+  case null
+  /// A graph argument: nodes `0..<nodes`, each edge `[u, v]`.
+  case graph(nodes: Int64, edges: [[Int64]], directed: Bool)
+
+  /// The most nodes of a graph, and of a list or a tree.
+  public static let maximumNodes: Int64 = 1_000_000
 
   /// Reads `json` as a value of `type`; nil with every problem reported to `reader` at its path
   /// (`tests[0].args.intervals[1][0]`). Long whole numbers are read from the text the reader kept,
@@ -140,7 +160,78 @@ public indirect enum FunctionValue: Sendable, Hashable {
         }
       }
       return complete ? .array(values) : nil
+    case .linkedList:
+      return read(json, as: .array(.int), at: path, reader: reader)
+    case .tree:
+      return readTree(json, at: path, reader: reader)
+    case .graph:
+      return readGraph(json, at: path, reader: reader)
     }
+  }
+
+  /// LeetCode's level order: the root, then each node's two children in turn, `null` for none and
+  /// nothing under a null; trailing nulls are dropped (`[1, null, 2, null, null]` is `[1, null, 2]`).
+  private static func readTree(_ json: JSONValue, at path: String, reader: StrictReader) -> FunctionValue? {
+    guard case .array(let items) = json else {
+      reader.report(
+        path, "expected a binary tree in level order (an array of whole numbers and nulls), got \(json.kind)",
+        kind: .wrongType)
+      return nil
+    }
+    var values: [FunctionValue] = []
+    var complete = true
+    for (index, item) in items.enumerated() {
+      if case .null = item {
+        values.append(.null)
+      } else if let value = StrictObject.integer(item, at: "\(path)[\(index)]", as: Int64.self, reader: reader) {
+        values.append(.int(value))
+      } else {
+        complete = false
+      }
+    }
+    guard complete else { return nil }
+    while values.last == .null { values.removeLast() }
+    // Each node present offers two child places; the array may not list more values than places.
+    var places = values.isEmpty ? 0 : 1
+    for (index, value) in values.enumerated() {
+      guard index < places else {
+        reader.report(path, "item \(index) has no parent: a level-order tree lists children of present nodes only")
+        return nil
+      }
+      if value != .null { places += 2 }
+    }
+    if values.count > Int(maximumNodes) {
+      reader.report(path, "more than \(maximumNodes) nodes")
+      return nil
+    }
+    return .array(values)
+  }
+
+  private static func readGraph(_ json: JSONValue, at path: String, reader: StrictReader) -> FunctionValue? {
+    guard let fields = reader.object(json, at: path, keys: ["n", "edges", "directed"]) else { return nil }
+    let before = reader.problems.count
+    let nodes = fields.integer("n", as: Int64.self, in: 0...maximumNodes, required: true)
+    let directed = fields.bool("directed") ?? false
+    var edges: [[Int64]] = []
+    if let items = fields.array("edges", required: true) {
+      for (index, item) in items.enumerated() {
+        let edgePath = fields.path("edges") + "[\(index)]"
+        guard case .array(let ends) = item, ends.count == 2 else {
+          reader.report(edgePath, "expected an edge [u, v]", kind: .wrongType)
+          continue
+        }
+        let range: ClosedRange<Int64> = 0...max(0, (nodes ?? 1) - 1)
+        let u = StrictObject.integer(ends[0], at: edgePath + "[0]", as: Int64.self, in: range, reader: reader)
+        let v = StrictObject.integer(ends[1], at: edgePath + "[1]", as: Int64.self, in: range, reader: reader)
+        if let u, let v { edges.append([u, v]) }
+      }
+    }
+    guard reader.problems.count == before, let nodes else { return nil }
+    if nodes == 0, !edges.isEmpty {
+      reader.report(fields.path("edges"), "a graph of no nodes has no edges")
+      return nil
+    }
+    return .graph(nodes: nodes, edges: edges, directed: directed)
   }
 
   /// The value as compact JSON, the form the drivers read: whole numbers exactly, floats in
@@ -174,6 +265,11 @@ public indirect enum FunctionValue: Sendable, Hashable {
         item.write(to: &out)
       }
       out += "]"
+    case .null: out += "null"
+    case .graph(let nodes, let edges, let directed):
+      out += "{\"n\":\(nodes),\"edges\":["
+      out += edges.map { "[\($0[0]),\($0[1])]" }.joined(separator: ",")
+      out += "],\"directed\":\(directed)}"
     }
   }
 

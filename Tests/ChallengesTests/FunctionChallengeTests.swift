@@ -96,8 +96,8 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       problems(challenge(params: #"[{"name": "xs", "type": "map"}]"#, tests: "[]"))
         .contains { $0.contains("\"map\" is not a type") })
     #expect(
-      problems(challenge(params: #"[{"name": "g", "type": "graph"}]"#, tests: "[]"))
-        .contains { $0.contains("the graph type is not available yet") })
+      problems(challenge(params: #"[{"name": "g", "type": "tree[]"}]"#, tests: "[]"))
+        .contains { $0.contains("arrays of tree are not available") })
     #expect(
       problems(challenge(params: #"[{"name": "Bad-Name", "type": "int"}]"#, tests: "[]"))
         .contains { $0.contains("function.params[0].name: must be snake_case") })
@@ -115,6 +115,18 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     let unordered = problems(
       challenge(params: one, tests: #"[{"args": {"xs": []}, "expected": 1}]"#, extra: #", "compare": "unordered""#))
     #expect(unordered.contains { $0.contains("compare: \"unordered\" needs an array result") })
+    let orphan = problems(
+      challenge(
+        params: #"[{"name": "root", "type": "tree"}]"#, tests: #"[{"args": {"root": [null, 1]}, "expected": 1}]"#))
+    #expect(orphan.contains { $0.contains("tests[0].args.root: item 1 has no parent") })
+    #expect(
+      problems(challenge(params: one, returns: "graph", tests: "[]"))
+        .contains { $0.contains("function.returns: a graph is an argument type only") })
+    let edge = problems(
+      challenge(
+        params: #"[{"name": "g", "type": "graph"}]"#,
+        tests: #"[{"args": {"g": {"n": 2, "edges": [[0, 2]]}}, "expected": 1}]"#))
+    #expect(edge.contains { $0.contains("tests[0].args.g.edges[0][1]: 2 is out of range") })
     let checker = problems(
       challenge(
         params: one, tests: #"[{"args": {"xs": []}, "expected": 1}]"#, extra: #", "checker": {"name": "lines"}"#))
@@ -214,6 +226,76 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
         result.verdict == .accepted,
         "\(language) \(echo.type): \(result.message) \(result.tests.map(\.stderr)) \(result.compile?.message ?? "")")
     }
+  }
+
+  /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
+  /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
+  @Test(arguments: ["python", "javascript", "cpp"])
+  func structuresRoundTrip(language: String) throws {
+    try #require(GradingFixture.isInstalled(language))
+    let walk = try functionChallenge(
+      """
+      {"title": "walk", "statement": "Walk.",
+       "function": {"name": "walk", "params": [{"name": "head", "type": "linked_list"},
+         {"name": "graph", "type": "graph"}], "returns": "int[][]"},
+       "tests": [
+         {"args": {"head": [1, -2, 9223372036854775807], "graph": {"n": 3, "edges": [[0, 1], [1, 2]]}},
+          "expected": [[1, -2, 9223372036854775807], [1], [0, 2], [1]]},
+         {"args": {"head": [], "graph": {"n": 3, "edges": [[0, 1], [2, 1], [2, 2]], "directed": true}},
+          "expected": [[], [1], [], [1, 2]]},
+         {"args": {"head": [7], "graph": {"n": 0, "edges": []}}, "expected": [[7]]}]}
+      """)
+    let walkSources = [
+      "python": """
+      def walk(head, graph):
+          values = []
+          while head:
+              values.append(head.val)
+              head = head.next
+          return [values] + graph
+
+      """,
+      "javascript": """
+      function walk(head, graph) {
+        const values = [];
+        for (; head; head = head.next) values.push(head.val);
+        return [values, ...graph];
+      }
+
+      """,
+      "cpp": """
+      #include <bits/stdc++.h>
+      using namespace std;
+
+      vector<vector<long long>> walk(ListNode* head, vector<vector<int>> graph) {
+          vector<vector<long long>> out(1);
+          for (; head; head = head->next) out[0].push_back(head->val);
+          for (auto& row : graph) out.emplace_back(row.begin(), row.end());
+          return out;
+      }
+
+      """,
+    ]
+    let walked = try gradeFunction(walk, language, walkSources[language]!)
+    #expect(walked.verdict == .accepted, "\(language): \(walked.message) \(walked.compile?.message ?? "")")
+    let sameTree = try functionChallenge(
+      """
+      {"title": "same", "statement": "Same.",
+       "function": {"name": "same_tree", "params": [{"name": "root", "type": "tree"}], "returns": "tree"},
+       "tests": [
+         {"args": {"root": [1, null, 2, 3]}, "expected": [1, null, 2, 3]},
+         {"args": {"root": []}, "expected": []},
+         {"args": {"root": [5, 4, 7, null, null, 6, -9223372036854775808]},
+          "expected": [5, 4, 7, null, null, 6, -9223372036854775808]},
+         {"args": {"root": [1, 2, null, null, null]}, "expected": [1, 2]}]}
+      """)
+    let treeSources = [
+      "python": "def same_tree(root):\n    return root\n",
+      "javascript": "function sameTree(root) {\n  return root;\n}\n",
+      "cpp": "TreeNode* sameTree(TreeNode* root) { return root; }\n",
+    ]
+    let same = try gradeFunction(sameTree, language, treeSources[language]!)
+    #expect(same.verdict == .accepted, "\(language): \(same.message) \(same.compile?.message ?? "")")
   }
 
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
