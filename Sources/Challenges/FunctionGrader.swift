@@ -171,6 +171,8 @@ struct FunctionTestWork: Sendable {
             index, .runtimeError,
             "Your file defines no function named \(name): the tests call \(name) with the challenge's arguments.")
           grade.stderr = excerpt(report.stderrBeforeTests)
+          grade.wallMilliseconds = outcome.wallMilliseconds
+          grade.memoryKilobytes = outcome.memoryKilobytes
           finish(index, grade)
         }
         return
