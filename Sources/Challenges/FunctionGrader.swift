@@ -250,7 +250,9 @@ struct FunctionTestWork: Sendable {
     }.joined()
   }
 
-  private func excerpt(_ text: String) -> String { String(text.utf8.suffix(Grader.stderrExcerptBytes)) ?? "" }
+  private func excerpt(_ text: String) -> String {
+    String(decoding: Array(text.utf8.suffix(Grader.stderrExcerptBytes)), as: UTF8.self)
+  }
 
   private func skipped(_ index: Int, _ message: String) -> TestGrade {
     TestGrade(

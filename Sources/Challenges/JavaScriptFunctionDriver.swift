@@ -169,6 +169,18 @@ struct JavaScriptFunctionDriver: FunctionDriver {
       return Buffer.concat(chunks).toString('utf8');
     }
 
+    // Whole, however full the pipe: a descriptor left non-blocking answers EAGAIN rather than wait.
+    function writeAll(fd, text) {
+      const data = Buffer.from(text, 'utf8');
+      for (let done = 0; done < data.length;) {
+        try {
+          done += fs.writeSync(fd, data, done);
+        } catch (error) {
+          if (error.code !== 'EAGAIN') throw error;
+        }
+      }
+    }
+
     function encode(value) {
       if (value === null) return 'null';
       switch (typeof value) {
@@ -197,7 +209,7 @@ struct JavaScriptFunctionDriver: FunctionDriver {
       const request = JSON.parse(input.slice(newline + 1), (key, value, context) =>
         typeof value === 'number' && !Number.isSafeInteger(value) && context && /^-?[0-9]+$/.test(context.source)
           ? BigInt(context.source) : value);
-      const emit = (line) => fs.writeSync(1, '\\n' + line + '\\n');
+      const emit = (line) => writeAll(1, '\\n' + line + '\\n');
       // The learner's prints go to stderr; the report is written to stdout by the driver alone.
       const toStderr = process.stderr.write.bind(process.stderr);
       process.stdout.write = toStderr;
@@ -218,7 +230,7 @@ struct JavaScriptFunctionDriver: FunctionDriver {
       const call = new vm.Script('__dsaCall()', { filename: 'dsa-driver' });
       for (const test of request.tests) {
         const index = test.index;
-        fs.writeSync(2, '\\n@begin ' + nonce + ' ' + index + '\\n');
+        writeAll(2, '\\n@begin ' + nonce + ' ' + index + '\\n');
         emit('@begin ' + nonce + ' ' + index);
         const args = test.args.map((argument, position) => DECODERS[position](argument));
         globalThis.__dsaCall = () => fn(...args);
@@ -248,7 +260,7 @@ struct JavaScriptFunctionDriver: FunctionDriver {
           raised = new TypeError('the function returned a Promise; return the value itself');
         }
         if (raised !== null) {
-          fs.writeSync(2, String(raised && raised.stack ? raised.stack : raised) + '\\n');
+          writeAll(2, String(raised && raised.stack ? raised.stack : raised) + '\\n');
           fields.raised = raised instanceof Error ? raised.name + ': ' + raised.message : 'threw ' + String(raised);
           emit('@result ' + nonce + ' ' + JSON.stringify(fields));
           continue;
