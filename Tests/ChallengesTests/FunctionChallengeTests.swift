@@ -202,6 +202,30 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(report.stderrByTest == [0: "printed in 0", 1: "printed in 1\n"])
   }
 
+  @Test func compareIsReadInEachForm() throws {
+    func loaded(_ compare: String, expected: String = "[1.5]") -> Result<Challenge, ChallengeLoadError> {
+      ChallengeLoader.decodeInline(
+        Data(
+          """
+          {"title": "t", "statement": "s", "compare": \(compare),
+           "function": {"name": "mean", "params": [{"name": "xs", "type": "float[]"}], "returns": "float[]"},
+           "tests": [{"args": {"xs": [1, 2]}, "expected": \(expected)}]}
+          """.utf8), id: "function-test")
+    }
+    func comparison(_ result: Result<Challenge, ChallengeLoadError>) -> FunctionComparison? {
+      if case .success(let challenge) = result, case .function(let comparison) = challenge.checker { return comparison }
+      return nil
+    }
+    #expect(comparison(loaded(#""exact""#)) == .exact)
+    #expect(comparison(loaded(#""unordered""#)) == .unordered)
+    #expect(comparison(loaded(#"{"float_tolerance": 1e-6}"#)) == .floatTolerance(1e-6))
+    #expect(comparison(loaded(#""any_of""#, expected: "[[1.5], [1.25]]")) == .anyOf)
+    #expect(loaded(#""any_of""#, expected: "[]").problems.contains { $0.contains("non-empty array") })
+    #expect(loaded(#""any_of""#).problems.contains { $0.contains("tests[0].expected[0]: expected an array") })
+    #expect(loaded(#"{"float_tolerance": 2}"#).problems.contains { $0.contains("must be at least 0 and below 1") })
+    #expect(loaded(#""close""#).problems.contains { $0.contains("compare: must be \"exact\"") })
+  }
+
   @Test func comparisons() {
     let pairs = FunctionValue.array([.array([.int(1), .int(2)]), .array([.int(3), .int(4)])])
     let swapped = FunctionValue.array([.array([.int(3), .int(4)]), .array([.int(1), .int(2)])])
