@@ -146,6 +146,9 @@ func writeStarter(_ arguments: [String]) -> Never {
     let challenge = try resolveChallenge(reference)
     let canonical = canonicalLanguage(language)
     guard let starter = challenge.starters[canonical] else {
+      if challenge.function != nil, FunctionDrivers.planned.contains(canonical) {
+        throw UsageError(message: "\(challenge.id): " + FunctionDrivers.unavailableMessage(canonical))
+      }
       let known = challenge.starters.keys.sorted().joined(separator: ", ")
       throw UsageError(
         message: "\(challenge.id) has no \(language) starter" + (known.isEmpty ? "" : "; it has: \(known)"))
