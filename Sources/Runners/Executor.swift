@@ -237,15 +237,19 @@ public final class Executor: Sendable {
   public func probedVersion(of runner: Runner) -> String {
     let key = runner.language + "@" + runner.version
     if let known = memo.probedVersions.withLock({ $0[key] }) { return known }
-    var found = runner.version
-    if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
-      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
-      match.output.count > 1, let captured = match.output[1].substring
-    {
-      found = String(captured)
-    }
+    let found = Self.probeVersion(of: runner)
     memo.probedVersions.withLock { $0[key] = found }
     return found
+  }
+
+  /// The version `runner`'s toolchain reports, run on the host (no box): its declared version when
+  /// the toolchain is missing or says nothing that matches.
+  public static func probeVersion(of runner: Runner) -> String {
+    guard runner.isAvailable, let output = runHostCommand(runner.versionProbe),
+      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
+      match.output.count > 1, let captured = match.output[1].substring
+    else { return runner.version }
+    return String(captured)
   }
 
   /// Compiles (through the cache) and runs one program: `prepare` then `run`.
@@ -369,7 +373,8 @@ public final class Executor: Sendable {
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
     spec.terminal = live?.terminal ?? false
     var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
-    outcome.rewriteText(stdout: false) { LearnerNames.rewrite($0, names: program.learnerNames) }
+    // A terminal's stdout holds the program's stderr too.
+    outcome.rewriteText(stdout: spec.terminal) { LearnerNames.rewrite($0, names: program.learnerNames) }
     return outcome
   }
 

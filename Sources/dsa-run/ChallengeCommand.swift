@@ -55,6 +55,7 @@ func runChallenge(_ options: RunOptions) -> Int32 {
     }
     if !options.arguments.isEmpty { throw UsageError(message: "program arguments cannot be used with --challenge") }
     if let remote = options.remote { return runRemoteChallenge(options, url: remote) }
+    if let problem = boxesNeedRoot() { throw problem }
     var configuration = options.configuration
     // A challenge given by its path holds expected answers too: hidden like the installed ones.
     if let reference = options.challenge, FileManager.default.fileExists(atPath: reference) {
@@ -164,7 +165,7 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challeng
       ProgramOutput.write(compile.stdout, to: 2, endOfStream: true)
       ProgramOutput.write(compile.stderr, to: 2, endOfStream: true)
     }
-    FileHandle.standardError.write(Data("dsa-run: compile_error: \(result.message)\n".utf8))
+    ProgramOutput.writeOwnLine("compile_error: \(result.message)")
     print("\(id): compile_error, 0 of \(points(totalPoints)) points")
     return
   }
@@ -332,8 +333,11 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
 func verifySolutions(_ challenges: [Challenge]) -> Int {
   let executor: Executor
   do {
+    if let problem = boxesNeedRoot() { throw problem }
     executor = try makeExecutor(
       configuration: SandboxConfiguration(), cacheDirectory: "/var/cache/dsa-run/compile", warmBoxes: true)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
   } catch {
     fail("\(error)", code: 2)
   }

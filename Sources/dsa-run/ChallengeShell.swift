@@ -41,11 +41,30 @@ func visibleDetails(of grade: TestGrade, test: ChallengeTest, challenge: Challen
     }
     return lines.joined(separator: "\n")
   }
-  guard grade.verdict == .wrongAnswer, let expected = test.expectedStdout else { return lines.joined(separator: "\n") }
+  guard grade.verdict == .wrongAnswer, let expected = test.expectedStdout, showsOutputDifference(challenge.checker)
+  else { return lines.joined(separator: "\n") }
   // A steps challenge compares its ordinary output: the step lines are not part of it.
   let yours = challenge.stepChecker != nil ? (parsed?.ordinaryOutput ?? grade.stdout) : grade.stdout
   lines.append(outputDifference(expected: expected, yours: yours))
   return lines.joined(separator: "\n")
+}
+
+/// The output checkers for which the expected output is the one answer, so that it against the
+/// program's shows what is wrong. The others accept many answers (`unordered` any order, `floats`
+/// any value near enough, `yes_no` any spelling, a `program` whatever it decides): a diff against
+/// the one expected text would point at differences that are not mistakes, so only the checker's
+/// message is said.
+let singleAnswerCheckers: Set = [ExactChecker.name, LinesChecker.name, TokensChecker.name]
+
+/// Whether a wrong answer under `checker` is shown as expected output against the program's: only
+/// when its output is compared by a single-answer checker (a steps challenge's `output_checker`
+/// too; a steps challenge without one compares no output).
+func showsOutputDifference(_ checker: ChallengeChecker) -> Bool {
+  switch checker {
+  case .output(let outputChecker): return singleAnswerCheckers.contains(type(of: outputChecker).name)
+  case .steps(_, let thenOutput?): return singleAnswerCheckers.contains(type(of: thenOutput).name)
+  case .steps(_, nil), .program: return false
+  }
 }
 
 /// Expected against yours from a little before the first line that differs: "-" expected, "+" yours.
@@ -112,8 +131,10 @@ func showChallenge(_ arguments: [String]) -> Never {
   let hidden = challenge.tests.count - samples.count
   if hidden > 0 { lines.append("\n\(hidden) more test(s) are hidden.") }
   let starters = challenge.starters.keys.sorted()
-  if !starters.isEmpty {
-    lines.append("")
+  lines.append("")
+  if starters.isEmpty {
+    lines.append("No starter code: write the program from the statement.")
+  } else {
     lines.append(
       "Starter code: \(starters.joined(separator: ", ")) (dsa-run challenges starter \(challenge.id) --lang LANG)")
   }
@@ -145,11 +166,7 @@ func writeStarter(_ arguments: [String]) -> Never {
     guard let language else { throw UsageError(message: "challenges starter needs --lang LANG") }
     let challenge = try resolveChallenge(reference)
     let canonical = canonicalLanguage(language)
-    guard let starter = challenge.starters[canonical] else {
-      let known = challenge.starters.keys.sorted().joined(separator: ", ")
-      throw UsageError(
-        message: "\(challenge.id) has no \(language) starter" + (known.isEmpty ? "" : "; it has: \(known)"))
-    }
+    guard let starter = challenge.starters[canonical] else { throw UsageError(message: noStarter(challenge, language)) }
     guard let output else {
       FileHandle.standardOutput.write(starter.contents)
       finish(0)
@@ -176,6 +193,18 @@ func writeStarter(_ arguments: [String]) -> Never {
   } catch {
     fail("\(error)", code: 2)
   }
+}
+
+/// Why `challenges starter` gives nothing for `language`, and what there is instead: the languages
+/// the challenge has starters in, or that it has none (the program is then written from scratch).
+func noStarter(_ challenge: Challenge, _ language: String) -> String {
+  let languages = challenge.starters.keys.sorted()
+  guard !languages.isEmpty else {
+    return "\(challenge.id) has no \(language) starter: it has no starter code in any language; write the program "
+      + "from its statement (dsa-run challenges show \(challenge.id))"
+  }
+  return "\(challenge.id) has no \(language) starter; it has starters in: \(languages.joined(separator: ", "))"
+    + " (dsa-run challenges starter \(challenge.id) --lang \(languages[0]))"
 }
 
 /// A language name or alias as the runner catalog spells it ("py" -> "python"); the name itself when
