@@ -13,9 +13,12 @@ struct CLIResult {
   var stderr: String
 }
 
-func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+/// Runs dsa-run (or `executable`, which runs it: `setpriv`) with these arguments.
+func runCLI(
+  _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], executable: String = dsaRunBinary
+) throws -> CLIResult {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+  process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   if !environment.isEmpty {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
