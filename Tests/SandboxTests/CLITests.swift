@@ -216,7 +216,9 @@ func runCLI(
     (["--lang", "cobol", "x.cob"], "unknown language \"cobol\"; known: "),
     (["--lang", "python", "/no/such/file.py"], "cannot read /no/such/file.py"),
     (["--lang", "python"], "give the source file"),
-    (["main.py"], "unknown command"),
+    // A file named first is run in the language of its extension; a word that is no file, a command.
+    (["main.py"], "cannot read main.py: no such file"),
+    (["mian"], "unknown command \"mian\""),
     (["--lang", "python", "/etc", "--json"], "not a regular file"),
     (["--lang", "python", "x.py", "--memory-limit", "999999"], "limit out of range"),
   ])
