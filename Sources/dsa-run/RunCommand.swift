@@ -220,6 +220,8 @@ func runProgram(_ arguments: [String]) -> Never {
     if options.stopAtFirstFailure && options.challenge == nil {
       throw UsageError(message: "--stop-at-first-failure needs --challenge")
     }
+    // Once, before --watch would say it again at every save.
+    if options.remote == nil, let problem = boxesNeedRoot() { throw problem }
   } catch let error as UsageError {
     fail(error.message, code: 2)
   } catch {
@@ -237,7 +239,6 @@ func runOnce(_ options: RunOptions) -> Int32 {
   var request: ExecuteRequest
   let executor: Executor
   do {
-    if let problem = boxesNeedRoot() { throw problem }
     executor = try makeExecutor(
       configuration: options.configuration, cacheDirectory: options.cacheDirectory, probesVersions: options.json,
       languages: [options.language])

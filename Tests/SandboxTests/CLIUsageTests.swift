@@ -83,14 +83,18 @@ private func runAsNobody(_ arguments: [String], environment: [String: String] = 
     executable: "/usr/bin/setpriv")
 }
 
-@Suite struct CLIOrdinaryUserTests {
+// Bounded: a --watch that went on asking for root at every save would never end.
+@Suite(.timeLimit(.minutes(2))) struct CLIOrdinaryUserTests {
   static let needsRoot =
     "dsa-run: running programs here needs root: dsa-run makes its boxes (namespaces, mounts, cgroups) as root. "
     + "Run it as root (sudo dsa-run ...), or send the program to a dsa-rund: --daemon"
 
   @Test func aRunSaysItNeedsRootOrADaemon() throws {
     let path = try sourceFile("print('hi')\n", name: "hi.py")
-    for arguments in [[path], ["--lang", "python", path], ["exec", "--", "/bin/true"]] {
+    for arguments in [
+      [path], ["--lang", "python", path], [path, "--challenge", "insertion-sort"], [path, "--watch"],
+      ["challenges", "--check", "--solutions", repositoryRoot + "/challenges/merge-sort"], ["exec", "--", "/bin/true"],
+    ] {
       let result = try runAsNobody(arguments)
       #expect(result.status == 2, "\(arguments): \(result.stderr)")
       #expect(result.stderr.hasPrefix(Self.needsRoot), "\(arguments): \(result.stderr)")
