@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 // Compilers and runtimes name files as the box holds them: `/box/main.py` (Python, Node),
 // `file:///box/main.dart` (Dart), `./main.go` (Go), or a name the language forced on the file
@@ -26,7 +27,9 @@ enum LearnerNames {
     guard !patterns.patterns.isEmpty else { return text }
     var output: [UInt8] = []
     output.reserveCapacity(text.count)
-    _ = patterns.rewrite([UInt8](text), after: nil, atEnd: true, into: &output)
+    text.withUnsafeBytes { raw in
+      _ = patterns.rewrite(raw.bindMemory(to: UInt8.self), after: nil, atEnd: true, into: &output)
+    }
     return Data(output)
   }
 }
@@ -35,6 +38,9 @@ enum LearnerNames {
 /// longest first ("file:///box/x" before "/box/x", "/box/x" before a bare "x").
 struct LearnerNamePatterns: Sendable {
   private(set) var patterns: [(from: [UInt8], to: [UInt8])] = []
+  /// By byte: whether some form starts with it. Live output goes through here at the pump's pace,
+  /// so most bytes are passed over on two table looks (this and `startsPathAfter`).
+  private var startsForm = [Bool](repeating: false, count: 256)
 
   init(_ names: [LearnerName]) {
     for name in names {
@@ -47,13 +53,11 @@ struct LearnerNamePatterns: Sendable {
         forms += ["file:///box/" + encoded, encoded]
       }
       if name.box != name.learner { forms.append(name.box) }
-      for form in forms { patterns.append((Array(form.utf8), learner)) }
+      for form in forms where !form.isEmpty { patterns.append((Array(form.utf8), learner)) }
     }
     patterns.sort { $0.from.count > $1.from.count }
+    for pattern in patterns { startsForm[Int(pattern.from[0])] = true }
   }
-
-  /// The longest form: what a stream may hold back at most.
-  var longestForm: Int { patterns.first?.from.count ?? 0 }
 
   /// These patterns less the ones `text` does not contain.
   func present(in text: Data) -> LearnerNamePatterns {
@@ -66,62 +70,64 @@ struct LearnerNamePatterns: Sendable {
   /// at the start of the text). Returns how many bytes were decided: all of them `atEnd`, else up
   /// to the first place where a form might start whose match (or whose end) depends on bytes not
   /// yet seen, which are then fewer than the longest form.
-  func rewrite(_ bytes: [UInt8], after previous: UInt8?, atEnd: Bool, into output: inout [UInt8]) -> Int {
+  func rewrite(_ bytes: UnsafeBufferPointer<UInt8>, after previous: UInt8?, atEnd: Bool, into output: inout [UInt8])
+    -> Int
+  {
+    guard let base = bytes.baseAddress else { return 0 }
+    let count = bytes.count
+    // bytes[copied..<index] are decided and not yet in `output`: copied in one go.
+    var copied = 0
     var index = 0
-    scan: while index < bytes.count {
-      let before = index == 0 ? previous : bytes[index - 1]
-      if before.map(Self.startsPath(after:)) ?? true {
-        for pattern in patterns {
-          let end = index + pattern.from.count
-          guard end <= bytes.count else {
-            // Cut short: a prefix of this form may go on in the next chunk.
-            if !atEnd && Self.matches(bytes[index...], prefixOf: pattern.from) { return index }
-            continue
-          }
-          guard Self.matches(bytes[index..<end], prefixOf: pattern.from) else { continue }
-          if end == bytes.count {
-            // Whether the path ends here is told by the byte after it.
-            if !atEnd { return index }
-          } else if !Self.endsPath(before: bytes[end]) {
-            continue
-          }
-          output += pattern.to
-          index = end
-          continue scan
-        }
+    scan: while index < count {
+      guard startsForm[Int(base[index])] else {
+        index += 1
+        continue
       }
-      output.append(bytes[index])
+      let before = index == 0 ? previous : base[index - 1]
+      guard before.map({ Self.startsPathAfter[Int($0)] }) ?? true else {
+        index += 1
+        continue
+      }
+      for pattern in patterns {
+        let available = min(pattern.from.count, count - index)
+        let matches = pattern.from.withUnsafeBufferPointer { memcmp(base + index, $0.baseAddress!, available) == 0 }
+        guard matches else { continue }
+        let end = index + pattern.from.count
+        if end > count || (end == count && !atEnd) {
+          // Cut short, or whole with its end told by the byte after it: the next chunk decides.
+          guard atEnd else {
+            output.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: index - copied))
+            return index
+          }
+          continue
+        }
+        guard end == count || Self.endsPathBefore[Int(base[end])] else { continue }
+        output.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: index - copied))
+        output += pattern.to
+        index = end
+        copied = end
+        continue scan
+      }
       index += 1
     }
-    return bytes.count
+    output.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: count - copied))
+    return count
   }
 
   /// What Dart's `Uri.file` leaves unescaped in a path.
   private static let uriPathCharacters = CharacterSet(
     charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/")
 
-  /// Whether `bytes` are the first `bytes.count` bytes of `pattern`.
-  private static func matches(_ bytes: ArraySlice<UInt8>, prefixOf pattern: [UInt8]) -> Bool {
-    bytes.count <= pattern.count && bytes.elementsEqual(pattern.prefix(bytes.count))
-  }
+  /// By byte: whether a path may start right after it (a line start, white space, a quote, an
+  /// opening bracket).
+  private static let startsPathAfter = table(" \t\n\r(\"'[<`")
+  /// By byte: whether a path may end right before it.
+  private static let endsPathBefore = table(": \t\n\r)\"',]>`")
 
-  private static func startsPath(after byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "("),
-      UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "`"):
-      return true
-    default: return false
-    }
-  }
-
-  private static func endsPath(before byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
-      UInt8(ascii: ")"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ","), UInt8(ascii: "]"),
-      UInt8(ascii: ">"), UInt8(ascii: "`"):
-      return true
-    default: return false
-    }
+  private static func table(_ characters: String) -> [Bool] {
+    var table = [Bool](repeating: false, count: 256)
+    for byte in characters.utf8 { table[Int(byte)] = true }
+    return table
   }
 }
 
@@ -139,24 +145,25 @@ struct LearnerNameStream: Sendable {
   init(names: [LearnerName]) { patterns = LearnerNamePatterns(names) }
 
   /// The rewritten bytes that can be told now; the rest waits for the next `take` or `flush`.
-  mutating func take(_ bytes: some Collection<UInt8>) -> [UInt8] {
-    guard !patterns.patterns.isEmpty else { return Array(bytes) }
-    held += bytes
-    return rewriteHeld(atEnd: false)
+  mutating func take(_ bytes: [UInt8]) -> [UInt8] {
+    guard !patterns.patterns.isEmpty else { return bytes }
+    // Mostly nothing is held: the chunk is read where it is.
+    return held.isEmpty ? rewrite(bytes, atEnd: false) : rewrite(held + bytes, atEnd: false)
   }
 
   /// Everything held, decided as at the end of the stream.
   mutating func flush() -> [UInt8] {
     guard !held.isEmpty else { return [] }
-    return rewriteHeld(atEnd: true)
+    return rewrite(held, atEnd: true)
   }
 
-  private mutating func rewriteHeld(atEnd: Bool) -> [UInt8] {
+  /// Rewrites `bytes` (what was held and what came) and holds what is left undecided.
+  private mutating func rewrite(_ bytes: [UInt8], atEnd: Bool) -> [UInt8] {
     var output: [UInt8] = []
-    output.reserveCapacity(held.count)
-    let decided = patterns.rewrite(held, after: previous, atEnd: atEnd, into: &output)
-    if decided > 0 { previous = held[decided - 1] }
-    held.removeFirst(decided)
+    output.reserveCapacity(bytes.count)
+    let decided = bytes.withUnsafeBufferPointer { patterns.rewrite($0, after: previous, atEnd: atEnd, into: &output) }
+    if decided > 0 { previous = bytes[decided - 1] }
+    held = Array(bytes[decided...])
     return output
   }
 }

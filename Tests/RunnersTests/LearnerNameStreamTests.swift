@@ -28,7 +28,7 @@ import Testing
     var output: [UInt8] = []
     var start = 0
     for cut in cuts + [text.count] {
-      output += stream.take(text[start..<cut])
+      output += stream.take(Array(text[start..<cut]))
       start = cut
     }
     return output + stream.flush()
