@@ -49,20 +49,8 @@ public struct Challenge: Sendable {
     return runs
   }
 
-  /// Whether one text is the right output, so showing the expected output next to the program's
-  /// helps: true for `exact`, `lines` and `tokens` (and the steps checker's output checker when it is
-  /// one of them) and a function challenge's exact comparison, false when many texts pass (`floats`,
-  /// `unordered`, `yes_no`, a checker program, a function's other comparisons) or only steps are
-  /// compared.
-  public var hasOneRightOutput: Bool {
-    let oneText = [ExactChecker.name, LinesChecker.name, TokensChecker.name]
-    switch checker {
-    case .output(let checker): return oneText.contains(type(of: checker).name)
-    case .steps(_, let output?): return oneText.contains(type(of: output).name)
-    case .function(let comparison): return comparison == .exact
-    case .steps(_, nil), .program: return false
-    }
-  }
+  /// Whether one text is the right output (`ChallengeChecker.hasOneRightOutput`).
+  public var hasOneRightOutput: Bool { checker.hasOneRightOutput }
 
   /// The steps checker, when the challenge grades steps.
   public var stepChecker: StepChecker? {
@@ -82,6 +70,22 @@ public enum ChallengeChecker: Sendable {
   case program(CheckerProgram)
   /// A function challenge's results compared with its tests' expected values.
   case function(FunctionComparison)
+
+  /// Whether one text is the right output, so the expected output shown against the program's says
+  /// what is wrong: true for `exact`, `lines` and `tokens` (a steps challenge's `output_checker`
+  /// too) and a function challenge's exact comparison. The others accept many answers (`unordered`
+  /// any order, `floats` any value near enough, `yes_no` any spelling, a `program` whatever it
+  /// decides, a function's other comparisons): a diff against the one expected text would point at
+  /// differences that are not mistakes. A steps challenge without an output checker compares none.
+  public var hasOneRightOutput: Bool {
+    let oneText = [ExactChecker.name, LinesChecker.name, TokensChecker.name]
+    switch self {
+    case .output(let checker): return oneText.contains(type(of: checker).name)
+    case .steps(_, let output?): return oneText.contains(type(of: output).name)
+    case .function(let comparison): return comparison == .exact
+    case .steps(_, nil), .program: return false
+    }
+  }
 
   /// The name a challenge file uses ("lines", "steps", "program").
   public var name: String {

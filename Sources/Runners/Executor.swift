@@ -250,15 +250,12 @@ public final class Executor: Sendable {
   public func probedVersion(of runner: Runner) -> String {
     let key = runner.language + "@" + runner.version
     if let known = memo.probedVersions.withLock({ $0[key] }) { return known }
-    var found = runner.version
+    var found: String
     if let stored = versionCache?.lookup(runner) {
       found = stored
-    } else if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
-      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
-      match.output.count > 1, let captured = match.output[1].substring
-    {
-      found = String(captured)
-      versionCache?.store(found, for: runner)
+    } else {
+      found = Self.probeVersion(of: runner)
+      if runner.isAvailable { versionCache?.store(found, for: runner) }
     }
     memo.probedVersions.withLock { $0[key] = found }
     return found
@@ -269,6 +266,16 @@ public final class Executor: Sendable {
   public func probeAllVersions() {
     let runners = catalog.languages.values.flatMap { $0 }.filter(\.isAvailable)
     DispatchQueue.concurrentPerform(iterations: runners.count) { _ = probedVersion(of: runners[$0]) }
+  }
+
+  /// The version `runner`'s toolchain reports, run on the host (no box): its declared version when
+  /// the toolchain is missing or says nothing that matches.
+  public static func probeVersion(of runner: Runner) -> String {
+    guard runner.isAvailable, let output = runHostCommand(runner.versionProbe),
+      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
+      match.output.count > 1, let captured = match.output[1].substring
+    else { return runner.version }
+    return String(captured)
   }
 
   /// Compiles (through the cache) and runs one program: `prepare` then `run`.
@@ -395,8 +402,10 @@ public final class Executor: Sendable {
     spec.terminal = live?.terminal ?? false
     spec.mergesStderrIntoStdout = mergesStderrIntoStdout
     var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
-    // Merged, tracebacks are in stdout: they name the learner's files there too.
-    outcome.rewriteText(stdout: mergesStderrIntoStdout) { LearnerNames.rewrite($0, names: program.learnerNames) }
+    // Merged streams, or a terminal's stdout, hold the program's stderr: they name the learner's files too.
+    outcome.rewriteText(stdout: mergesStderrIntoStdout || spec.terminal) {
+      LearnerNames.rewrite($0, names: program.learnerNames)
+    }
     return outcome
   }
 

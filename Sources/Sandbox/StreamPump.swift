@@ -225,6 +225,8 @@ struct StreamPump {
       }
       let ready = poll(&fds, nfds_t(fds.count), Int32(min(timeout, 1_000)))
       if ready < 0 && errno != EINTR { break }
+      // Not while the output is paused: the program may be in the middle of a line then.
+      if ready == 0 && reading { live?.outputRests?() }
 
       for entry in fds where entry.revents != 0 {
         switch entry.fd {
