@@ -429,9 +429,10 @@ class PageTests(unittest.TestCase):
 
     def install_fake_socket(self, script):
         """Replaces the page's WebSocket with one that opens at once and, on the start message, plays
-        `script` (JavaScript with `emit(message)` and `later(ms, f)`), as a server would."""
+        `script` (JavaScript with `emit(message)` and `later(ms, f)`), as a server would. The script
+        is run by WebDriver, not evaluated by the page, whose policy forbids eval."""
+        self.browser.execute_script("window.fakeStart = (emit, later) => {" + script + "};")
         self.browser.execute_script("""
-          const script = arguments[0];
           class FakeSocket {
             constructor(url) {
               this.url = url; this.readyState = 0;
@@ -442,12 +443,12 @@ class PageTests(unittest.TestCase):
               if (message.type !== 'start') return;
               const emit = (data) => this.onmessage && this.onmessage({data: JSON.stringify(data)});
               const later = (ms, f) => setTimeout(f, ms);
-              new Function('emit', 'later', script)(emit, later);
+              window.fakeStart(emit, later);
             }
             close() { this.readyState = 3; }
           }
           FakeSocket.CONNECTING = 0; FakeSocket.OPEN = 1; FakeSocket.CLOSING = 2; FakeSocket.CLOSED = 3;
-          window.WebSocket = FakeSocket;""", script)
+          window.WebSocket = FakeSocket;""")
 
     def test_08_a_megabyte_of_output_shows_quickly_and_capped(self):
         self.open_page()
@@ -731,8 +732,9 @@ class PageTests(unittest.TestCase):
         self.assertIn("Your step: I look at 3 and 2.", steps)
         self.assertIn('Step 2, the last that matched: {"action":"swap","active":[0,1],"array":[1,3,2]}', steps)
         output = details[1].find_element(By.CSS_SELECTOR, "pre.diff").text
+        # As the CLI shows it: two lines before the first difference, five from it, then "...".
         self.assertEqual(output.split("\n"), [
-            "From line 5:", "c", "d", "- e", "+ X", "f", "g", "h", "..."])
+            "From line 5:", "    c", "    d", "  - e", "  + X", "    f", "    g", "    h", "    i", "    ..."])
         self.assertEqual(details[1].find_elements(By.CSS_SELECTOR, "pre.diff .minus")[0].text, "- e")
         # The hidden test's row is followed by the next test's, nothing of its data between.
         hidden = browser.find_element(By.XPATH, "//tr[contains(., 'negatives')]")
