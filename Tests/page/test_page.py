@@ -735,7 +735,7 @@ class PageTests(unittest.TestCase):
         # As the CLI shows it: two lines before the first difference, five from it, then "...".
         self.assertEqual(output.split("\n"), [
             "From line 5:", "    c", "    d", "  - e", "  + X", "    f", "    g", "    h", "    i", "    ..."])
-        self.assertEqual(details[1].find_elements(By.CSS_SELECTOR, "pre.diff .minus")[0].text, "- e")
+        self.assertEqual(details[1].find_elements(By.CSS_SELECTOR, "pre.diff .minus")[0].text, "  - e")
         # The hidden test's row is followed by the next test's, nothing of its data between.
         hidden = browser.find_element(By.XPATH, "//tr[contains(., 'negatives')]")
         self.assertNotIn("details", hidden.find_element(By.XPATH, "following-sibling::tr[1]").get_attribute("class"))
@@ -1058,7 +1058,7 @@ class BusyAndTokenTests(unittest.TestCase):
         browser.find_element(By.ID, "grade").click()
         wait(browser, 10).until(lambda b: "busy" in text_of(b, "notice"))
         shot(browser, "busy-retry.png")
-        wait(browser, 90).until(lambda b: text_of(b, "grade-status").startswith("accepted"))
+        wait(browser, 90).until(lambda b: text_of(b, "grade-status").startswith("Accepted."))
         self.assertFalse(browser.find_element(By.ID, "notice").is_displayed())
         holder.join()
         with urllib.request.urlopen(urllib.request.Request(
