@@ -43,7 +43,8 @@ struct PageConfigurationTests {
     #expect(finished.status == 1)
     let lines = finished.stderr.split(separator: "\n")
     for origin in ["https://lms.example; script-src *", "*", "https://lms.example/course", "lms.example"] {
-      #expect(lines.contains { $0.contains("page.frame_ancestors: \"\(origin)\" is not an origin") }, "\(finished.stderr)")
+      #expect(
+        lines.contains { $0.contains("page.frame_ancestors: \"\(origin)\" is not an origin") }, "\(finished.stderr)")
     }
     #expect(lines.count == 4, "\(finished.stderr)")
   }
@@ -55,7 +56,8 @@ struct PageConfigurationTests {
     defer { closed.cleanUp() }
     for path in ["/", "/page/app.js", "/page/missing.js"] {
       let answer = try curl(closed.baseURL + path)
-      #expect(answer.headers["content-security-policy"]?.hasSuffix("frame-ancestors 'none'") == true, "\(answer.headers)")
+      #expect(
+        answer.headers["content-security-policy"]?.hasSuffix("frame-ancestors 'none'") == true, "\(answer.headers)")
       #expect(answer.headers["x-frame-options"] == "DENY", "\(path) \(answer.headers)")
     }
     let open = try daemonConfigured(
