@@ -190,6 +190,13 @@ function connectOnce(body, on) {
         default: break;
       }
     };
+    // A socket refused before it opened (a proxy without WebSockets, a server without the
+    // route): some browsers report only the error, so it settles here as well as in onclose.
+    socket.onerror = () => {
+      if (settled || opened) return;
+      settled = true;
+      reject(new ApiError("no_live", "Live runs are not available on this server."));
+    };
     socket.onclose = (event) => {
       if (settled) return;
       settled = true;

@@ -11,16 +11,21 @@ import Sandbox
 /// that file is opened beneath its root without a link leading out (`openRegularFile(beneath:)`);
 /// `%` is refused rather than decoded, as no shipped file needs it.
 /// Every answer carries a strict Content-Security-Policy: scripts, styles and connections from this
-/// origin only, no inline code, no frames.
+/// origin only, no inline code, and no frames unless the operator names the sites that may embed it.
 public struct PageSite: Sendable {
   /// The folder with index.html, *.js and *.css (the data folder's page/).
   public var pageDirectory: String
   /// Debian's shared JavaScript folder; its codemirror/, marked/ and chart.js/ are served.
   public var javascriptDirectory: String
+  /// Origins whose pages may show the page in a frame (`page.frame_ancestors`); empty allows none.
+  public var frameAncestors: [String]
 
-  public init(pageDirectory: String, javascriptDirectory: String = "/usr/share/javascript") {
+  public init(
+    pageDirectory: String, javascriptDirectory: String = "/usr/share/javascript", frameAncestors: [String] = []
+  ) {
     self.pageDirectory = pageDirectory
     self.javascriptDirectory = javascriptDirectory
+    self.frameAncestors = frameAncestors
   }
 
   /// The libraries served from `javascriptDirectory`, by the folder name Debian gives them.
@@ -32,9 +37,14 @@ public struct PageSite: Sendable {
 
   /// `connect-src 'self'` covers `ws:`/`wss:` to this host and port (CSP Level 3), which /v1/connect
   /// needs; `data:` images are Chart.js's and CodeMirror's none, but harmless.
-  public static let contentSecurityPolicy =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-    + "font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+  /// `frame-ancestors` is the policy's only part the config changes: the origins that may embed
+  /// the page (an app's lesson view), or `'none'`.
+  public var contentSecurityPolicy: String {
+    let ancestors = frameAncestors.isEmpty ? "'none'" : frameAncestors.joined(separator: " ")
+    return
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+      + "font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors \(ancestors)"
+  }
 
   static let contentTypes: [String: String] = [
     "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
@@ -51,19 +61,19 @@ public struct PageSite: Sendable {
   public func answer(method: String, path: String, headers: HTTPHeaders) -> HTTPResponse? {
     guard claims(path) else { return nil }
     guard method == "GET" || method == "HEAD" else {
-      return Self.plain(.methodNotAllowed, "only GET and HEAD are served here\n", extra: [("Allow", "GET, HEAD")])
+      return plain(.methodNotAllowed, "only GET and HEAD are served here\n", extra: [("Allow", "GET, HEAD")])
     }
     guard let location = resolve(path), let type = Self.contentType(of: location.path),
       let file = try? openRegularFile(
         beneath: location.root, path: location.path, symlinksWithin: location.symlinksWithin),
       Int(file.info.st_size) <= Self.maximumFileBytes
-    else { return Self.plain(.notFound, "no such page file\n") }
+    else { return plain(.notFound, "no such page file\n") }
     // Size and modification time change with every install of a file, and cost one stat to check.
     let info = file.info
     let tag =
       "\"\(String(info.st_size, radix: 16))-\(String(info.st_mtim.tv_sec, radix: 16))"
       + "\(String(info.st_mtim.tv_nsec, radix: 16))\""
-    var responseHeaders = Self.securityHeaders
+    var responseHeaders = securityHeaders
     responseHeaders.add(name: "ETag", value: tag)
     responseHeaders.add(name: "Cache-Control", value: location.cacheControl)
     if let asked = headers["If-None-Match"],
@@ -74,7 +84,7 @@ public struct PageSite: Sendable {
       return HTTPResponse(status: HTTPStatus(code: 304), headers: responseHeaders)
     }
     guard let body = try? file.read(limit: Self.maximumFileBytes, name: location.path) else {
-      return Self.plain(.notFound, "no such page file\n")
+      return plain(.notFound, "no such page file\n")
     }
     responseHeaders.add(name: "Content-Type", value: type)
     return HTTPResponse(status: .ok, headers: responseHeaders, body: body)
@@ -133,14 +143,18 @@ public struct PageSite: Sendable {
   }
 
   /// What every page answer says besides its body: the policy, and no sniffing, referrers or framing.
-  static var securityHeaders: HTTPHeaders {
-    [
+  /// X-Frame-Options (for browsers without `frame-ancestors`) can only deny or name this origin, so
+  /// it is left out once other sites may embed the page: the policy then decides alone.
+  var securityHeaders: HTTPHeaders {
+    var headers: HTTPHeaders = [
       "Content-Security-Policy": contentSecurityPolicy, "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+      "Referrer-Policy": "no-referrer",
     ]
+    if frameAncestors.isEmpty { headers.add(name: "X-Frame-Options", value: "DENY") }
+    return headers
   }
 
-  static func plain(_ status: HTTPStatus, _ text: String, extra: [(String, String)] = []) -> HTTPResponse {
+  func plain(_ status: HTTPStatus, _ text: String, extra: [(String, String)] = []) -> HTTPResponse {
     var headers = securityHeaders
     headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
     for (name, value) in extra { headers.add(name: name, value: value) }

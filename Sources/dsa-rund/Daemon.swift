@@ -243,7 +243,9 @@ func pageSite(_ configuration: DaemonConfiguration, tcpServed: Bool) -> PageSite
           + "(apt-get install libjs-codemirror libjs-marked libjs-chart.js)"
       ])
   }
-  return PageSite(pageDirectory: directory, javascriptDirectory: configuration.pageJavascriptDirectory)
+  return PageSite(
+    pageDirectory: directory, javascriptDirectory: configuration.pageJavascriptDirectory,
+    frameAncestors: configuration.pageFrameAncestors)
 }
 
 /// Waits on a dedicated queue's signal sources for SIGTERM or SIGINT (blocked everywhere beforehand)

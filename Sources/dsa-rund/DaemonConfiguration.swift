@@ -61,6 +61,8 @@ struct DaemonConfiguration: Equatable {
   var pageEnabled = true
   /// Where Debian's libjs-codemirror, libjs-marked and libjs-chart.js put their files.
   var pageJavascriptDirectory = "/usr/share/javascript"
+  /// Origins whose pages may show the playground in a frame; empty allows none.
+  var pageFrameAncestors: [String] = []
   /// Origins whose pages may call the API from a browser (CORS); empty sends no CORS headers.
   var corsOrigins: [String] = []
   /// Live runs (`/v1/connect`) at once, apart from the box slots.
@@ -86,7 +88,7 @@ struct DaemonConfiguration: Equatable {
     "live_stall_s", "live_wall_s", "page",
     "cors_origins", "judge0", "piston",
   ]
-  static let pageKeys = ["enabled", "javascript_dir"]
+  static let pageKeys = ["enabled", "javascript_dir", "frame_ancestors"]
   static let rateLimitKeys = ["runs", "window_s", "tokens"]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
   /// hour is far past any grade a learner waits for.
@@ -184,6 +186,7 @@ struct DaemonConfiguration: Equatable {
     if let page = file.object("page", keys: Self.pageKeys) {
       if let value = page.bool("enabled") { pageEnabled = value }
       if let value = page.string("javascript_dir") { pageJavascriptDirectory = value }
+      if let value = page.strings("frame_ancestors") { pageFrameAncestors = value }
     }
     if let value = file.strings("cors_origins") { corsOrigins = value }
     if let value = file.integer("live_sessions", as: Int.self) { liveSessions = value }
@@ -206,6 +209,24 @@ struct DaemonConfiguration: Equatable {
   }
 
   // MARK: Checking values
+
+  /// Whether `text` is an origin as a browser sends it: `http://` or `https://`, then a host (a
+  /// name, an IPv4 address or a bracketed IPv6 one) and an optional port, nothing after.
+  static func isOrigin(_ text: String) -> Bool {
+    let rest: Substring
+    if text.hasPrefix("https://") {
+      rest = text.dropFirst(8)
+    } else if text.hasPrefix("http://") {
+      rest = text.dropFirst(7)
+    } else {
+      return false
+    }
+    guard let first = rest.utf8.first, first != UInt8(ascii: ":") else { return false }
+    return rest.utf8.allSatisfy {
+      (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+        || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]")].contains($0)
+    }
+  }
 
   /// What is wrong with the values themselves, whatever their source.
   func problems() -> [String] {
@@ -251,11 +272,13 @@ struct DaemonConfiguration: Equatable {
       problems.append("page.javascript_dir must be an absolute path, got \"\(pageJavascriptDirectory)\"")
     }
     // The browser sends exactly scheme://host[:port]; anything else would never match.
-    for origin in corsOrigins
-    where !(origin.hasPrefix("http://") || origin.hasPrefix("https://"))
-      || origin.split(separator: "/", omittingEmptySubsequences: false).count != 3
-    {
+    for origin in corsOrigins where !Self.isOrigin(origin) {
       problems.append("cors_origins: \"\(origin)\" is not an origin such as https://app.example.org")
+    }
+    // Written into the page's Content-Security-Policy: a space, `;` or a keyword such as `*` would
+    // change what the policy says, so only plain origins pass.
+    for origin in pageFrameAncestors where !Self.isOrigin(origin) {
+      problems.append("page.frame_ancestors: \"\(origin)\" is not an origin such as https://app.example.org")
     }
     if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
     if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }

@@ -29,6 +29,49 @@ struct PageConfigurationTests {
     #expect(fine.status == 0, "\(fine.stderr)")
   }
 
+  @Test func frameAncestorsMustBePlainOrigins() throws {
+    let directory = try makeTemporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/dsa-rund.json"
+    // Each would rewrite the policy: another directive, any site, a path the browser never sends.
+    try Data(
+      #"{"page": {"frame_ancestors": ["https://lms.example; script-src *", "*", "https://lms.example/course", "lms.example"]}}"#
+        .utf8
+    ).write(to: URL(fileURLWithPath: path))
+    let finished = try runProcess(
+      daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
+    #expect(finished.status == 1)
+    let lines = finished.stderr.split(separator: "\n")
+    for origin in ["https://lms.example; script-src *", "*", "https://lms.example/course", "lms.example"] {
+      #expect(
+        lines.contains { $0.contains("page.frame_ancestors: \"\(origin)\" is not an origin") }, "\(finished.stderr)")
+    }
+    #expect(lines.count == 4, "\(finished.stderr)")
+  }
+
+  /// By default no site may frame the page; `page.frame_ancestors` names the ones that may, in the
+  /// policy, and drops X-Frame-Options: DENY, which would forbid them all.
+  @Test func frameAncestorsDecideWhoMayEmbedThePage() throws {
+    let closed = try daemonConfigured("{}")
+    defer { closed.cleanUp() }
+    for path in ["/", "/page/app.js", "/page/missing.js"] {
+      let answer = try curl(closed.baseURL + path)
+      #expect(
+        answer.headers["content-security-policy"]?.hasSuffix("frame-ancestors 'none'") == true, "\(answer.headers)")
+      #expect(answer.headers["x-frame-options"] == "DENY", "\(path) \(answer.headers)")
+    }
+    let open = try daemonConfigured(
+      #"{"page": {"frame_ancestors": ["https://lms.example.org", "http://127.0.0.1:9000"]}}"#)
+    defer { open.cleanUp() }
+    for path in ["/", "/page/app.js", "/page/missing.js"] {
+      let answer = try curl(open.baseURL + path)
+      let policy = answer.headers["content-security-policy"] ?? ""
+      #expect(policy.hasSuffix("frame-ancestors https://lms.example.org http://127.0.0.1:9000"), "\(policy)")
+      #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"), "\(policy)")
+      #expect(answer.headers["x-frame-options"] == nil, "\(path) \(answer.headers)")
+    }
+  }
+
   @Test func theInstallCarriesThePage() throws {
     let root = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: root) }

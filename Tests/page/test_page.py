@@ -181,8 +181,11 @@ class PageTests(unittest.TestCase):
         cls.browser.quit()
         cls.daemon.stop()
 
-    def open_page(self):
-        self.browser.get(self.daemon.url + "/")
+    def open_page(self, query=""):
+        """The page as a first visit sees it: nothing kept from an earlier test (localStorage)."""
+        self.browser.get(self.daemon.url + "/page/icon.svg")
+        self.browser.execute_script("localStorage.clear()")
+        self.browser.get(self.daemon.url + "/" + query)
         wait_ready(self.browser)
 
     def test_01_page_headers_and_paths(self):
@@ -219,7 +222,7 @@ class PageTests(unittest.TestCase):
                 self.assertIn("What is your name?", editor_text(browser))
                 run_and_wait(browser, 180)
                 wait(browser, 10).until(lambda b: "Hello, Ada!" in text_of(b, "output"))
-                self.assertTrue(text_of(browser, "status").startswith("ok"), text_of(browser, "status"))
+                self.assertTrue(text_of(browser, "status").startswith("Finished"), text_of(browser, "status"))
                 if name == "python":
                     shot(browser, "run-hello.png")
 
@@ -235,7 +238,7 @@ class PageTests(unittest.TestCase):
         field = browser.find_element(By.ID, "live-input")
         field.send_keys("Grace" + Keys.ENTER)
         wait(browser, 60).until(lambda b: "Hello, Grace!" in text_of(b, "output"))
-        wait(browser, 60).until(lambda b: text_of(b, "status").startswith("ok"))
+        wait(browser, 60).until(lambda b: text_of(b, "status").startswith("Finished"))
         shot(browser, "run-interactive.png")
         # Stop ends a live run at once; the status says how it ended.
         set_source(browser, "import time\nprint('sleeping', flush=True)\ntime.sleep(60)\n")
@@ -385,11 +388,11 @@ class PageTests(unittest.TestCase):
         browser.find_element(By.ID, "grade").click()
         wait(browser, 180).until(lambda b: b.find_element(By.ID, "grade").get_attribute("disabled") is None and
                                   text_of(b, "grade-status"))
-        self.assertTrue(text_of(browser, "grade-status").startswith("wrong_answer"), text_of(browser, "grade-status"))
-        rows = browser.find_elements(By.CSS_SELECTOR, "#tests tbody tr")
+        self.assertTrue(text_of(browser, "grade-status").startswith("Wrong answer. "), text_of(browser, "grade-status"))
+        rows = browser.find_elements(By.CSS_SELECTOR, "#tests tbody tr.test")
         self.assertEqual(len(rows), 8)
         duplicates = [row for row in rows if row.text.startswith("duplicates")][0]
-        self.assertIn("wrong_answer", duplicates.text)
+        self.assertIn("Wrong answer", duplicates.text)
         # challenge.json: the wrong solution first differs at step 4 of "duplicates".
         self.assertTrue(browser.find_element(By.ID, "compare").is_displayed())
         self.assertIn("Step 4 of", text_of(browser, "counter"))
@@ -421,6 +424,393 @@ class PageTests(unittest.TestCase):
         self.assertEqual(text_of(browser, "actual-stage"), "A hidden test's steps are not shown.")
         self.assertTrue(text_of(browser, "expected-caption").startswith("a comparison: "), text_of(browser, "expected-caption"))
         self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#stage .bar"), [])
+
+    # ---- issue 32: output, keyboard, phone width, basics, live input, failure details ----
+
+    def install_fake_socket(self, script):
+        """Replaces the page's WebSocket with one that opens at once and, on the start message, plays
+        `script` (JavaScript with `emit(message)` and `later(ms, f)`), as a server would. The script
+        is run by WebDriver, not evaluated by the page, whose policy forbids eval."""
+        self.browser.execute_script("window.fakeStart = (emit, later) => {" + script + "};")
+        self.browser.execute_script("""
+          class FakeSocket {
+            constructor(url) {
+              this.url = url; this.readyState = 0;
+              setTimeout(() => { this.readyState = 1; this.onopen && this.onopen(); }, 0);
+            }
+            send(text) {
+              const message = JSON.parse(text);
+              if (message.type !== 'start') return;
+              const emit = (data) => this.onmessage && this.onmessage({data: JSON.stringify(data)});
+              const later = (ms, f) => setTimeout(f, ms);
+              window.fakeStart(emit, later);
+            }
+            close() { this.readyState = 3; }
+          }
+          FakeSocket.CONNECTING = 0; FakeSocket.OPEN = 1; FakeSocket.CLOSING = 2; FakeSocket.CLOSED = 3;
+          window.WebSocket = FakeSocket;""")
+
+    def test_08_a_megabyte_of_output_shows_quickly_and_capped(self):
+        self.open_page()
+        browser = self.browser
+        # 20,000 lines, 1 MiB and more, sent as a server streams it (64 KiB messages): the time from
+        # the first message to the last line on the page is the page's own cost.
+        self.install_fake_socket("""
+          const lines = [];
+          for (let i = 0; i < 20000; i++) lines.push('line ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(46));
+          const text = lines.join('\\n') + '\\n';
+          window.outputBytes = text.length;
+          const chunks = [];
+          for (let at = 0; at < text.length; at += 65536) chunks.push(text.slice(at, at + 65536));
+          later(0, () => {
+            window.firstChunkAt = performance.now();
+            chunks.forEach((chunk, index) => later(0, () => emit({type: 'stdout', data: chunk})));
+            later(0, () => emit({type: 'result', result: {run: {status: 'ok', message: '', exit_code: 0,
+              wall_ms: 5, cpu_ms: 5, memory_kb: 9000}, steps: []}}));
+          });
+          new MutationObserver((records, observer) => {
+            if (document.getElementById('output').textContent.includes('line 19999 ')) {
+              window.lastLineAt = performance.now(); observer.disconnect();
+            }
+          }).observe(document.getElementById('output'), {childList: true, subtree: true, characterData: true});
+        """)
+        browser.execute_script("""
+          window.longestTask = 0;
+          new PerformanceObserver(list => { for (const e of list.getEntries())
+            window.longestTask = Math.max(window.longestTask, e.duration); }).observe({type: 'longtask'});""")
+        browser.find_element(By.ID, "stdin").send_keys("x")
+        run_and_wait(browser, 60)
+        wait(browser, 30).until(lambda b: b.execute_script("return window.lastLineAt !== undefined"))
+        elapsed, size, longest = browser.execute_script(
+            "return [window.lastLineAt - window.firstChunkAt, window.outputBytes, window.longestTask]")
+        FIGURES["output_1mib_to_last_line_ms"] = round(elapsed, 1)
+        FIGURES["output_1mib_longest_task_ms"] = round(longest, 1)
+        print(f"\n  1 MiB of output ({size} characters, 20,000 lines): last line shown after {elapsed:.1f} ms; "
+              f"longest task {longest:.1f} ms", file=sys.stderr)
+        self.assertGreaterEqual(size, 1 << 20)
+        self.assertLess(elapsed, 5000)
+        text = text_of(browser, "output")
+        self.assertTrue(text.rstrip().endswith("line 19999 " + "x" * 46), text[-200:])
+        # Only the cap's worth of lines is on the page, and the notice says so and offers the rest.
+        shown = browser.execute_script("return document.getElementById('output').textContent.split('\\n').length")
+        self.assertLessEqual(shown, 1001)
+        self.assertIn("19,000 earlier lines are hidden", text_of(browser, "output-cap"))
+        browser.find_element(By.ID, "output-all").click()
+        everything = browser.execute_script("return document.getElementById('output').textContent")
+        self.assertEqual(everything.count("\n"), 20000)
+        self.assertTrue(everything.startswith("line 00000 "))
+        self.assertFalse(browser.find_element(By.ID, "output-cap").is_displayed())
+
+    def test_08b_typing_works_while_a_program_prints_forever(self):
+        if not self.live:
+            self.skipTest("/v1/connect is not served by this build")
+        self.open_page()
+        browser = self.browser
+        Select(browser.find_element(By.ID, "language")).select_by_value("python")
+        set_source(browser, "import itertools\nfor i in itertools.count():\n    print('tick', i, 'y' * 60, flush=True)\n")
+        browser.find_element(By.ID, "stdin").send_keys("x")
+        browser.find_element(By.ID, "run").click()
+        wait(browser, 60).until(lambda b: "tick 2000 " in b.execute_script(
+            "return document.getElementById('output').textContent") or b.find_element(By.ID, "output-cap").is_displayed())
+        # The program still prints: keys typed into the editor land at once.
+        self.assertIsNotNone(browser.find_element(By.ID, "run").get_attribute("disabled"))
+        browser.execute_script("""
+          const cm = document.querySelector('.CodeMirror').CodeMirror;
+          cm.focus(); cm.setCursor(cm.lineCount(), 0);""")
+        started = time.monotonic()
+        browser.switch_to.active_element.send_keys("# typed while it printed")
+        typed_ms = (time.monotonic() - started) * 1000
+        FIGURES["typing_24_keys_during_print_loop_ms"] = round(typed_ms, 1)
+        print(f"\n  24 keys typed into the editor during an endless print loop in {typed_ms:.0f} ms", file=sys.stderr)
+        self.assertIn("# typed while it printed", editor_text(browser))
+        self.assertLess(typed_ms, 20000)
+        still_running = browser.find_element(By.ID, "run").get_attribute("disabled") is not None
+        if still_running:
+            browser.find_element(By.ID, "stop").click()
+        wait(browser, 60).until(lambda b: b.find_element(By.ID, "run").get_attribute("disabled") is None)
+        self.assertLessEqual(browser.execute_script(
+            "return document.getElementById('output').textContent.split('\\n').length"), 1001)
+
+    def test_09_keyboard_leaves_the_editor(self):
+        self.open_page()
+        browser = self.browser
+        set_source(browser, "x = 1\n")
+        browser.execute_script("""
+          const cm = document.querySelector('.CodeMirror').CodeMirror;
+          cm.focus(); cm.setCursor(1, 0);""")
+        field = browser.switch_to.active_element
+        self.assertEqual(field.accessible_name, "Source code")
+        # Tab indents (four spaces in Python), and the focus stays in the editor.
+        field.send_keys(Keys.TAB)
+        self.assertEqual(editor_text(browser), "x = 1\n    ")
+        self.assertTrue(browser.execute_script("return !!document.activeElement.closest('.CodeMirror')"))
+        # Esc, then Tab: the next control (the Limits summary); the text is as it was.
+        field.send_keys(Keys.ESCAPE)
+        field.send_keys(Keys.TAB)
+        self.assertEqual(browser.execute_script("return document.activeElement.closest('#limits') && document.activeElement.tagName"),
+                         "SUMMARY")
+        self.assertEqual(editor_text(browser), "x = 1\n    ")
+        # Back into the editor, Esc, then Shift+Tab: the control before it (Run).
+        browser.execute_script("document.querySelector('.CodeMirror').CodeMirror.focus()")
+        field = browser.switch_to.active_element
+        field.send_keys(Keys.ESCAPE)
+        field.send_keys(Keys.SHIFT, Keys.TAB)
+        self.assertEqual(browser.switch_to.active_element.get_attribute("id"), "run")
+        self.assertEqual(editor_text(browser), "x = 1\n    ")
+        # Esc does not stick: a later Tab in the editor indents again.
+        browser.execute_script("document.querySelector('.CodeMirror').CodeMirror.focus()")
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        self.assertEqual(editor_text(browser), "x = 1\n        ")
+
+    def phone(self, width=400):
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                     {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": True})
+        self.addCleanup(self.browser.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+
+    def assert_fits(self, where):
+        widths = self.browser.execute_script(
+            "return [document.scrollingElement.scrollWidth, window.innerWidth]")
+        self.assertLessEqual(widths[0], widths[1], f"{where}: the page is {widths[0]} px wide in {widths[1]} px")
+        # Every control one can use is inside the screen.
+        outside = self.browser.execute_script("""
+          return [...document.querySelectorAll('select, button, .CodeMirror, #statement, #output, #player')]
+            .filter(e => e.offsetParent !== null)
+            .filter(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth + 0.5; })
+            .map(e => e.id || e.className);""")
+        self.assertEqual(outside, [], where)
+
+    def test_10_phone_width(self):
+        self.phone()
+        self.open_page()
+        browser = self.browser
+        self.assertEqual(browser.execute_script("return window.innerWidth"), 400)
+        self.assert_fits("run")
+        browser.find_element(By.ID, "tab-grade").click()
+        wait(browser).until(lambda b: len(Select(b.find_element(By.ID, "challenge")).options) > 3)
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("insertion-sort")
+        wait(browser).until(lambda b: "Insertion sort" in text_of(b, "statement"))
+        self.assert_fits("grade")
+        # One column: the player is below the program, not beside it.
+        work, player = browser.execute_script("""
+          return ['work', 'player'].map(id => document.getElementById(id).getBoundingClientRect())
+                                   .map(r => ({left: r.left, top: r.top, bottom: r.bottom}));""")
+        self.assertEqual(round(work["left"]), round(player["left"]))
+        self.assertGreaterEqual(player["top"], work["bottom"] - 1)
+        shot(browser, "phone-400.png")
+
+    def test_11_embed_mode(self):
+        self.open_page("?embed=1")
+        browser = self.browser
+        for shown in ["run", "output", "player", "stage"]:
+            self.assertTrue(browser.find_element(By.ID, shown).is_displayed(), shown)
+        self.assertTrue(browser.find_element(By.CSS_SELECTOR, ".CodeMirror").is_displayed())
+        for hidden in ["tab-grade", "language", "statement", "grade", "stdin", "limits"]:
+            self.assertFalse(browser.find_element(By.ID, hidden).is_displayed(), hidden)
+        self.assertFalse(browser.find_element(By.TAG_NAME, "header").is_displayed())
+        set_source(browser, "print('embedded')\n")
+        run_and_wait(browser)
+        wait(browser, 30).until(lambda b: "embedded" in text_of(b, "output"))
+        self.assertIn("embed=1", browser.current_url)
+        shot(browser, "embed.png")
+
+    def test_12_ctrl_enter_runs(self):
+        self.open_page()
+        browser = self.browser
+        Select(browser.find_element(By.ID, "language")).select_by_value("python")
+        set_source(browser, "print('by the shortcut')\n")
+        browser.find_element(By.ID, "stdin").send_keys("x")
+        browser.execute_script("document.querySelector('.CodeMirror').CodeMirror.focus()")
+        browser.switch_to.active_element.send_keys(Keys.CONTROL, Keys.ENTER)
+        wait(browser, 60).until(lambda b: "by the shortcut" in text_of(b, "output"))
+        self.assertEqual(editor_text(browser), "print('by the shortcut')\n")
+        wait(browser, 60).until(lambda b: b.find_element(By.ID, "run").get_attribute("disabled") is None)
+        # From the input box too.
+        set_source(browser, "print('again')\n")
+        browser.find_element(By.ID, "stdin").send_keys(Keys.CONTROL, Keys.ENTER)
+        wait(browser, 60).until(lambda b: "again" in text_of(b, "output"))
+
+    def test_13_reload_keeps_the_code_and_language(self):
+        self.open_page()
+        browser = self.browser
+        Select(browser.find_element(By.ID, "language")).select_by_value("javascript")
+        set_source(browser, "console.log('kept across a reload');\n")
+        self.assertIn("lang=javascript", browser.current_url)
+        browser.refresh()
+        wait_ready(browser)
+        self.assertEqual(Select(browser.find_element(By.ID, "language")).first_selected_option.get_attribute("value"),
+                         "javascript")
+        self.assertEqual(editor_text(browser), "console.log('kept across a reload');\n")
+        # A grade's challenge too, and its code apart from the run's.
+        browser.find_element(By.ID, "tab-grade").click()
+        wait(browser).until(lambda b: len(Select(b.find_element(By.ID, "challenge")).options) > 3)
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("two-sum-indices")
+        wait(browser).until(lambda b: "sum" in text_of(b, "statement").lower())
+        set_source(browser, "// my two-sum\n")
+        browser.get(self.daemon.url + "/")
+        wait_ready(browser)
+        self.assertEqual(browser.find_element(By.ID, "tab-grade").get_attribute("aria-pressed"), "true")
+        self.assertEqual(Select(browser.find_element(By.ID, "challenge")).first_selected_option.get_attribute("value"),
+                         "two-sum-indices")
+        self.assertEqual(editor_text(browser), "// my two-sum\n")
+        browser.find_element(By.ID, "tab-run").click()
+        self.assertEqual(editor_text(browser), "console.log('kept across a reload');\n")
+
+    def test_14_the_address_names_the_challenge_and_language(self):
+        self.open_page("?challenge=two-sum-indices&lang=java")
+        browser = self.browser
+        self.assertEqual(browser.find_element(By.ID, "tab-grade").get_attribute("aria-pressed"), "true")
+        self.assertEqual(Select(browser.find_element(By.ID, "challenge")).first_selected_option.get_attribute("value"),
+                         "two-sum-indices")
+        self.assertEqual(Select(browser.find_element(By.ID, "language")).first_selected_option.get_attribute("value"),
+                         "java")
+        self.assertIn("sum", text_of(browser, "statement").lower())
+        # Choosing another challenge names it in the address.
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("insertion-sort")
+        wait(browser).until(lambda b: "challenge=insertion-sort" in b.current_url)
+        self.assertIn("lang=java", browser.current_url)
+
+    GRADE_FIXTURE = {
+        "challenge": "insertion-sort", "language": "python", "version": "3", "verdict": "wrong_answer",
+        "score": 0.5, "message": "Test duplicates: step 3 differs.", "compile": None, "compile_cache": "none",
+        "wall_ms": 42, "growth": None,
+        "tests": [
+            {"name": "duplicates", "verdict": "wrong_answer", "score": 0, "points": 2, "cpu_ms": 1, "wall_ms": 2,
+             "memory_kb": 9000, "message": "step 3 differs", "stderr": "", "hidden": False,
+             "first_difference": {
+                 "step": 3, "caption": "3 is larger than 2, so shift it right.",
+                 "expected": {"action": "swap", "active": [1, 2], "array": [1, 2, 3],
+                              "caption": "3 is larger than 2, so shift it right."},
+                 "actual": {"action": "compare", "active": [1, 2], "array": [1, 3, 2], "caption": "I look at 3 and 2."}},
+             "details": {"input": "3\n3 1 2\n", "input_truncated": False, "expected_output": None,
+                         "output": "1 3 2\n", "output_truncated": False,
+                         "last_matching_step": {"action": "swap", "active": [0, 1], "array": [1, 3, 2],
+                                                "caption": "3 is larger than 1, so shift it right."}}},
+            {"name": "sorted-output", "verdict": "wrong_answer", "score": 0, "points": 1, "cpu_ms": 1, "wall_ms": 2,
+             "memory_kb": 9000, "message": "line 5 differs", "stderr": "", "hidden": False,
+             "details": {"input": "9\n", "input_truncated": False,
+                         "expected_output": "a\nb\nc\nd\ne\nf\ng\nh\ni\n",
+                         "output": "a\nb\nc\nd\nX\nf\ng\nh\ni\nj\n", "output_truncated": False,
+                         "last_matching_step": None}},
+            {"name": "negatives", "verdict": "wrong_answer", "score": 0, "points": 2, "time": "under 0.1 s",
+             "memory": "under 16 MiB", "message": "Wrong answer on a hidden test.", "stderr": "", "hidden": True,
+             "first_difference": {"kind": "a comparison", "caption": "Compare two items."}},
+            {"name": "single", "verdict": "accepted", "score": 1, "points": 1, "cpu_ms": 1, "wall_ms": 1234567,
+             "memory_kb": 9000, "message": "", "stderr": "", "hidden": False},
+        ]}
+
+    def stub_grade(self, answer):
+        """Answers the page's POST /v1/grade with `answer` (None: never), whatever the daemon says."""
+        self.browser.execute_script("""
+          const answer = arguments[0];
+          const real = window.realFetch || (window.realFetch = window.fetch);
+          window.fetch = (url, options) => {
+            if (!String(url).endsWith('/v1/grade')) return real(url, options);
+            if (answer === null) return new Promise(() => {});
+            return Promise.resolve(new Response(JSON.stringify(answer),
+              {status: 200, headers: {'Content-Type': 'application/json'}}));
+          };""", answer)
+
+    def open_insertion_sort(self):
+        self.open_page("?challenge=insertion-sort&lang=python")
+        wait(self.browser).until(lambda b: "Insertion sort" in text_of(b, "statement"))
+
+    def test_15_failed_visible_tests_show_their_details(self):
+        self.open_insertion_sort()
+        browser = self.browser
+        self.stub_grade(self.GRADE_FIXTURE)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: text_of(b, "grade-status").startswith("Wrong answer"))
+        details = browser.find_elements(By.CSS_SELECTOR, "#tests tbody tr.details")
+        self.assertEqual(len(details), 2, "only the failed visible tests have details")
+        steps = details[0].text
+        self.assertIn("Input\n3\n3 1 2", steps)
+        self.assertIn("Step 3 differs", steps)
+        self.assertIn("action: expected swap, yours compare", steps)
+        self.assertIn("array: expected [1,2,3], yours [1,3,2]", steps)
+        self.assertNotIn("active:", steps)
+        self.assertIn("Expected step: 3 is larger than 2, so shift it right.", steps)
+        self.assertIn("Your step: I look at 3 and 2.", steps)
+        self.assertIn('Step 2, the last that matched: {"action":"swap","active":[0,1],"array":[1,3,2]}', steps)
+        output = details[1].find_element(By.CSS_SELECTOR, "pre.diff").text
+        # As the CLI shows it: two lines before the first difference, five from it, then "...".
+        self.assertEqual(output.split("\n"), [
+            "From line 5:", "    c", "    d", "  - e", "  + X", "    f", "    g", "    h", "    i", "    ..."])
+        self.assertEqual(details[1].find_elements(By.CSS_SELECTOR, "pre.diff .minus")[0].text, "  - e")
+        # The hidden test's row is followed by the next test's, nothing of its data between.
+        hidden = browser.find_element(By.XPATH, "//tr[contains(., 'negatives')]")
+        self.assertNotIn("details", hidden.find_element(By.XPATH, "following-sibling::tr[1]").get_attribute("class"))
+        shot(browser, "grade-details.png")
+
+    def test_16_results_in_plain_words(self):
+        self.open_insertion_sort()
+        browser = self.browser
+        self.stub_grade(self.GRADE_FIXTURE)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: text_of(b, "grade-status").startswith("Wrong answer. Score 50%"))
+        verdicts = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#tests tr.test td:nth-child(2)")]
+        self.assertEqual(verdicts[:4], ["Wrong answer", "Wrong answer", "Wrong answer", "Accepted"])
+        table = text_of(browser, "tests") + text_of(browser, "grade-status")
+        self.assertNotIn("wrong_answer", table)
+        self.assertNotIn("·", text_of(browser, "grade-status"))
+        # Figures stay on one line (time cells do not wrap).
+        self.assertEqual(browser.execute_script(
+            "return getComputedStyle(document.querySelector('#tests tr.test td:nth-child(4)')).whiteSpace"), "nowrap")
+        # Speed and its select stay on one line.
+        label, select = [browser.find_element(By.CSS_SELECTOR, selector).rect
+                         for selector in ["label[for=speed]", "#speed"]]
+        self.assertLess(abs((label["y"] + label["height"] / 2) - (select["y"] + select["height"] / 2)), 8)
+
+    def test_17_the_player_is_cleared_for_a_new_grade_and_challenge(self):
+        self.open_insertion_sort()
+        browser = self.browser
+        self.stub_grade(self.GRADE_FIXTURE)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: text_of(b, "counter") == "Step 3 of 3")
+        self.assertTrue(browser.find_element(By.ID, "compare").is_displayed())
+        # A new grade: the old difference goes at once, before any answer.
+        self.stub_grade(None)
+        browser.find_element(By.ID, "grade").click()
+        self.assertEqual(text_of(browser, "counter"), "No steps yet")
+        self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#stage > *"), [])
+        self.assertFalse(browser.find_element(By.ID, "compare").is_displayed())
+        # Another challenge: the same.
+        self.open_insertion_sort()
+        self.stub_grade(self.GRADE_FIXTURE)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: text_of(b, "counter") == "Step 3 of 3")
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("two-sum-indices")
+        wait(browser).until(lambda b: "sum" in text_of(b, "statement").lower())
+        self.assertEqual(text_of(browser, "counter"), "No steps yet")
+        self.assertFalse(browser.find_element(By.ID, "compare").is_displayed())
+        self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#stage > *"), [])
+
+    def test_18_refused_live_connection_says_typing_is_unavailable(self):
+        self.open_page()
+        browser = self.browser
+        Select(browser.find_element(By.ID, "language")).select_by_value("python")
+        # A proxy that does not pass WebSockets: the socket fails before it opens.
+        browser.execute_script("""
+          class RefusedSocket {
+            constructor(url) {
+              this.readyState = 0;
+              setTimeout(() => { this.readyState = 3; this.onerror && this.onerror(new Event('error'));
+                                 this.onclose && this.onclose({code: 1006, reason: ''}); }, 0);
+            }
+            send() { throw new Error('not open'); }
+            close() {}
+          }
+          RefusedSocket.OPEN = 1;
+          window.WebSocket = RefusedSocket;""")
+        browser.find_element(By.ID, "stdin").clear()
+        run_and_wait(browser)
+        note = browser.find_element(By.ID, "live-unavailable")
+        self.assertTrue(note.is_displayed())
+        self.assertIn("Typing into your program is not available", note.text)
+        self.assertEqual(note.get_attribute("aria-live"), "polite")
+        # It still ran, once, with no input.
+        wait(browser, 30).until(lambda b: "Hello, world!" in text_of(b, "output"))
+        self.assertFalse(browser.find_element(By.ID, "live-form").is_displayed())
+        self.assertTrue(text_of(browser, "status").startswith("Finished"), text_of(browser, "status"))
 
     def test_06_no_request_leaves_the_origin_and_no_policy_violation(self):
         self.open_page()
@@ -616,7 +1006,7 @@ class LiveBusyTests(unittest.TestCase):
         release.set()
         holder.join()
         wait(browser, 60).until(lambda b: "through" in text_of(b, "output"))
-        self.assertTrue(text_of(browser, "status").startswith("ok"), text_of(browser, "status"))
+        self.assertTrue(text_of(browser, "status").startswith("Finished"), text_of(browser, "status"))
         self.assertFalse(browser.find_element(By.ID, "notice").is_displayed())
 
 
@@ -641,7 +1031,10 @@ class BusyAndTokenTests(unittest.TestCase):
         browser.find_element(By.ID, "token-input").send_keys(TOKEN + Keys.ENTER)
         wait_ready(browser)
         self.assertEqual(browser.execute_script("return sessionStorage.getItem('dsa-run-token')"), TOKEN)
-        self.assertEqual(browser.execute_script("return localStorage.length"), 0)
+        # The token is for this tab only: what localStorage keeps (the code, the language) never holds it.
+        stored = browser.execute_script(
+            "return Object.keys(localStorage).map(k => k + '=' + localStorage.getItem(k)).join('\\n')")
+        self.assertNotIn(TOKEN, stored)
         # Grade (POST /v1/grade, streamed or not: the 503 comes before any stream) a correct solution.
         browser.find_element(By.ID, "tab-grade").click()
         wait(browser).until(lambda b: len(Select(b.find_element(By.ID, "challenge")).options) > 3)
@@ -665,7 +1058,7 @@ class BusyAndTokenTests(unittest.TestCase):
         browser.find_element(By.ID, "grade").click()
         wait(browser, 10).until(lambda b: "busy" in text_of(b, "notice"))
         shot(browser, "busy-retry.png")
-        wait(browser, 90).until(lambda b: text_of(b, "grade-status").startswith("accepted"))
+        wait(browser, 90).until(lambda b: text_of(b, "grade-status").startswith("Accepted."))
         self.assertFalse(browser.find_element(By.ID, "notice").is_displayed())
         holder.join()
         with urllib.request.urlopen(urllib.request.Request(
