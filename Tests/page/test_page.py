@@ -507,7 +507,10 @@ class PageTests(unittest.TestCase):
         self.open_page()
         browser = self.browser
         Select(browser.find_element(By.ID, "language")).select_by_value("python")
-        set_source(browser, "import itertools\nfor i in itertools.count():\n    print('tick', i, 'y' * 60, flush=True)\n")
+        # A millisecond per line: at full speed the 1 MiB output limit could end the program before
+        # the check below sees it running (14,000 lines in a fraction of a second).
+        set_source(browser, "import itertools, time\nfor i in itertools.count():\n"
+                            "    print('tick', i, 'y' * 60, flush=True)\n    time.sleep(0.001)\n")
         browser.find_element(By.ID, "stdin").send_keys("x")
         browser.find_element(By.ID, "run").click()
         wait(browser, 60).until(lambda b: "tick 2000 " in b.execute_script(
