@@ -33,6 +33,9 @@ struct JobeResult: Equatable {
       return JobeResult(outcome: .compilationError, cmpinfo: clean(info))
     }
     guard let run = result.run else { return JobeResult(outcome: .internalError) }
+    if jobeLanguage == "python3", let syntaxError = pythonSyntaxError(run) {
+      return JobeResult(outcome: .compilationError, cmpinfo: syntaxError)
+    }
     var stderr = run.stderr
     var outcome = Code.success
     switch run.status {
@@ -61,6 +64,19 @@ struct JobeResult: Equatable {
       return JobeResult(outcome: .timeLimit, stdout: clean(run.stdout))
     }
     return JobeResult(outcome: outcome, stdout: clean(run.stdout), stderr: stderrText)
+  }
+
+  /// Jobe compiles Python first (`py_compile`), so a syntax error in the program's own file is
+  /// outcome 11 with the compiler's words. Our Python has no compile step; CPython reports such an
+  /// error before anything runs, with no traceback header (one in a module it imports, or in
+  /// `exec`, comes under "Traceback"), which is how it is told apart here.
+  static func pythonSyntaxError(_ run: Outcome) -> String? {
+    guard run.status == .runtimeError, run.stdout.isEmpty, let text = String(validating: run.stderr, as: UTF8.self),
+      text.hasPrefix("  File \""),
+      let last = text.split(separator: "\n").last,
+      ["SyntaxError:", "IndentationError:", "TabError:"].contains(where: { last.hasPrefix($0) })
+    else { return nil }
+    return text
   }
 
   /// What dash prints for a child killed by `signal`.

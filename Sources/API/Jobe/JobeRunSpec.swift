@@ -58,6 +58,8 @@ struct JobeParameters: Equatable {
   /// MB of 1,024,000 bytes (Jobe's RLIMIT_AS unit); nil keeps the runner's default; 0 is no limit.
   var memoryMegabytes: Double?
   var streamMegabytes = defaultStreamMegabytes
+  /// RLIMIT_NPROC on Jobe, our process and thread limit; nil keeps the runner's default.
+  var processes: Double?
   /// Word-split as `sh` splits them (`JobeShellWords`).
   var runArguments: [String] = []
 
@@ -75,6 +77,7 @@ struct JobeParameters: Equatable {
     }
     if let megabytes = number(fields["memorylimit"]), megabytes >= 0 { parameters.memoryMegabytes = megabytes }
     if let megabytes = number(fields["streamsize"]), megabytes > 0 { parameters.streamMegabytes = megabytes }
+    if let count = number(fields["numprocs"]), count >= 1 { parameters.processes = count }
     if let given = fields["runargs"] {
       guard case .array(let items) = given else { throw .serverException("runargs must be an array of strings") }
       var words: [String] = []
@@ -115,9 +118,11 @@ struct JobeParameters: Equatable {
         ? maxima.memoryMegabytes : UInt64((memoryMegabytes * 1_024_000 / 1_048_576).rounded(.up))
       memory = Int64(clamping: max(1, min(megabytes, maxima.memoryMegabytes)))
     }
+    // Jobe raises Java's to 256 whatever is asked: a JVM's threads count; ours keeps the runner's.
+    let processes = language == "java" ? nil : self.processes.map { Int64(min($0.rounded(.down), Double(maxima.processes))) }
     return AskedLimits(
       cpuMilliseconds: Int64(clamping: max(1, cpu)), wallMilliseconds: Int64(clamping: max(1, wall)),
-      memoryMegabytes: memory, outputKilobytes: Int64(clamping: max(1, output)))
+      memoryMegabytes: memory, outputKilobytes: Int64(clamping: max(1, output)), processes: processes)
   }
 }
 
