@@ -84,10 +84,12 @@ import Testing
     let crashed = Self.outcome(FakeRun(signal: 11))
     #expect(crashed["outcome"] as? Int == 12)
     #expect(crashed["stderr"] as? String == "Segmentation fault\n")
-    // A program that says "time limit exceeded" on stderr itself is a time limit, its stderr cleared.
-    let said = Self.outcome(FakeRun(stdout: "x", stderr: "Time limit exceeded\n"))
+    // A program that says "time limit exceeded" on stderr itself is a time limit, its stderr
+    // cleared; Jobe's pattern is case-sensitive.
+    let said = Self.outcome(FakeRun(stdout: "x", stderr: "oops: timelimit exceeded\n"))
     #expect(said["outcome"] as? Int == 13)
     #expect(said["stderr"] as? String == "")
+    #expect(Self.outcome(FakeRun(stderr: "Time limit exceeded\n"))["outcome"] as? Int == 12)
   }
 
   @Test func aTimeLimitIsThirteenWithStdoutKeptAndStderrCleared() {
