@@ -28,7 +28,8 @@ import Wire
     #expect(Self.refusal("") == JobeRefusal(400, "Non-JSON post data received"))
     #expect(Self.refusal("[]") == JobeRefusal(400, "Non-JSON post data received"))
     #expect(
-      Self.refusal("{\"run_spec\":") == JobeRefusal(500, "Server exception (Failed to parse JSON string. Error: Syntax error)"))
+      Self.refusal("{\"run_spec\":")
+        == JobeRefusal(500, "Server exception (Failed to parse JSON string. Error: Syntax error)"))
     #expect(Self.refusal("{}") == JobeRefusal(500, "Server exception (Undefined property: stdClass::$run_spec)"))
     #expect(Self.refusal(#"{"run_spec": 3}"#) == JobeRefusal(400, "No run_spec attribute found in post data"))
     // sourcecode is checked before language_id, and both before the language.
@@ -51,7 +52,8 @@ import Wire
 
   @Test func theLanguageIdIsLowerCasedAndPascalIsUnknown() throws {
     #expect(try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "Python3"}}"#).language.language == "python")
-    #expect(try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "nodejs"}}"#).language.language == "javascript")
+    #expect(
+      try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "nodejs"}}"#).language.language == "javascript")
     for unknown in ["pascal", "php", "octave", "python2", "matlab", "python"] {
       #expect(
         Self.refusal(#"{"run_spec": {"sourcecode": "", "language_id": "\#(unknown)"}}"#)
@@ -60,7 +62,8 @@ import Wire
   }
 
   @Test func cputimeIsInclusiveAndANonNumberIsTheDefault() throws {
-    let atCeiling = try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "c", "parameters": {"cputime": 120.9}}}"#)
+    let atCeiling = try Self.spec(
+      #"{"run_spec": {"sourcecode": "", "language_id": "c", "parameters": {"cputime": 120.9}}}"#)
     #expect(atCeiling.parameters.cpuSeconds == 120.9)
     let injected = try Self.spec(
       #"{"run_spec": {"sourcecode": "", "language_id": "c", "parameters": {"cputime": "1; echo", "unknown": 1}}}"#)
@@ -80,10 +83,16 @@ import Wire
 
   @Test func defaultFileNamesAndJavasProgJavaHack() throws {
     #expect(try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "python3"}}"#).sourceFileName == "prog.py")
-    #expect(try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "cpp", "sourcefilename": ""}}"#).sourceFileName == "prog.cpp")
+    #expect(
+      try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "cpp", "sourcefilename": ""}}"#).sourceFileName
+        == "prog.cpp")
     // "prog.java" is ignored so the public class names the file, as Jobe does for old CodeRunners.
-    #expect(try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "java", "sourcefilename": "prog.java"}}"#).sourceFileName == "")
-    #expect(try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "java", "sourcefilename": "Test.java"}}"#).sourceFileName == "Test.java")
+    #expect(
+      try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "java", "sourcefilename": "prog.java"}}"#)
+        .sourceFileName == "")
+    #expect(
+      try Self.spec(#"{"run_spec": {"sourcecode": "", "language_id": "java", "sourcefilename": "Test.java"}}"#)
+        .sourceFileName == "Test.java")
   }
 
   @Test func inputZeroLikeEmptyMeansNoStdin() throws {
@@ -98,7 +107,8 @@ import Wire
       Self.refusal(#"{"run_spec": {"sourcecode": "", "language_id": "c", "file_list": [["abc", "f.txt"]]}}"#)
         == JobeRefusal(400, "Invalid file specifier: Array\n(\n    [0] => abc\n    [1] => f.txt\n)\n"))
     #expect(
-      Self.refusal(#"{"run_spec": {"sourcecode": "", "language_id": "c", "file_list": [["abcdefgh", "../f"]]}}"#) != nil)
+      Self.refusal(#"{"run_spec": {"sourcecode": "", "language_id": "c", "file_list": [["abcdefgh", "../f"]]}}"#) != nil
+    )
     #expect(
       Self.refusal(#"{"run_spec": {"sourcecode": "", "language_id": "c", "file_list": [["abcdefgh"]]}}"#) != nil)
     let spec = try Self.spec(

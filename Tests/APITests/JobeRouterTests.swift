@@ -56,7 +56,9 @@ import Testing
   }
 
   @Test func aRunGoesThroughTheRunServiceWithJobesStdinArgumentsAndLimits() throws {
-    let pool = FakeEnvironmentPool { command in FakeRun(stdout: "read " + String(decoding: command.stdin, as: UTF8.self)) }
+    let pool = FakeEnvironmentPool { command in
+      FakeRun(stdout: "read " + String(decoding: command.stdin, as: UTF8.self))
+    }
     let response = Self.router(pool).handle(
       Self.run(Self.python(#", "input": "1 2\n", "parameters": {"runargs": ["a b", "\"q u\""], "cputime": 3}"#)))
     #expect(response.status == .ok, "\(response.text)")
@@ -144,7 +146,8 @@ import Testing
 
   @Test func theOverloadProbeAndABusyServerAreOutcome21WithHTTP200() {
     let router = Self.router(slots: 1, maximumQueued: 0)
-    let probe = router.handle(Self.run(#"{"language_id": "python3", "sourcecode": "!** TESTING OVERLOAD EXCEPTION **!"}"#))
+    let probe = router.handle(
+      Self.run(#"{"language_id": "python3", "sourcecode": "!** TESTING OVERLOAD EXCEPTION **!"}"#))
     #expect(probe.status == .ok)
     #expect(probe.text == #"{"run_id":"0","outcome":21,"cmpinfo":"","stdout":"","stderr":""}"#)
     #expect(router.service.queue.acquire(timeout: .seconds(5)) == .admitted)
@@ -168,7 +171,8 @@ import Testing
     #expect(ran.object["outcome"] as? Int == 15, "\(ran.text)")
     #expect(try #require(pool.records.first).files["data.txt"] == Data("hello".utf8))
     // A file of the source's name replaces the source, as Jobe writes files after it.
-    _ = router.handle(Self.run(Self.python(#", "sourcefilename": "data.txt", "file_list": [["abcdef0123", "data.txt"]]"#)))
+    _ = router.handle(
+      Self.run(Self.python(#", "sourcefilename": "data.txt", "file_list": [["abcdef0123", "data.txt"]]"#)))
     #expect(pool.records.last?.files.values.contains(Data("print(1)".utf8)) == false)
     // A file the cache does not hold: 404, so CodeRunner PUTs its files again.
     let missing = router.handle(Self.run(Self.python(#", "file_list": [["0123456789", "x.txt"]]"#)))
@@ -194,7 +198,9 @@ import Testing
 
   @Test func unknownPathsAndMethodsAreTheFrameworks404() {
     let router = Self.router()
-    for (method, path) in [("GET", "/runs"), ("GET", "/runs/1"), ("POST", "/files"), ("DELETE", "/files/abc"), ("GET", "/nope")] {
+    for (method, path) in [
+      ("GET", "/runs"), ("GET", "/runs/1"), ("POST", "/files"), ("DELETE", "/files/abc"), ("GET", "/nope"),
+    ] {
       let response = router.handle(request(method, Self.base + path))
       #expect(response.status == .notFound, "\(method) \(path)")
       #expect(response.text == #""""#, "\(method) \(path)")
@@ -225,7 +231,8 @@ import Testing
     #expect(router.handle(request("GET", Self.base + "/languages", headers: [("X-API-KEY", "key-one")])).status == .ok)
     // Each key has its own files: one tenant cannot replace the file another's runs read.
     let body = #"{"file_contents": "aGVsbG8="}"#
-    let put = router.handle(request("PUT", Self.base + "/files/abcdef0123", body: body, headers: [("X-API-KEY", "key-one")]))
+    let put = router.handle(
+      request("PUT", Self.base + "/files/abcdef0123", body: body, headers: [("X-API-KEY", "key-one")]))
     #expect(put.status == .noContent)
     #expect(
       router.handle(request("HEAD", Self.base + "/files/abcdef0123", headers: [("X-API-KEY", "key-one")])).status

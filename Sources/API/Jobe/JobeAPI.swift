@@ -161,7 +161,8 @@ struct JobeAPI: FrontEnd {
       return HTTPResponse(status: files.contains(id, owner: scope.owner) ? .noContent : .notFound)
     case "PUT":
       guard request.body.count <= configuration.maximumBodyBytes else {
-        throw JobeRefusal(413, "the body is \(request.body.count) bytes; at most \(configuration.maximumBodyBytes) are accepted")
+        throw JobeRefusal(
+          413, "the body is \(request.body.count) bytes; at most \(configuration.maximumBodyBytes) are accepted")
       }
       guard let value = StrictReader(nulls: .absent).parse(request.body) else { throw JobeRefusal(500, "") }
       guard case .object(let fields) = value, case .string(let encoded)? = fields["file_contents"] else {

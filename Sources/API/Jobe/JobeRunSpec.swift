@@ -119,7 +119,8 @@ struct JobeParameters: Equatable {
       memory = Int64(clamping: max(1, min(megabytes, maxima.memoryMegabytes)))
     }
     // Jobe raises Java's to 256 whatever is asked: a JVM's threads count; ours keeps the runner's.
-    let processes = language == "java" ? nil : self.processes.map { Int64(min($0.rounded(.down), Double(maxima.processes))) }
+    let processes =
+      language == "java" ? nil : self.processes.map { Int64(min($0.rounded(.down), Double(maxima.processes))) }
     return AskedLimits(
       cpuMilliseconds: Int64(clamping: max(1, cpu)), wallMilliseconds: Int64(clamping: max(1, wall)),
       memoryMegabytes: memory, outputKilobytes: Int64(clamping: max(1, output)), processes: processes)
@@ -159,7 +160,9 @@ struct JobeRunSpec {
     }
     guard case .string(let languageID) = languageValue else { throw .serverException("language_id must be a string") }
     let id = languageID.lowercased()
-    guard let language = known.first(where: { $0.id == id }) else { throw JobeRefusal(400, "Language '\(id)' is not known") }
+    guard let language = known.first(where: { $0.id == id }) else {
+      throw JobeRefusal(400, "Language '\(id)' is not known")
+    }
     let parameters = try JobeParameters.read(spec["parameters"])
     guard case .string(let sourceCode) = sourceValue else { throw .serverException("sourcecode must be a string") }
     var fileName = language.defaultFileName
