@@ -180,7 +180,7 @@ import Wire
   }
 
   @Test func theFileCacheDropsTheLeastRecentlyUsedPastItsBound() {
-    let cache = JobeFileCache(capacityBytes: 10)
+    let cache = JobeFileCache(capacityBytes: 10, entryOverheadBytes: 0)
     #expect(cache.put("aaaaaaaa", owner: "", contents: Data(count: 4)))
     #expect(cache.put("bbbbbbbb", owner: "", contents: Data(count: 4)))
     // A HEAD is a use: a's last use is now later than b's.
@@ -195,5 +195,14 @@ import Wire
     #expect(!cache.put("dddddddd", owner: "", contents: Data(count: 11)))
     // Each token has its own ids.
     #expect(!cache.contains("aaaaaaaa", owner: "other"))
+  }
+
+  @Test func emptyFilesCountTheirOverheadSoAFloodOfThemIsBounded() {
+    let cache = JobeFileCache(capacityBytes: 1000, entryOverheadBytes: 100)
+    for index in 0..<50 { #expect(cache.put("file\(index)xxxx", owner: "", contents: Data())) }
+    #expect(cache.bytes <= 1000)
+    // The newest stays; the oldest went first.
+    #expect(cache.contains("file49xxxx", owner: ""))
+    #expect(!cache.contains("file0xxxx", owner: ""))
   }
 }

@@ -22,31 +22,39 @@ final class JobeFileCache: Sendable {
     var clock: UInt64 = 0
   }
 
-  /// The most bytes of file contents held at once.
+  /// The most bytes held at once: each file's contents plus `entryOverheadBytes`, so a flood of
+  /// empty files is bounded too.
   let capacityBytes: Int
+  let entryOverheadBytes: Int
   private let state = Mutex(State())
 
-  init(capacityBytes: Int) {
+  init(capacityBytes: Int, entryOverheadBytes: Int = 256) {
     self.capacityBytes = capacityBytes
+    self.entryOverheadBytes = entryOverheadBytes
   }
 
   private static func key(_ id: String, owner: String) -> String { owner + "/" + id }
 
   /// Stores (or replaces) `id`; false when the file alone is over the bound.
   func put(_ id: String, owner: String, contents: Data) -> Bool {
-    guard contents.count <= capacityBytes else { return false }
+    let size = contents.count + entryOverheadBytes
+    guard size <= capacityBytes else { return false }
     let key = Self.key(id, owner: owner)
     state.withLock { state in
       state.clock += 1
-      if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.contents.count }
-      while state.bytes + contents.count > capacityBytes,
-        let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
-      {
-        state.bytes -= oldest.value.contents.count
-        state.entries.removeValue(forKey: oldest.key)
+      if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.contents.count + entryOverheadBytes }
+      if state.bytes + size > capacityBytes {
+        // Down to 90 % at once, oldest first: one sort pays for many PUTs, where evicting one file
+        // per PUT would scan every entry each time.
+        let target = capacityBytes - capacityBytes / 10 - size
+        for (oldKey, entry) in state.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+          if state.bytes <= target { break }
+          state.bytes -= entry.contents.count + entryOverheadBytes
+          state.entries.removeValue(forKey: oldKey)
+        }
       }
       state.entries[key] = Entry(contents: contents, lastUse: state.clock)
-      state.bytes += contents.count
+      state.bytes += size
     }
     return true
   }
@@ -67,6 +75,6 @@ final class JobeFileCache: Sendable {
   /// reads it.
   func contains(_ id: String, owner: String) -> Bool { get(id, owner: owner) != nil }
 
-  /// Bytes held now.
+  /// Bytes held now, overheads included.
   var bytes: Int { state.withLock { $0.bytes } }
 }
