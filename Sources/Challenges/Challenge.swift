@@ -27,6 +27,9 @@ public struct Challenge: Sendable {
   public var wrongSolution: WrongSolutionExpectation?
   /// How the program's counted steps must grow with n (`growth`, docs/challenges.md).
   public var growth: GrowthSection? = nil
+  /// A function challenge's function (docs/challenges.md, "Function challenges"): the learner
+  /// writes it, a generated driver calls it on each test's arguments. nil for a stdin program.
+  public var function: FunctionSignature? = nil
 
   /// The sum of the tests' points.
   public var totalPoints: Double { tests.reduce(0) { $0 + $1.points } }
@@ -46,18 +49,8 @@ public struct Challenge: Sendable {
     return runs
   }
 
-  /// Whether one text is the right output, so showing the expected output next to the program's
-  /// helps: true for `exact`, `lines` and `tokens` (and the steps checker's output checker when it is
-  /// one of them), false when many texts pass (`floats`, `unordered`, `yes_no`, a checker program)
-  /// or only steps are compared.
-  public var hasOneRightOutput: Bool {
-    let oneText = [ExactChecker.name, LinesChecker.name, TokensChecker.name]
-    switch checker {
-    case .output(let checker): return oneText.contains(type(of: checker).name)
-    case .steps(_, let output?): return oneText.contains(type(of: output).name)
-    case .steps(_, nil), .program: return false
-    }
-  }
+  /// Whether one text is the right output (`ChallengeChecker.hasOneRightOutput`).
+  public var hasOneRightOutput: Bool { checker.hasOneRightOutput }
 
   /// The steps checker, when the challenge grades steps.
   public var stepChecker: StepChecker? {
@@ -75,6 +68,24 @@ public enum ChallengeChecker: Sendable {
   case steps(StepChecker, thenOutput: (any Checker)?)
   /// A custom checker in the testlib protocol, compiled and run in a box.
   case program(CheckerProgram)
+  /// A function challenge's results compared with its tests' expected values.
+  case function(FunctionComparison)
+
+  /// Whether one text is the right output, so the expected output shown against the program's says
+  /// what is wrong: true for `exact`, `lines` and `tokens` (a steps challenge's `output_checker`
+  /// too) and a function challenge's exact comparison. The others accept many answers (`unordered`
+  /// any order, `floats` any value near enough, `yes_no` any spelling, a `program` whatever it
+  /// decides, a function's other comparisons): a diff against the one expected text would point at
+  /// differences that are not mistakes. A steps challenge without an output checker compares none.
+  public var hasOneRightOutput: Bool {
+    let oneText = [ExactChecker.name, LinesChecker.name, TokensChecker.name]
+    switch self {
+    case .output(let checker): return oneText.contains(type(of: checker).name)
+    case .steps(_, let output?): return oneText.contains(type(of: output).name)
+    case .function(let comparison): return comparison == .exact
+    case .steps(_, nil), .program: return false
+    }
+  }
 
   /// The name a challenge file uses ("lines", "steps", "program").
   public var name: String {
@@ -82,6 +93,7 @@ public enum ChallengeChecker: Sendable {
     case .output(let checker): return type(of: checker).name
     case .steps: return StepChecker.name
     case .program: return CheckerProgram.name
+    case .function: return "function"
     }
   }
 }
@@ -125,6 +137,11 @@ public struct ChallengeTest: Sendable {
   /// A hidden test's grade says only its verdict, figures and step caption: never its input, its
   /// expected output or steps, or what the program printed on it (docs/challenges.md).
   public var hidden: Bool
+  /// A function challenge's test: the arguments in the signature's order (`stdin` then holds them
+  /// as text for people, "intervals = [[1,3]]", and `expectedStdout` the expected value's JSON).
+  public var arguments: [FunctionValue]?
+  /// A function challenge's test: the expected value (under `any_of`, the array of answers).
+  public var expected: FunctionValue?
 
   public init(
     name: String, stdin: Data, expectedStdout: String? = nil, expectedSteps: [Step]? = nil, points: Double = 1,

@@ -52,7 +52,7 @@ public enum ChallengeLoader {
   /// The top-level keys of challenge.json.
   public static let keys = [
     "title", "statement", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
-    "growth",
+    "growth", "function", "compare",
   ]
 
   /// Whether `id` is a valid challenge id: lowercase letters, digits and `-`, 1 to 64 characters.
@@ -174,6 +174,11 @@ private struct ChallengeParser {
     let statement = text(top.value("statement"), field: "statement", limit: ChallengeLoader.maximumStatementBytes)
     let tags = parseTags(top.value("tags"))
     let limits = parseLimits(top.value("limits"))
+    if let function = top.value("function") {
+      return parseFunctionChallenge(
+        top, function: function, title: title, statement: statement ?? "", tags: tags, limits: limits)
+    }
+    if top.value("compare") != nil { problem("compare", "is only for function challenges (with \"function\")") }
     let checker = parseChecker(top.value("checker"))
     let stepChecker: StepChecker? = {
       if case .steps(let made, _)? = checker { return made }
@@ -184,7 +189,7 @@ private struct ChallengeParser {
     let recorder = parseRecorder(top.value("recorder"), checkerIsSteps: checkerIsSteps)
     let tests = parseTests(
       top.value("tests"), checkerIsSteps: checkerIsSteps, stepChecker: stepChecker, outputChecker: outputChecker != nil,
-      recorder: recorder)
+      recorder: recorder, function: nil)
     let starters = parseSourceFolder("starter").reduce(into: [String: SourceFile]()) { $0[$1.0] = $1.1 }
     var solutions: [ChallengeSolution] = []
     let growth = parseGrowth(top.value("growth"))
@@ -208,6 +213,57 @@ private struct ChallengeParser {
         id: id, title: title, statement: statement ?? "", tags: tags, limits: limits, checker: checker,
         recorder: recorder, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution,
         growth: growth))
+  }
+
+  /// A function challenge (docs/challenges.md, "Function challenges"): `function`, `compare` and
+  /// tests of arguments and expected values; starters generated, solutions only in the languages
+  /// with drivers.
+  private mutating func parseFunctionChallenge(
+    _ top: StrictObject, function value: JSONValue, title: String, statement: String, tags: [String],
+    limits: StepLimits
+  ) -> Result<Challenge, ChallengeLoadError> {
+    let section = FunctionSectionParser(reader: reader)
+    let signature = section.signature(value)
+    for key in FunctionSectionParser.stdinOnlyKeys where top.value(key) != nil {
+      problem(
+        key,
+        "is not for function challenges: the function's result is compared with each test's expected value "
+          + "(see compare)")
+    }
+    let comparison = section.comparison(top.value("compare"), returns: signature?.returns)
+    let tests = parseTests(
+      top.value("tests"), checkerIsSteps: false, stepChecker: nil, outputChecker: false, recorder: nil,
+      function: (signature, comparison))
+    if !parseSourceFolder("starter").isEmpty {
+      problem(
+        "starter/",
+        "a function challenge's starters are generated from its signature (dsa-run challenges starter ID --lang "
+          + "LANG); remove starter/")
+    }
+    var solutions: [ChallengeSolution] = []
+    for kind in [ChallengeSolution.Kind.correct, .wrong] {
+      for (language, file) in parseSourceFolder("solutions/" + kind.rawValue) {
+        guard FunctionDrivers.byLanguage[language] != nil else {
+          problem("solutions/\(kind.rawValue)/\(file.name)", FunctionDrivers.unavailableMessage(language))
+          continue
+        }
+        solutions.append(ChallengeSolution(kind: kind, language: language, file: file))
+      }
+    }
+    if parseSourceFolder("solutions/slow").count > 0 {
+      problem("solutions/slow/", "is for growth, which function challenges do not have yet")
+    }
+    checkSolutionsFolder()
+    let wrongSolution = parseWrongSolution(top.value("wrong_solution"), tests: tests, checkerIsSteps: false)
+    if wrongSolution == nil, top.value("wrong_solution") == nil, solutions.contains(where: { $0.kind == .wrong }) {
+      problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
+    }
+    guard problems.isEmpty, let signature, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
+    return .success(
+      Challenge(
+        id: id, title: title, statement: statement, tags: tags, limits: limits, checker: .function(comparison),
+        recorder: nil, tests: tests, starters: FunctionDrivers.starters(signature), solutions: solutions,
+        wrongSolution: wrongSolution, growth: nil, function: signature))
   }
 
   // MARK: - Sections
@@ -352,7 +408,7 @@ private struct ChallengeParser {
 
   private mutating func parseTests(
     _ value: JSONValue?, checkerIsSteps: Bool?, stepChecker: StepChecker?, outputChecker: Bool,
-    recorder: RecorderSpec?
+    recorder: RecorderSpec?, function: (signature: FunctionSignature?, comparison: FunctionComparison)?
   ) -> [ChallengeTest]? {
     guard let value else {
       problem("tests", "is required: an array of 1 to \(ChallengeLoader.maximumTests) tests")
@@ -367,7 +423,9 @@ private struct ChallengeParser {
     let before = problems.count
     for (index, item) in items.enumerated() {
       let field = "tests[\(index)]"
-      let keys = ["name", "stdin", "expected_stdout", "expected_steps", "points", "hidden"]
+      let keys =
+        function != nil
+        ? FunctionSectionParser.testKeys : ["name", "stdin", "expected_stdout", "expected_steps", "points", "hidden"]
       guard let fields = object(item, field: field, allowed: keys) else { continue }
       var name = String(index + 1)
       if let given = string(fields.value("name"), field: field + ".name", required: false, maximumLength: 64) {
@@ -393,6 +451,29 @@ private struct ChallengeParser {
         } else {
           problem(field + ".hidden", "must be true or false")
         }
+      }
+      if let function {
+        // The files are read (and counted) even when the signature is broken, so --check shows their problems too.
+        let argumentsFile =
+          fields.has("args_file")
+          ? testFile(fields.value("args_file"), field: field + ".args_file", required: true) : nil
+        let expectedFile =
+          fields.has("expected_file")
+          ? testFile(fields.value("expected_file"), field: field + ".expected_file", required: true) : nil
+        guard let signature = function.signature else { continue }
+        let section = FunctionSectionParser(reader: reader)
+        let arguments = section.arguments(fields, field: field, signature: signature, fileContents: argumentsFile)
+        let expected = section.expected(
+          fields, field: field, signature: signature, comparison: function.comparison, fileContents: expectedFile)
+        guard let arguments, let expected else { continue }
+        let shown = zip(signature.parameters, arguments).map { "\($0.name) = \($1.json)" }.joined(separator: "\n")
+        var test = ChallengeTest(
+          name: name, stdin: Data((shown + "\n").utf8), expectedStdout: expected.json + "\n", points: points,
+          hidden: hidden)
+        test.arguments = arguments
+        test.expected = expected
+        tests.append(test)
+        continue
       }
       let stdin = testFile(fields.value("stdin"), field: field + ".stdin", required: true)
       let expectedStdout = testFile(fields.value("expected_stdout"), field: field + ".expected_stdout", required: false)

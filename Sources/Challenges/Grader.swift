@@ -90,12 +90,18 @@ public final class Grader: Sendable {
   private func grade(
     _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions, started: UInt64
   ) throws(ExecuteError) -> GradeResult {
-    let program: PreparedProgram
-    if let runner = options.runner {
-      program = try executor.prepare(runner, requestedAs: language, files: files)
+    let runner: Runner
+    if let given = options.runner {
+      runner = given
     } else {
-      program = try executor.prepare(language: language, version: options.version, files: files)
+      runner = try executor.runner(language: language, version: options.version)
     }
+    var programFiles = files
+    if let signature = challenge.function {
+      // The generated driver is the entry point; the learner's file is what it loads.
+      programFiles = try FunctionDrivers.programFiles(signature, language: runner.language, learnerFiles: files)
+    }
+    let program = try executor.prepare(runner, requestedAs: language, files: programFiles)
     options.onCompiled?(program.compile)
     var result = GradeResult(
       challenge: challenge.id, language: program.language, version: program.version, verdict: .accepted, score: 0,
@@ -112,6 +118,12 @@ public final class Grader: Sendable {
           of: $0)
       }
       return result
+    }
+
+    if let signature = challenge.function, case .function(let comparison) = challenge.checker {
+      result.tests = gradeFunction(
+        challenge, signature: signature, comparison: comparison, program: program, options: options)
+      return finish(result, challenge: challenge, options: options)
     }
 
     var checkerProgram: CheckerProgramRunner?
@@ -179,6 +191,45 @@ public final class Grader: Sendable {
       .grade(parallelism: options.parallelism ?? defaultParallelism)
     }
     return finish(result, challenge: challenge, options: options)
+  }
+
+  /// A function challenge's tests: the visible ones in one process and the hidden ones in another,
+  /// at once when the executor serves two boxes at once (`FunctionTestWork`).
+  private func gradeFunction(
+    _ challenge: Challenge, signature: FunctionSignature, comparison: FunctionComparison, program: PreparedProgram,
+    options: GradeOptions
+  ) -> [TestGrade] {
+    let deadline = DispatchTime.now().uptimeNanoseconds + options.timeBoundMilliseconds * 1_000_000
+    let work = FunctionTestWork(
+      executor: executor, challenge: challenge, signature: signature, comparison: comparison, program: program,
+      deadline: deadline, boundMilliseconds: options.timeBoundMilliseconds)
+    let shared = SharedProgress(count: challenge.tests.count)
+    let indices = Array(challenge.tests.indices)
+    let groups = [indices.filter { !challenge.tests[$0].hidden }, indices.filter { challenge.tests[$0].hidden }]
+      .filter { !$0.isEmpty }
+    let runGroup = { @Sendable (group: [Int]) in
+      work.grade(group, stop: shared.stopped, stopAtFirstFailure: options.stopAtFirstFailure) { index, grade in
+        let shown = Self.shown(grade, of: challenge.tests[index])
+        shared.grades.withLock { $0[index] = shown }
+        options.onTestFinished?(index, shown)
+      }
+    }
+    if groups.count > 1, options.parallelism ?? defaultParallelism > 1 {
+      let group = DispatchGroup()
+      for tests in groups {
+        group.enter()
+        let thread = Thread {
+          runGroup(tests)
+          group.leave()
+        }
+        thread.name = "dsa-run grading"
+        thread.start()
+      }
+      group.wait()
+    } else {
+      for tests in groups { runGroup(tests) }
+    }
+    return shared.grades.withLock { $0.map { $0! } }
   }
 
   /// The overall verdict, message and weighted score from the tests.
@@ -349,6 +400,9 @@ private struct TestWork: Sendable {
       }
     case .steps(let stepChecker, let outputChecker):
       return checkSteps(test, input: input, output: output, checker: stepChecker, thenOutput: outputChecker)
+    case .function:
+      // Function challenges are graded by FunctionTestWork, never here.
+      return .failure(CheckerFailure("a function challenge's test reached the output checkers"))
     }
   }
 

@@ -29,6 +29,8 @@ public struct ExecuteRequest: Sendable {
   /// The runner, when the caller resolved it already (the API does, before a request waits for a
   /// slot); nil resolves `language` and `version`.
   public var runner: Runner?
+  /// One pipe for the program's stdout and stderr, in the order written (`BoxSpec`).
+  public var mergesStderrIntoStdout = false
 
   public init(language: String, version: String? = nil, files: [SourceFile]) {
     self.language = language
@@ -221,8 +223,14 @@ public final class Executor: Sendable {
       throw .unknownLanguage(language, known: catalog.names)
     }
     if let version {
+      // A standard ("c++20") is a version of the newest runner that offers it.
+      if let standard = runners.lazy.filter(\.isAvailable).compactMap({ $0.selectingStandard(version) }).first {
+        return standard
+      }
       guard let runner = runners.first(where: { $0.version == version || probedVersion(of: $0) == version }) else {
-        throw .unknownVersion(language: runners[0].language, version: version, known: runners.map(\.version))
+        throw .unknownVersion(
+          language: runners[0].language, version: version,
+          known: runners.map(\.version) + runners.flatMap(\.standards).filter { !runners.map(\.version).contains($0) })
       }
       if let missing = runner.missingRequirement {
         throw .toolchainMissing(
@@ -242,15 +250,12 @@ public final class Executor: Sendable {
   public func probedVersion(of runner: Runner) -> String {
     let key = runner.language + "@" + runner.version
     if let known = memo.probedVersions.withLock({ $0[key] }) { return known }
-    var found = runner.version
+    var found: String
     if let stored = versionCache?.lookup(runner) {
       found = stored
-    } else if runner.isAvailable, let output = runHostCommand(runner.versionProbe),
-      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
-      match.output.count > 1, let captured = match.output[1].substring
-    {
-      found = String(captured)
-      versionCache?.store(found, for: runner)
+    } else {
+      found = Self.probeVersion(of: runner)
+      if runner.isAvailable { versionCache?.store(found, for: runner) }
     }
     memo.probedVersions.withLock { $0[key] = found }
     return found
@@ -261,6 +266,16 @@ public final class Executor: Sendable {
   public func probeAllVersions() {
     let runners = catalog.languages.values.flatMap { $0 }.filter(\.isAvailable)
     DispatchQueue.concurrentPerform(iterations: runners.count) { _ = probedVersion(of: runners[$0]) }
+  }
+
+  /// The version `runner`'s toolchain reports, run on the host (no box): its declared version when
+  /// the toolchain is missing or says nothing that matches.
+  public static func probeVersion(of runner: Runner) -> String {
+    guard runner.isAvailable, let output = runHostCommand(runner.versionProbe),
+      let expression = try? Regex(runner.versionPattern), let match = try? expression.firstMatch(in: output),
+      match.output.count > 1, let captured = match.output[1].substring
+    else { return runner.version }
+    return String(captured)
   }
 
   /// Compiles (through the cache) and runs one program: `prepare` then `run`.
@@ -276,7 +291,9 @@ public final class Executor: Sendable {
       language: program.language, version: program.version, compile: program.compile, run: nil,
       compileCacheHit: program.compileCacheHit, fileNames: program.fileNames)
     guard program.isRunnable else { return result }
-    result.run = try run(program, stdin: request.stdin, arguments: request.arguments, limits: request.runLimits)
+    result.run = try run(
+      program, stdin: request.stdin, arguments: request.arguments, limits: request.runLimits, extraFiles: [],
+      live: nil, mergesStderrIntoStdout: request.mergesStderrIntoStdout)
     return result
   }
 
@@ -354,7 +371,7 @@ public final class Executor: Sendable {
   /// `run`, live when `live` is given (`executeLive`).
   func run(
     _ program: PreparedProgram, stdin: Data, arguments: [String], limits stepLimits: StepLimits,
-    extraFiles: [SourceFile], live: BoxLive?
+    extraFiles: [SourceFile], live: BoxLive?, mergesStderrIntoStdout: Bool = false
   ) throws(ExecuteError) -> Outcome {
     guard let programFiles = program.runFiles else {
       throw .badFiles("the program did not compile, so it cannot run")
@@ -383,8 +400,12 @@ public final class Executor: Sendable {
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
     spec.terminal = live?.terminal ?? false
+    spec.mergesStderrIntoStdout = mergesStderrIntoStdout
     var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
-    outcome.rewriteText(stdout: false) { LearnerNames.rewrite($0, names: program.learnerNames) }
+    // Merged streams, or a terminal's stdout, hold the program's stderr: they name the learner's files too.
+    outcome.rewriteText(stdout: mergesStderrIntoStdout || spec.terminal) {
+      LearnerNames.rewrite($0, names: program.learnerNames)
+    }
     return outcome
   }
 

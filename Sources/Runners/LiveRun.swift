@@ -101,8 +101,9 @@ extension Executor {
   /// with stdout/stderr as captured (bounded as today).
   ///
   /// A compile-cache hit runs no compile box, so it has no compile stage events (as its result
-  /// has no compile outcome). Live stderr chunks name files as the learner did (`LearnerNames`),
-  /// as the result's stderr does.
+  /// has no compile outcome). Live stderr names files as the learner did (`LearnerNames`), as the
+  /// result's stderr does; with a tty, where stderr is stdout, so does stdout, live and in the
+  /// result. A path cut between two chunks is renamed all the same (`LearnerNameStream`).
   public func executeLive(
     _ request: ExecuteRequest, options: LiveOptions, input: LiveInput,
     events: @escaping @Sendable (LiveEvent) -> Void
@@ -135,26 +136,65 @@ extension Executor {
     guard program.isRunnable else { return result }
 
     let steps = LiveStepLines(events: events)
+    let output = LiveOutputNames(names: program.learnerNames, renamesStdout: options.tty) { stream, bytes in
+      switch stream {
+      case .stdout:
+        events(.stdout(bytes))
+        steps.take(bytes)
+      case .stderr:
+        events(.stderr(bytes))
+      }
+    }
     let live = BoxLive(
       input: boxInput, terminal: options.tty, idleLimitMilliseconds: options.idleLimitMs.map { UInt64($0) },
-      output: { stream, bytes in
-        switch stream {
-        case .stdout:
-          events(.stdout(bytes))
-          steps.take(bytes)
-        case .stderr:
-          // Per chunk, as the result's stderr is rewritten whole: a runtime's messages (a traceback)
-          // come a line per write, so a file name is hardly ever cut between chunks.
-          events(.stderr([UInt8](LearnerNames.rewrite(Data(bytes), names: program.learnerNames))))
-        }
-      })
+      output: { stream, bytes in output.take(bytes, from: stream) }, outputRests: { output.flush() })
     events(.stageStarted(.run))
     let outcome = try run(
       program, stdin: Data(), arguments: request.arguments, limits: request.runLimits, extraFiles: [], live: live)
+    output.flush()
     steps.finish()
     events(.stageFinished(.run, status: outcome.status.rawValue, wallMs: Int(outcome.wallMilliseconds)))
     result.run = outcome
     return result
+  }
+}
+
+/// A live run's output on its way to the events, with the learner's file names: stderr always,
+/// stdout with a tty (where the program's stderr is its stdout). One stream per program stream;
+/// what each holds back (at most a path's length) is given out when the output rests and at the
+/// run's end. Called on the pump's thread, and once more on the caller's after the run.
+final class LiveOutputNames: Sendable {
+  private struct Streams {
+    var stdout: LearnerNameStream?
+    var stderr: LearnerNameStream
+  }
+
+  private let streams: Mutex<Streams>
+  private let deliver: @Sendable (BoxStream, [UInt8]) -> Void
+
+  init(
+    names: [LearnerName], renamesStdout: Bool, deliver: @escaping @Sendable (BoxStream, [UInt8]) -> Void
+  ) {
+    streams = Mutex(
+      Streams(stdout: renamesStdout ? LearnerNameStream(names: names) : nil, stderr: LearnerNameStream(names: names)))
+    self.deliver = deliver
+  }
+
+  func take(_ bytes: [UInt8], from stream: BoxStream) {
+    let renamed = streams.withLock { streams -> [UInt8] in
+      switch stream {
+      case .stdout: return streams.stdout == nil ? bytes : streams.stdout!.take(bytes)
+      case .stderr: return streams.stderr.take(bytes)
+      }
+    }
+    if !renamed.isEmpty { deliver(stream, renamed) }
+  }
+
+  /// Gives out what both streams hold, as at their end.
+  func flush() {
+    let (stdout, stderr) = streams.withLock { streams in (streams.stdout?.flush() ?? [], streams.stderr.flush()) }
+    if !stdout.isEmpty { deliver(.stdout, stdout) }
+    if !stderr.isEmpty { deliver(.stderr, stderr) }
   }
 }
 

@@ -114,6 +114,10 @@ public struct Runner: Sendable {
   public var compile: RunnerStep?
   public var run: RunnerStep
   public var selfTest: SelfTest
+  /// The language standards a caller may choose by `version` ("c++20"), the default first; its
+  /// compile command names the chosen one as gcc does (`-std=gnu++20`). Empty: the runner takes
+  /// no standard and no compiler options (`CompilerOptions`).
+  public var standards: [String] = []
 
   /// Which of `requires` is missing, if any.
   public var missingRequirement: String? {
@@ -177,7 +181,7 @@ public struct RunnerCatalog: Sendable {
   private static let fileKeys = ["language", "display_name", "aliases", "self_test", "versions"]
   private static let versionKeys = [
     "version", "requires", "version_probe", "version_pattern", "install", "source_file", "source_extensions",
-    "entry_point", "script", "policy", "mounts", "compile", "run",
+    "entry_point", "script", "policy", "mounts", "compile", "run", "standards",
   ]
   private static let compileKeys = ["argv", "environment", "limits", "mounts", "artifacts", "error_hints"]
   private static let runKeys = ["argv", "environment", "limits", "mounts", "memory_error_patterns"]
@@ -272,6 +276,18 @@ public struct RunnerCatalog: Sendable {
     let mounts = readMounts(version)
     let compile = version.object("compile", keys: compileKeys).flatMap { readStep($0, isCompile: true) }
     let run = version.object("run", keys: runKeys, required: true).flatMap { readStep($0, isCompile: false) }
+    let standards = version.strings("standards") ?? []
+    if let first = standards.first {
+      let flag = CompilerOptions.standardFlag(first)
+      if !CompilerOptions.standards.contains(first) {
+        reader.report(version.path("standards"), "\"\(first)\" is not a gcc standard this server knows")
+      } else if compile?.argv.contains(flag) != true {
+        reader.report(version.path("standards"), "the first is the default: the compile argv must hold \(flag)")
+      }
+      for name in standards.dropFirst() where !CompilerOptions.standards.contains(name) {
+        reader.report(version.path("standards"), "\"\(name)\" is not a gcc standard this server knows")
+      }
+    }
     guard reader.problems.count == before, let naming, let probe, let pattern, let number, let requires,
       let install, let run
     else { return nil }
@@ -279,7 +295,7 @@ public struct RunnerCatalog: Sendable {
       language: language, displayName: displayName, aliases: aliases, version: number, requires: requires,
       versionProbe: probe, versionPattern: pattern, installHint: install, sourceNaming: naming,
       sourceExtensions: extensions, entryPoint: entryPoint, script: script, policy: policy, mounts: mounts,
-      compile: compile, run: run, selfTest: selfTest)
+      compile: compile, run: run, selfTest: selfTest, standards: standards)
   }
 
   private static func scriptMode(_ object: StrictObject) -> ScriptMode? {

@@ -23,6 +23,10 @@ public struct BoxSpec: Sendable {
   /// The program's stdin, stdout and stderr are a pty of the box's own devpts instance (a live run
   /// with a terminal, `BoxLive.terminal`); the box then has /dev/pts.
   public var terminal = false
+  /// The program's stderr is its stdout's pipe, so the two interleave in the order they were
+  /// written (Judge0's `redirect_stderr_to_stdout`); stderr then stays empty. Not with a terminal,
+  /// which is already one stream.
+  public var mergesStderrIntoStdout = false
 
   public init(command: [String], environment: [String] = [], policy: SeccompPolicy) {
     self.command = command
@@ -136,6 +140,13 @@ public final class Box: HostDirectoryEnvironment, LeasedBox, @unchecked Sendable
 
     var pipes = try PipeSet()
     defer { pipes.closeAll() }
+    if spec.mergesStderrIntoStdout && !spec.terminal {
+      // stderr's own pipe gets no writer, so it ends at once; the program writes both to stdout's.
+      let shared = fcntl(pipes.stdout.write.rawValue, F_DUPFD_CLOEXEC, 0)
+      guard shared >= 0 else { throw SandboxError(step: "dup stdout's pipe for stderr", errorNumber: errno) }
+      pipes.stderr.write.close()
+      pipes.stderr = PipePair(read: pipes.stderr.read, write: OwnedDescriptor(shared))
+    }
     if spec.terminal {
       // The init sends the pty's master over this pair before the program starts.
       var sockets: [Int32] = [-1, -1]

@@ -37,15 +37,21 @@ public struct BoxLive: Sendable {
   /// chunk being handed over still arrives, and after the program's end the rest of its output
   /// (what its pipes hold, within the cap) arrives paused or not.
   public var output: @Sendable (BoxStream, [UInt8]) -> Void
+  /// Called on the pump's thread when a look at the program found nothing to do (no output, no
+  /// input, no request) for a whole poll period: the program's output has stopped for now, e.g.
+  /// at a prompt. A consumer that holds back the end of a chunk until the next one tells what it
+  /// is (`LearnerNameStream`) gives it out here. It must not block either.
+  public var outputRests: (@Sendable () -> Void)?
 
   public init(
     input: BoxLiveInput, terminal: Bool = false, idleLimitMilliseconds: UInt64? = nil,
-    output: @escaping @Sendable (BoxStream, [UInt8]) -> Void
+    output: @escaping @Sendable (BoxStream, [UInt8]) -> Void, outputRests: (@Sendable () -> Void)? = nil
   ) {
     self.input = input
     self.terminal = terminal
     self.idleLimitMilliseconds = idleLimitMilliseconds
     self.output = output
+    self.outputRests = outputRests
   }
 }
 

@@ -143,6 +143,8 @@ public struct BoxEnding: Sendable {
   /// stderr texts by which the program's runtime says it ran out of its memory budget
   /// (`BoxSpec.outOfMemoryTexts`).
   public var outOfMemoryTexts: [String] = []
+  /// stderr went to stdout's pipe (`BoxSpec.mergesStderrIntoStdout`): the runtime's words are there.
+  public var stderrIsInStdout = false
   /// A live run's caller asked for the program to be stopped (`BoxLiveInput.kill`).
   public var killedOnRequest = false
   /// A live run went `idleLimitMilliseconds` with no input taken by the program and no output read
@@ -161,7 +163,8 @@ public struct BoxEnding: Sendable {
 extension Outcome {
   /// Classifies a run's facts and output (`classify`) into what the program did.
   public init(_ ending: BoxEnding, output: CapturedOutput, accounting: String) {
-    let (status, message, exitCode, signal, timeKind) = classify(ending, stderr: output.stderr)
+    let (status, message, exitCode, signal, timeKind) = classify(
+      ending, stderr: ending.stderrIsInStdout ? output.stdout : output.stderr)
     self.init(
       status: status, message: message, exitCode: exitCode, signal: signal, stdout: output.stdout,
       stderr: output.stderr, stdoutTruncated: output.stdoutTruncated, stderrTruncated: output.stderrTruncated,

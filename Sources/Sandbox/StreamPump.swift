@@ -161,6 +161,7 @@ struct StreamPump {
     ending.killedForOutput = outputLimitExceeded
     ending.wallMicroseconds = wallMicroseconds
     ending.outOfMemoryTexts = spec.outOfMemoryTexts
+    ending.stderrIsInStdout = spec.mergesStderrIntoStdout && !spec.terminal
     ending.killedOnRequest = watch.killedOnRequest
     ending.killedForIdle = watch.killedForIdle
     ending.idleLimitMilliseconds = live?.idleLimitMilliseconds ?? 0
@@ -224,6 +225,8 @@ struct StreamPump {
       }
       let ready = poll(&fds, nfds_t(fds.count), Int32(min(timeout, 1_000)))
       if ready < 0 && errno != EINTR { break }
+      // Not while the output is paused: the program may be in the middle of a line then.
+      if ready == 0 && reading { live?.outputRests?() }
 
       for entry in fds where entry.revents != 0 {
         switch entry.fd {

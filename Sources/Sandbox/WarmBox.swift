@@ -290,9 +290,10 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     let programStdin =
       spec.terminal ? nil : try live.map { live throws(SandboxError) in try live.input.programStdin() }
     do throws(SandboxError) {
+      // Merged, the program gets stdout's pipe twice and stderr's pipe has no writer at all.
       try send(
         spec, stdin: programStdin?.rawValue ?? stdinPipe.read.rawValue, stdout: stdoutPipe.write.rawValue,
-        stderr: stderrPipe.write.rawValue)
+        stderr: spec.mergesStderrIntoStdout ? stdoutPipe.write.rawValue : stderrPipe.write.rawValue)
     } catch {
       isBroken = true
       // An init that failed to build the box reports the step and ends, often before the run is sent.

@@ -164,7 +164,7 @@ func printGrade(_ result: GradeResult, id: String, totalPoints: Double, challeng
       ProgramOutput.write(compile.stdout, to: 2, endOfStream: true)
       ProgramOutput.write(compile.stderr, to: 2, endOfStream: true)
     }
-    FileHandle.standardError.write(Data("dsa-run: compile_error: \(result.message)\n".utf8))
+    ProgramOutput.writeOwnLine("compile_error: \(result.message)")
     print("\(id): compile_error, 0 of \(points(totalPoints)) points")
     return
   }
@@ -332,8 +332,11 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
 func verifySolutions(_ challenges: [Challenge]) -> Int {
   let executor: Executor
   do {
+    if let problem = boxesNeedRoot() { throw problem }
     executor = try makeExecutor(
       configuration: SandboxConfiguration(), cacheDirectory: "/var/cache/dsa-run/compile", warmBoxes: true)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
   } catch {
     fail("\(error)", code: 2)
   }

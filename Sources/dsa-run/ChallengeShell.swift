@@ -41,7 +41,8 @@ func visibleDetails(of grade: TestGrade, test: ChallengeTest, challenge: Challen
     }
     return lines.joined(separator: "\n")
   }
-  guard grade.verdict == .wrongAnswer, let expected = test.expectedStdout else { return lines.joined(separator: "\n") }
+  guard grade.verdict == .wrongAnswer, let expected = test.expectedStdout, challenge.hasOneRightOutput
+  else { return lines.joined(separator: "\n") }
   // A steps challenge compares its ordinary output: the step lines are not part of it.
   let yours = challenge.stepChecker != nil ? (parsed?.ordinaryOutput ?? grade.stdout) : grade.stdout
   lines.append(outputDifference(expected: expected, yours: yours))
@@ -112,8 +113,10 @@ func showChallenge(_ arguments: [String]) -> Never {
   let hidden = challenge.tests.count - samples.count
   if hidden > 0 { lines.append("\n\(hidden) more test(s) are hidden.") }
   let starters = challenge.starters.keys.sorted()
-  if !starters.isEmpty {
-    lines.append("")
+  lines.append("")
+  if starters.isEmpty {
+    lines.append("No starter code: write the program from the statement.")
+  } else {
     lines.append(
       "Starter code: \(starters.joined(separator: ", ")) (dsa-run challenges starter \(challenge.id) --lang LANG)")
   }
@@ -146,9 +149,10 @@ func writeStarter(_ arguments: [String]) -> Never {
     let challenge = try resolveChallenge(reference)
     let canonical = canonicalLanguage(language)
     guard let starter = challenge.starters[canonical] else {
-      let known = challenge.starters.keys.sorted().joined(separator: ", ")
-      throw UsageError(
-        message: "\(challenge.id) has no \(language) starter" + (known.isEmpty ? "" : "; it has: \(known)"))
+      if challenge.function != nil, FunctionDrivers.planned.contains(canonical) {
+        throw UsageError(message: "\(challenge.id): " + FunctionDrivers.unavailableMessage(canonical))
+      }
+      throw UsageError(message: noStarter(challenge, language))
     }
     guard let output else {
       FileHandle.standardOutput.write(starter.contents)
@@ -176,6 +180,18 @@ func writeStarter(_ arguments: [String]) -> Never {
   } catch {
     fail("\(error)", code: 2)
   }
+}
+
+/// Why `challenges starter` gives nothing for `language`, and what there is instead: the languages
+/// the challenge has starters in, or that it has none (the program is then written from scratch).
+func noStarter(_ challenge: Challenge, _ language: String) -> String {
+  let languages = challenge.starters.keys.sorted()
+  guard !languages.isEmpty else {
+    return "\(challenge.id) has no \(language) starter: it has no starter code in any language; write the program "
+      + "from its statement (dsa-run challenges show \(challenge.id))"
+  }
+  return "\(challenge.id) has no \(language) starter; it has starters in: \(languages.joined(separator: ", "))"
+    + " (dsa-run challenges starter \(challenge.id) --lang \(languages[0]))"
 }
 
 /// A language name or alias as the runner catalog spells it ("py" -> "python"); the name itself when

@@ -1,10 +1,14 @@
+import Challenges
+import SystemCore
+
 // The help texts: `dsa-run --help`, and `dsa-run COMMAND --help` for each command. README.md's usage,
 // options and exit-code tables say the same.
 
-import SystemCore
-
 /// `dsa-run --version`: the version dsa-rund shares (`BuildIdentity`).
 let toolVersion = BuildIdentity.version
+
+/// The extensions that name a language, from the one table (`ChallengeLanguages`).
+let knownExtensions = ChallengeLanguages.byExtension.keys.sorted().map { "." + $0 }.joined(separator: " ")
 
 let exitCodesHelp = """
   Exit codes (the program's own is passed through; every other ending prints a "dsa-run:" line on
@@ -14,8 +18,9 @@ let exitCodesHelp = """
     128+N      the program was ended by signal N (a one-line message says which); also dsa-run's own
                exit when it gets SIGINT (130), SIGHUP (129) or SIGTERM (143): the program is stopped
                and its box removed
-    2          dsa-run's usage error (bad flag, unknown language, missing file, limit out of range,
-               toolchain not installed: the line says how to install it)
+    2          dsa-run's usage error (bad flag, unknown language or extension, missing file, limit out
+               of range, toolchain not installed: the line says how to install it; not root and no
+               --daemon or --remote: boxes are made as root)
     3          internal_error: the sandbox failed, or (--challenge) the challenge's checker failed
                (never the program's fault); --remote: the server could not be reached or failed
     120        --challenge: the grade is not accepted (wrong_answer, runtime_error, time_limit, ...)
@@ -28,15 +33,17 @@ let exitCodesHelp = """
 
 let runHelp = """
   Usage:
-    dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
-    dsa-run --lang LANG FILE --challenge ID|DIR [--json] [--stop-at-first-failure] [--watch]
+    dsa-run [--lang LANG] FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
+    dsa-run [--lang LANG] FILE --challenge ID|DIR [--json] [--stop-at-first-failure] [--watch]
                                                   grade a program on a challenge's tests
+  The language is the first FILE's extension's (\(knownExtensions)) unless --lang names it.
 
   """ + runOptionsHelp
 
 /// The options of a run, in `dsa-run --help` as in `dsa-run --lang --help`.
 let runOptionsHelp = """
   --lang options:
+    --lang LANG            the language (default: told by the first FILE's extension)
     --version V            a language version (default: the newest installed)
     --stdin PATH           feed this file whole (default: dsa-run's own stdin, passed to the program
                            as it arrives; at a terminal the program gets a terminal of its own: what
@@ -133,8 +140,8 @@ let environmentHelp = """
 let usage =
   """
   Usage:
-    dsa-run --lang LANG FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
-    dsa-run --lang LANG FILE --challenge ID|DIR [--json]        grade a program on a challenge
+    dsa-run [--lang LANG] FILE [FILE...] [OPTIONS] [-- ARGS...]   compile and run a program in a box
+    dsa-run [--lang LANG] FILE --challenge ID|DIR [--json]      grade a program on a challenge
     dsa-run languages [--json]                    languages, versions, and whether they are installed
     dsa-run challenges [--json] | show ID | starter ID --lang LANG [-o FILE] | --check [DIR...]
     dsa-run exec [OPTIONS] -- COMMAND [ARGS...]   run an argv in a box

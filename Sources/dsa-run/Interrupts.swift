@@ -43,6 +43,8 @@ func installInterruptHandling() {
       BoxInterruption.stopAll()
       _ = BoxInterruption.waitUntilBoxesAreGone(timeoutMilliseconds: interruptCleanupMilliseconds)
       restoreUserTerminal()
+      // The shell's prompt goes on a line of its own, not after a prompt of the program's.
+      ProgramOutput.startOwnLine()
       fflush(nil)
       _exit(128 + number)
     }, nil)

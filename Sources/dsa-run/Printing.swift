@@ -63,7 +63,7 @@ struct PrintedStep {
     ProgramOutput.write(stdout, to: 1, endOfStream: true)
     ProgramOutput.write(stderr, to: 2, endOfStream: true)
     if truncated || signal != nil || status != .ok {
-      FileHandle.standardError.write(Data("dsa-run: \(statusWord): \(message)\n".utf8))
+      ProgramOutput.writeOwnLine("\(statusWord): \(message)")
     }
   }
 }
@@ -79,7 +79,7 @@ func printRun(compile: PrintedStep?, run: PrintedStep?, json: Bool) -> Int32 {
     if !json && !wasInterrupted {
       ProgramOutput.write(compile.stdout, to: 2, endOfStream: true)
       ProgramOutput.write(compile.stderr, to: 2, endOfStream: true)
-      FileHandle.standardError.write(Data("dsa-run: \(compile.statusWord): \(compile.message)\n".utf8))
+      ProgramOutput.writeOwnLine("\(compile.statusWord): \(compile.message)")
     }
     return compile.status == .compileError ? 121 : compile.cliExitCode
   }

@@ -1,10 +1,12 @@
+import Challenges
 import Foundation
 import Glibc
 import Runners
 import Sandbox
 
-// dsa-run --lang LANG FILE [FILE...] ... [-- ARGS...]: like running the
-// program directly, only in a box.
+// dsa-run [--lang LANG] FILE [FILE...] ... [-- ARGS...]: like running the
+// program directly, only in a box. As `python hello.py` needs no language, `dsa-run hello.py`
+// takes it from the file's extension.
 
 struct RunOptions {
   var language = ""
@@ -97,14 +99,34 @@ func parseRun(_ arguments: [String]) throws -> RunOptions {
   if options.token == nil, options.remote != nil, let token = environment("DSA_RUN_TOKEN"), !token.isEmpty {
     options.token = token
   }
-  if options.language.isEmpty { throw UsageError(message: "--lang is required (see dsa-run languages)") }
-  if options.files.isEmpty {
-    throw UsageError(message: "give the source file to run, e.g. dsa-run --lang python main.py")
+  guard let entryPoint = options.files.first else {
+    throw UsageError(message: "give the source file to run, e.g. dsa-run main.py (or dsa-run --lang python main.py)")
   }
+  if options.language.isEmpty { options.language = try language(ofSourceFile: entryPoint) }
   if let problem = options.limits.applied(to: BoxLimits()).violation() {
     throw UsageError(message: "limit out of range: \(problem)")
   }
   return options
+}
+
+/// The language a source file is in, told by its extension as a challenge's files are
+/// (`ChallengeLanguages`: one table for both); without one it knows, a usage error that lists them.
+func language(ofSourceFile path: String) throws -> String {
+  let name = (path as NSString).lastPathComponent
+  if let language = ChallengeLanguages.language(ofFile: name) { return language }
+  let known = ChallengeLanguages.byExtension.sorted { $0.key < $1.key }.map { ".\($0.key) (\($0.value))" }
+  throw UsageError(
+    message: "cannot tell the language of \(name) from its extension; known extensions: "
+      + known.joined(separator: ", ") + ". Name the language with --lang LANG (see dsa-run languages)")
+}
+
+/// Whether a command line's first word names a program to run (`dsa-run hello.py`) rather than a
+/// command: it has an extension or a slash, or a file of that name is here. A mistyped command
+/// (`dsa-run langauges`) stays an unknown command.
+func namesSourceFile(_ word: String) -> Bool {
+  if word.contains(".") || word.contains("/") { return true }
+  var info = stat()
+  return stat(word, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
 }
 
 /// The source files as the box will get them: the first keeps its role as
@@ -151,6 +173,17 @@ var localDaemonURL: String {
   return "unix:" + configured
 }
 
+/// Why this process cannot make boxes, or nil: they are made as root (namespaces, mounts, cgroups
+/// and a host uid of their own each), so an ordinary user hears that, and where a program can run
+/// instead, before anything fails on the way (`create /run/dsa-run/empty-file: EACCES`).
+func boxesNeedRoot() -> UsageError? {
+  guard geteuid() != 0 else { return nil }
+  return UsageError(
+    message: "running programs here needs root: dsa-run makes its boxes (namespaces, mounts, cgroups) as root. "
+      + "Run it as root (sudo dsa-run ...), or send the program to a dsa-rund: --daemon (the one on this host, "
+      + "\(localDaemonURL)) or --remote URL")
+}
+
 /// An executor for this host. `languages` limits the seccomp policies compiled to the ones those
 /// languages' runners name (nil: every policy, for grading and listings).
 func makeExecutor(
@@ -188,6 +221,8 @@ func runProgram(_ arguments: [String]) -> Never {
     if options.stopAtFirstFailure && options.challenge == nil {
       throw UsageError(message: "--stop-at-first-failure needs --challenge")
     }
+    // Once, before --watch would say it again at every save.
+    if options.remote == nil, let problem = boxesNeedRoot() { throw problem }
   } catch let error as UsageError {
     fail(error.message, code: 2)
   } catch {
@@ -248,7 +283,7 @@ func runOnce(_ options: RunOptions) -> Int32 {
 
 /// `fail` without the exit: one line on stderr (none after an interrupt), and the code.
 func complain(_ message: String, code: Int32) -> Int32 {
-  if !wasInterrupted { FileHandle.standardError.write(Data("dsa-run: \(message)\n".utf8)) }
+  if !wasInterrupted { ProgramOutput.writeOwnLine(message) }
   return code
 }
 
@@ -258,18 +293,25 @@ func listLanguages(_ arguments: [String]) -> Never {
     fail("unknown option \"\(argument)\" (see dsa-run languages --help)", code: 2)
   }
   let asJSON = arguments.contains("--json")
-  let executor: Executor
+  // The catalog and the toolchains' own version probes: no box, so an ordinary user may list them.
+  let catalog: RunnerCatalog
   do {
-    executor = try makeExecutor(configuration: SandboxConfiguration(), cacheDirectory: nil)
+    guard let runnersDirectory = DataDirectories.locate("runners") else {
+      throw UsageError(message: "cannot find the runners/ folder (set DSA_RUN_DATA to the folder that holds it)")
+    }
+    catalog = try RunnerCatalog.load(directory: runnersDirectory)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
   } catch {
     fail("\(error)", code: 2)
   }
   var rows: [[String: Any]] = []
-  for name in executor.catalog.names {
-    for runner in executor.catalog.languages[name] ?? [] {
+  for name in catalog.names {
+    for runner in catalog.languages[name] ?? [] {
       rows.append([
         "language": runner.language, "name": runner.displayName, "aliases": runner.aliases,
-        "version": executor.probedVersion(of: runner), "available": runner.isAvailable,
+        "version": VersionCache(directory: seccompCacheDirectory).lookup(runner) ?? Executor.probeVersion(of: runner),
+        "available": runner.isAvailable, "standards": runner.standards,
         "reason": runner.missingRequirement.map { "\($0) is missing; install with: \(runner.installHint)" as Any }
           ?? NSNull(),
       ])
@@ -284,7 +326,9 @@ func listLanguages(_ arguments: [String]) -> Never {
       let language = (row["language"] as? String ?? "").padding(toLength: 12, withPad: " ", startingAt: 0)
       let versionWidth = rows.map { ($0["version"] as? String ?? "").count }.max() ?? 0
       let version = (row["version"] as? String ?? "").padding(toLength: versionWidth + 2, withPad: " ", startingAt: 0)
-      print("\(language)\(version)\(state)  (aliases: \(aliases))")
+      let standards = (row["standards"] as? [String] ?? []).joined(separator: ", ")
+      let chosen = standards.isEmpty ? "" : "; --version picks a standard: \(standards)"
+      print("\(language)\(version)\(state)  (aliases: \(aliases)\(chosen))")
     }
   }
   finish(0)

@@ -181,10 +181,13 @@ enum ProgramOutput {
 
   private static let streams = Mutex(Streams())
 
-  /// Whether `fd` gets filtered output: a terminal, and no --raw-output.
-  static func filters(_ fd: Int32) -> Bool {
-    guard !raw.load(ordering: .relaxed) else { return false }
-    return streams.withLock { streams in
+  /// The last byte of a program's output written to a terminal, or -1 when none was (or when
+  /// dsa-run's own line came after it).
+  private static let lastByteOnTerminal = Atomic<Int>(-1)
+
+  /// Whether `fd` is a terminal (asked once per descriptor).
+  static func isTerminal(_ fd: Int32) -> Bool {
+    streams.withLock { streams in
       if let known = streams.terminals[fd] { return known }
       let terminal = isatty(fd) != 0
       streams.terminals[fd] = terminal
@@ -192,11 +195,48 @@ enum ProgramOutput {
     }
   }
 
+  /// Whether `fd` gets filtered output: a terminal, and no --raw-output.
+  static func filters(_ fd: Int32) -> Bool {
+    guard !raw.load(ordering: .relaxed) else { return false }
+    return isTerminal(fd)
+  }
+
+  /// Whether dsa-run's own line needs a line break before it: the program's output (the last byte
+  /// of it on the terminal, nil when there was none) stopped in the middle of a line, at a prompt
+  /// or a progress bar, where the line would otherwise begin.
+  static func needsLineBreak(after lastByte: UInt8?) -> Bool {
+    guard let lastByte else { return false }
+    return lastByte != UInt8(ascii: "\n")
+  }
+
+  /// At a terminal, ends the program's last line when it did not: what dsa-run prints next (a limit,
+  /// an exit code, the shell's prompt after Ctrl-C) starts a line of its own. Pipes and files get
+  /// nothing: they hold the program's output as it printed it.
+  static func startOwnLine(on fd: Int32 = 2) {
+    guard isTerminal(fd) else { return }
+    let last = lastByteOnTerminal.exchange(-1, ordering: .acquiringAndReleasing)
+    if needsLineBreak(after: last < 0 ? nil : UInt8(last)) { writeAll(fd, [UInt8(ascii: "\n")]) }
+  }
+
+  /// dsa-run's own line on stderr ("dsa-run: MESSAGE"), on a line of its own at a terminal.
+  static func writeOwnLine(_ message: String) {
+    startOwnLine()
+    writeAll(2, Array("dsa-run: \(message)\n".utf8))
+  }
+
+  /// Notes the last byte of a program's output written to `fd`, when `fd` is a terminal.
+  private static func noteWritten(_ bytes: [UInt8], to fd: Int32) {
+    guard let last = bytes.last, isTerminal(fd) else { return }
+    lastByteOnTerminal.store(Int(last), ordering: .releasing)
+  }
+
   /// Writes a chunk of a stream to `fd` (1 or 2); with `endOfStream`, what is still held is shown
   /// after it.
   static func write(_ bytes: some Collection<UInt8>, to fd: Int32, endOfStream: Bool = false) {
     guard filters(fd) else {
-      writeAll(fd, Array(bytes))
+      let unchanged = Array(bytes)
+      writeAll(fd, unchanged)
+      noteWritten(unchanged, to: fd)
       return
     }
     let filtered = streams.withLock { streams in
@@ -207,6 +247,7 @@ enum ProgramOutput {
       return output
     }
     writeAll(fd, filtered)
+    noteWritten(filtered, to: fd)
   }
 
   /// Ends both streams: a sequence still held is shown.
@@ -219,6 +260,7 @@ enum ProgramOutput {
         return output
       }
       writeAll(fd, rest)
+      noteWritten(rest, to: fd)
     }
   }
 

@@ -32,8 +32,7 @@ func watchAndRepeat(_ options: RunOptions) -> Never {
   while true {
     let code = runOnce(options)
     if wasInterrupted { finish(code) }
-    FileHandle.standardError.write(
-      Data("dsa-run: exit \(code); watching \(names) for changes (Ctrl-C to stop)\n".utf8))
+    ProgramOutput.writeOwnLine("exit \(code); watching \(names) for changes (Ctrl-C to stop)")
     while true {
       usleep(watchPollMicroseconds)
       let now = versions()

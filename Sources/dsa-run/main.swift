@@ -16,7 +16,8 @@ func makesBoxes(_ arguments: [String]) -> Bool {
 }
 
 // First, before any thread: every thread and every box's init must share the namespace.
-let willMakeBoxes = makesBoxes(Array(CommandLine.arguments.dropFirst()))
+// An ordinary user makes none: the command says so (`boxesNeedRoot`).
+let willMakeBoxes = makesBoxes(Array(CommandLine.arguments.dropFirst())) && geteuid() == 0
 if willMakeBoxes { SandboxHost.enterPrivateMountNamespace() }
 installInterruptHandling()
 // On another CPU while this one reads the runner and sets up the host (after the signal mask, which
@@ -30,7 +31,7 @@ struct UsageError: Error { let message: String }
 
 /// One line on stderr, then the exit (none after an interrupt: see `finish`).
 func fail(_ message: String, code: Int32) -> Never {
-  if !wasInterrupted { FileHandle.standardError.write(Data("dsa-run: \(message)\n".utf8)) }
+  if !wasInterrupted { ProgramOutput.writeOwnLine(message) }
   finish(code)
 }
 
@@ -258,6 +259,7 @@ func runExec(_ arguments: [String]) -> Never {
   let policy: SeccompPolicy
   do {
     options = try parseExec(arguments)
+    if let problem = boxesNeedRoot() { throw problem }
     input = try readInput(path: options.stdinPath)
     policy = try loadPolicy(named: options.policy)
   } catch let error as UsageError {
@@ -315,6 +317,7 @@ func runDoctor(_ arguments: [String]) -> Never {
   var facts: [(String, String)] = []
   var healthy = true
   do {
+    if let problem = boxesNeedRoot() { throw problem }
     let host = try SandboxHost()
     facts += host.report()
     if BoxLimits.timeScale != 1 {
@@ -338,6 +341,9 @@ func runDoctor(_ arguments: [String]) -> Never {
       facts.append(("self-test", "/bin/true in a box: \(outcome.status.rawValue) in \(outcome.wallMilliseconds) ms"))
       healthy = outcome.status == .ok
     }
+  } catch let error as UsageError {
+    facts.append(("error", error.message))
+    healthy = false
   } catch {
     facts.append(("error", "\(error)"))
     healthy = false
@@ -368,6 +374,6 @@ case "--help", "-h", "help", nil:
   finish(arguments.isEmpty ? 2 : 0)
 case let first? where first.hasPrefix("-"): runProgram(arguments)
 default:
-  if arguments.contains("--lang") { runProgram(arguments) }
+  if arguments.contains("--lang") || namesSourceFile(arguments[0]) { runProgram(arguments) }
   fail("unknown command \"\(arguments[0])\" (see dsa-run --help)", code: 2)
 }

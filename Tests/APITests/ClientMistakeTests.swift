@@ -26,6 +26,30 @@ import Testing
     #expect(response.error?.message == message, "\(response.text)", sourceLocation: sourceLocation)
   }
 
+  @Test func aFunctionChallengeInALanguageWithoutADriverIsRefusedBeforeItRuns() throws {
+    let router = makeFakeRouter()
+    let challenge: [String: Any] = [
+      "title": "t", "statement": "s",
+      "function": ["name": "solve", "params": [["name": "n", "type": "int"]], "returns": "int"],
+      "tests": [["args": ["n": 1], "expected": 2]],
+    ]
+    let java = router.handle(
+      request(
+        "POST", "/v1/grade",
+        body: try body(["language": "java", "source": "class Main {}", "challenge": challenge]),
+        headers: [("Content-Type", "application/json")]))
+    expectRefused(java, "function challenges are not yet available in Java; they are in C++, JavaScript, Python")
+    let twoFiles = router.handle(
+      request(
+        "POST", "/v1/grade",
+        body: try body([
+          "language": "python", "challenge": challenge,
+          "files": [["name": "a.py", "content": "x = 1"], ["name": "b.py", "content": "y = 2"]],
+        ]), headers: [("Content-Type", "application/json")]))
+    expectRefused(twoFiles, "a function challenge takes one file, the one holding solve; got 2")
+    #expect(router.service.queue.inFlight == 0 && router.service.queue.depth == 0)
+  }
+
   @Test func anArgumentWithNULNamesItsIndex() throws {
     let router = makeRouter()
     let response = try execute(router, ["language": "python", "source": "print(1)", "args": ["a", "b", "c\u{0}d"]])

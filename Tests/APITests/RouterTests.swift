@@ -233,13 +233,16 @@ import Testing
       #expect(languages.filter { $0 == "dart" }.count == 1)
     }
     for runtime in runtimes {
-      #expect(Set(runtime.keys) == ["language", "name", "version", "aliases", "available", "reason"])
+      #expect(Set(runtime.keys) == ["language", "name", "version", "aliases", "standards", "available", "reason"])
       let available = try #require(runtime["available"] as? Bool)
       #expect((runtime["reason"] is NSNull) == available)
     }
     let python = try #require(runtimes.first { $0["language"] as? String == "python" })
     #expect(python["available"] as? Bool == true)
     #expect((python["version"] as? String)?.hasPrefix("3.") == true)
+    #expect(python["standards"] as? [String] == [])
+    let cpp = try #require(runtimes.first { $0["language"] as? String == "cpp" })
+    #expect((cpp["standards"] as? [String])?.prefix(2) == ["c++17", "c++20"])
   }
 
   @Test func requestLogLines() throws {

@@ -1,7 +1,10 @@
 import Foundation
+import Grading
+import Runners
 import Testing
 
 @testable import Challenges
+@testable import dsa_run
 
 // `dsa-run challenges show`, `challenges starter`, and what a failed visible test shows, through the
 // built binary.
@@ -69,6 +72,59 @@ import Testing
     #expect(
       result.stdout.contains(
         "Input of test 1:\n    7\nExpected output (-) and yours (+), from line 1:\n  - 7\n  + 8\n"), "\(result.stdout)")
+  }
+
+  @Test func theDiffIsShownOnlyWhereOneExpectedTextIsTheAnswer() throws {
+    func output(_ name: String, _ options: CheckerOptions = [:]) throws -> any Checker {
+      try Checkers.make(name: name, options: options)
+    }
+    let steps = try StepChecker(fields: ["array"])
+    for name in ["exact", "lines", "tokens"] {
+      #expect(ChallengeChecker.output(try output(name)).hasOneRightOutput, "\(name)")
+      #expect(ChallengeChecker.steps(steps, thenOutput: try output(name)).hasOneRightOutput, "steps then \(name)")
+    }
+    for name in ["floats", "unordered", "yes_no"] {
+      #expect(!ChallengeChecker.output(try output(name)).hasOneRightOutput, "\(name)")
+      #expect(!ChallengeChecker.steps(steps, thenOutput: try output(name)).hasOneRightOutput, "steps then \(name)")
+    }
+    #expect(!ChallengeChecker.steps(steps, thenOutput: nil).hasOneRightOutput)
+    let program = CheckerProgram(language: "cpp", source: SourceFile(name: "checker.cpp", contents: Data()))
+    #expect(!ChallengeChecker.program(program).hasOneRightOutput)
+    #expect(ChallengeChecker.function(.exact).hasOneRightOutput)
+    #expect(!ChallengeChecker.function(.unordered).hasOneRightOutput)
+    #expect(!ChallengeChecker.function(.anyOf).hasOneRightOutput)
+  }
+
+  @Test func aCheckerOfManyAnswersSaysItsMessageWithoutADiff() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    var fixture = ChallengeFixture.sum()
+    fixture.id = "sum-floats"
+    fixture["checker"] = ["name": "floats"]
+    _ = try fixture.write(under: data.path + "/challenges")
+    try Data("print(sum(map(int, input().split())) + 1)\n".utf8).write(
+      to: URL(fileURLWithPath: data.path + "/off-by-one.py"))
+    let result = try data.grade("off-by-one.py", "sum-floats")
+    #expect(result.status == 120)
+    #expect(result.stdout.contains("Test 1, wrong_answer: "), "\(result.stdout)")
+    #expect(result.stdout.contains("Input of test 1:\n    7\n"), "\(result.stdout)")
+    #expect(!result.stdout.contains("Expected output (-) and yours (+)"), "\(result.stdout)")
+  }
+
+  @Test func starterSaysWhichLanguagesAChallengeHasStartersIn() throws {
+    let other = try runCLI(["challenges", "starter", "insertion-sort", "--lang", "rust"], data: repositoryRoot)
+    #expect(other.status == 2)
+    #expect(
+      other.stderr
+        == "dsa-run: insertion-sort has no rust starter; it has starters in: c, cpp, dart, go, java, javascript, "
+        + "kotlin, python (dsa-run challenges starter insertion-sort --lang c)\n")
+    // merge-sort is written from its statement.
+    #expect(!FileManager.default.fileExists(atPath: repositoryRoot + "/challenges/merge-sort/starter"))
+    let none = try runCLI(["challenges", "starter", "merge-sort", "--lang", "python"], data: repositoryRoot)
+    #expect(none.status == 2)
+    #expect(none.stderr.contains("merge-sort has no python starter: it has no starter code in any language"))
+    let shown = try runCLI(["challenges", "show", "merge-sort"], data: repositoryRoot)
+    #expect(shown.stdout.hasSuffix("\nNo starter code: write the program from the statement.\n"), "\(shown.stdout)")
   }
 
   @Test func aWrongStepShowsTheInputAndTheLastStepThatMatched() throws {

@@ -115,6 +115,16 @@ let liveClientScript = #"""
           seen = events(ws, lambda m: m['type'] == 'error', 10)
           out['bad'] = {'error': seen[-1].get('error') if seen else None,
                         'message': seen[-1].get('message') if seen else None, 'close': close_code(ws)}
+  elif mode == 'traceback':
+      # At a terminal the program's stderr is its stdout: it names the learner's file too.
+      with connect(url) as ws:
+          start(ws, {'language': 'python',
+                     'files': [{'name': 'exc.py', 'content': "def f():\n    raise ValueError('boom')\nf()\n"}]},
+                tty=True)
+          seen = events(ws, lambda m: m['type'] in ('result', 'error'))
+          out['stdout'] = stdout_of(seen)
+          result = [m for m in seen if m['type'] == 'result']
+          out['result_stdout'] = result[0]['result']['run']['stdout'] if result and result[0]['result']['run'] else None
   elif mode == 'paste':
       with connect(url, max_size=None) as ws:
           start(ws, {'language': 'python', 'source': "import sys\nprint(len(sys.stdin.read()))\n"})
@@ -488,6 +498,17 @@ struct LiveConnectTests {
       #expect(seen["result_stdout"] as? String == seen["stdout"] as? String, "\(language): \(seen)")
       #expect((seen["types"] as? [String]).map { Set($0).isSuperset(of: ["stage", "stdout", "result"]) } == true)
       #expect(seen["close"] as? Int == 1000, "\(language): \(seen)")
+    }
+  }
+
+  @Test func aTracebackAtATerminalNamesTheLearnersFile() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let seen = try liveClient(daemon, "traceback")
+    for key in ["stdout", "result_stdout"] {
+      let text = seen[key] as? String ?? ""
+      #expect(text.contains("File \"exc.py\", line 3"), "\(key): \(seen)")
+      #expect(!text.contains("/box/"), "\(key): \(seen)")
     }
   }
 

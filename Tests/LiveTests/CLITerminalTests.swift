@@ -101,6 +101,39 @@ struct CLITerminalTests {
       "\(leftovers(of: session.pid, workRoot: TestPaths.workRoot))")
   }
 
+  @Test("a traceback names the learner's file, not the box's")
+  func tracebackNamesTheLearnersFile() throws {
+    let path = try sourceFile("def f():\n    raise ValueError('boom')\nf()\n", name: "exc.py")
+    let session = try atTerminal([["expect", "dsa-run: runtime_error"]], [path])
+    #expect(session.missing == nil, "\(session.output.debugDescription)")
+    #expect(session.status == 1, "\(session.output.debugDescription)")
+    #expect(session.output.contains("File \"exc.py\", line 3"), "\(session.output.debugDescription)")
+    #expect(!session.output.contains("/box/"), "\(session.output.debugDescription)")
+  }
+
+  @Test("dsa-run's line starts a line of its own after output that did not end one")
+  func ownLineAfterAnUnfinishedLine() throws {
+    let path = try sourceFile(
+      "import sys\nsys.stdout.write('no newline')\nsys.stdout.flush()\nsys.exit(3)\n", name: "partial.py")
+    let session = try atTerminal([["expect", "dsa-run: runtime_error"]], ["--lang", "python", path])
+    #expect(session.status == 3, "\(session.output.debugDescription)")
+    #expect(session.output.contains("no newline\r\ndsa-run: runtime_error"), "\(session.output.debugDescription)")
+    // After a whole line, no empty line: one line feed between (the box's terminal and the user's
+    // each turn it into CR LF, hence "\r\r\n").
+    let whole = try sourceFile("import sys\nprint('a line')\nsys.exit(3)\n", name: "whole.py")
+    let ended = try atTerminal([["expect", "dsa-run: runtime_error"]], ["--lang", "python", whole])
+    let between = ended.output.components(separatedBy: "a line").last?.components(separatedBy: "dsa-run:").first
+    #expect(between.map { Array($0.utf8) } == Array("\r\r\n".utf8), "\(ended.output.debugDescription)")
+  }
+
+  @Test("Ctrl-C at a prompt leaves the shell's prompt on a line of its own")
+  func controlCAtAPrompt() throws {
+    let path = try sourceFile("input('Name? ')\n", name: "ask.py")
+    let session = try atTerminal([["expect", "Name? "], ["send", "\u{03}"]], ["--lang", "python", path])
+    #expect(session.status == 130, "\(session.output.debugDescription)")
+    #expect(session.output.hasSuffix("Name? \r\n"), "\(session.output.debugDescription)")
+  }
+
   @Test("an interactive run is not ended by a run's wall limit while the learner thinks")
   func interactiveRunOutlivesTheRunWallLimit() throws {
     let path = try sourceFile("name = input('Name? ')\nprint(f'Hello, {name}!')\n", name: "slow.py")

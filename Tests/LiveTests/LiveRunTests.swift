@@ -158,6 +158,51 @@ struct LiveRunTests {
     #expect(steps.count == 3)
   }
 
+  @Test(
+    "a traceback names the learner's file, live and in the result, at a terminal as without one",
+    arguments: [false, true])
+  func tracebackNamesTheLearnersFile(tty: Bool) throws {
+    var options = LiveOptions()
+    options.tty = tty
+    let source = "def f():\n    raise ValueError('boom')\nf()\n"
+    let run = LiveRunThread("python", source, options: options) { request in
+      request.files = [SourceFile(name: "exc.py", contents: Data(source.utf8))]
+    }
+    let result = try run.result()
+    #expect(result.run?.status == .runtimeError, "\(result.messages)")
+    // With a terminal the program's stderr is its stdout.
+    let live = String(
+      decoding: run.recorder.all.flatMap { event -> [UInt8] in
+        switch event {
+        case .stdout(let bytes), .stderr(let bytes): return bytes
+        default: return []
+        }
+      }, as: UTF8.self)
+    let kept = String(decoding: tty ? result.run?.stdout ?? Data() : result.run?.stderr ?? Data(), as: UTF8.self)
+    for text in [live, kept] {
+      #expect(text.contains("File \"exc.py\", line 3"), "\(text.debugDescription)")
+      #expect(!text.contains("/box/"), "\(text.debugDescription)")
+    }
+  }
+
+  @Test("a prompt that ends where a path could begin shows while the program waits for input")
+  func promptEndingInAPathsStartShows() throws {
+    var options = LiveOptions()
+    options.tty = true
+    // "file" begins "file:///box/exc.py": it is held until the output rests, then shown as it is.
+    let source = "name = input('Save to file')\nprint('saved', name)\n"
+    let run = LiveRunThread("python", source, options: options) { request in
+      request.files = [SourceFile(name: "exc.py", contents: Data(source.utf8))]
+      request.runLimits.wallMilliseconds = 60_000
+    }
+    let prompted = run.recorder.wait { $0.stdout.hasSuffix("Save to file") }
+    if !prompted { run.input.kill() }
+    #expect(prompted, "no prompt before any input; so far: \(run.recorder.stdout.debugDescription)")
+    #expect(run.input.send(Array("x\n".utf8)))
+    let result = try run.result()
+    #expect(result.stdout == "Save to filex\r\nsaved x\r\n", "\(result.messages)")
+  }
+
   @Test("kill stops a program mid-run; the outcome says it was stopped on request")
   func killMidRun() throws {
     let run = LiveRunThread("python", "import time\nprint('up', flush=True)\ntime.sleep(30)\n")

@@ -73,6 +73,15 @@ import Testing
     #expect(Self.filtered([0xE0, 0x80, 0x41]) == [0xE0] + Array("^[@A".utf8))
   }
 
+  @Test func dsaRunsOwnLineNeedsABreakOnlyAfterAnUnfinishedLine() {
+    #expect(!ProgramOutput.needsLineBreak(after: nil), "nothing printed")
+    #expect(!ProgramOutput.needsLineBreak(after: UInt8(ascii: "\n")))
+    // A prompt, a progress bar drawn with \r, a terminal's CR LF cut before its LF.
+    for last in [" ", "?", "\r", "x"] {
+      #expect(ProgramOutput.needsLineBreak(after: last.utf8.first), "\(last.debugDescription)")
+    }
+  }
+
   @Test func aSequenceSplitAcrossChunksIsDecidedWhole() {
     var filter = TerminalFilter()
     #expect(filter.filter(Array("ok \u{1B}".utf8)) == Array("ok ".utf8))

@@ -13,9 +13,12 @@ struct CLIResult {
   var stderr: String
 }
 
-func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+/// Runs dsa-run (or `executable`, which runs it: `setpriv`) with these arguments.
+func runCLI(
+  _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], executable: String = dsaRunBinary
+) throws -> CLIResult {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: dsaRunBinary)
+  process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   if !environment.isEmpty {
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -213,7 +216,9 @@ func runCLI(_ arguments: [String], stdin: Data? = nil, environment: [String: Str
     (["--lang", "cobol", "x.cob"], "unknown language \"cobol\"; known: "),
     (["--lang", "python", "/no/such/file.py"], "cannot read /no/such/file.py"),
     (["--lang", "python"], "give the source file"),
-    (["main.py"], "unknown command"),
+    // A file named first is run in the language of its extension; a word that is no file, a command.
+    (["main.py"], "cannot read main.py: no such file"),
+    (["mian"], "unknown command \"mian\""),
     (["--lang", "python", "/etc", "--json"], "not a regular file"),
     (["--lang", "python", "x.py", "--memory-limit", "999999"], "limit out of range"),
   ])

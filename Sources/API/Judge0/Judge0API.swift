@@ -92,7 +92,8 @@ struct Judge0API: FrontEnd, StoredJobRunner {
     let rest = String(scope.path.dropFirst(settings.prefix.count))
     switch route.label {
     case "judge0:/languages":
-      return Self.json(.ok, .array(languages().map { ["id": .number(Double($0.id)), "name": .string($0.name)] }))
+      return Self.json(
+        .ok, .array(languages().map { ["id": .number(Double($0.id)), "name": .string(runningName($0))] }))
     case "judge0:/languages/{id}":
       let given = rest.dropFirst("/languages/".count)
       guard let id = Int(given), let language = languages().first(where: { $0.id == id }) else {
@@ -202,6 +203,13 @@ struct Judge0API: FrontEnd, StoredJobRunner {
     }
   }
 
+  /// The id's name with the version of what runs it.
+  func runningName(_ language: Judge0Model.Language) -> String {
+    guard let runner = defaultRunner(language.runsAs) else { return language.name }
+    return Judge0Model.runningName(
+      language, version: service.probesVersions ? service.probedVersion(of: runner) : runner.version)
+  }
+
   private func defaultRunner(_ language: String) -> Runner? {
     var context = RunContext(requestID: "", route: "")
     return try? service.runner(language: language, version: nil, context: &context)
@@ -210,7 +218,8 @@ struct Judge0API: FrontEnd, StoredJobRunner {
   private func languageObject(_ language: Judge0Model.Language) -> JSONValue {
     let runner = defaultRunner(language.runsAs)
     return [
-      "id": .number(Double(language.id)), "name": .string(language.name), "is_archived": .bool(language.isArchived),
+      "id": .number(Double(language.id)), "name": .string(runningName(language)),
+      "is_archived": .bool(language.isArchived),
       "source_file": .string(language.sourceFile),
       "compile_cmd": runner?.compile.map { .string($0.argv.joined(separator: " ")) } ?? .null,
       "run_cmd": runner.map { .string($0.run.argv.joined(separator: " ")) } ?? .null,
@@ -225,7 +234,7 @@ struct Judge0API: FrontEnd, StoredJobRunner {
     func number(_ value: Double) -> JSONValue { .number(value) }
     func whole(_ value: UInt64) -> JSONValue { .number(Double(value)) }
     return [
-      "maintenance_mode": false, "enable_wait_result": true, "enable_compiler_options": false,
+      "maintenance_mode": false, "enable_wait_result": true, "enable_compiler_options": true,
       "allowed_languages_for_compile_options": [], "enable_command_line_arguments": true,
       "enable_submission_delete": false, "enable_callbacks": .bool(webhooks != nil),
       "callbacks_max_tries": number(Double(webhooks?.tries ?? 0)),

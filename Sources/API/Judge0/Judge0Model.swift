@@ -53,6 +53,20 @@ public enum Judge0Model {
 
   public static func language(id: Int) -> Language? { languages.first { $0.id == id } }
 
+  /// What the language's name says runs, by our language: the name, and the toolchain when the
+  /// version alone does not say it. Judge0's own names ("C++ (GCC 7.4.0)") would name a compiler
+  /// this server does not have.
+  static let toolchains: [String: (name: String, toolchain: String?)] = [
+    "c": ("C", "GCC"), "cpp": ("C++", "GCC"), "java": ("Java", "OpenJDK"), "javascript": ("JavaScript", "Node.js"),
+    "python": ("Python", nil), "kotlin": ("Kotlin", nil), "go": ("Go", nil), "dart": ("Dart", nil),
+  ]
+
+  /// The id's name as it runs here: "C++ (GCC 12.2.0)" for ids 52, 53, 54 and 105 alike.
+  public static func runningName(_ language: Language, version: String) -> String {
+    guard let known = toolchains[language.runsAs] else { return language.name }
+    return "\(known.name) (\(known.toolchain.map { $0 + " " } ?? "")\(version))"
+  }
+
   /// `app/enumerations/status.rb`.
   public static let statuses: [(id: Int, description: String)] = [
     (1, "In Queue"), (2, "Processing"), (3, "Accepted"), (4, "Wrong Answer"), (5, "Time Limit Exceeded"),

@@ -71,9 +71,21 @@ extension Judge0API {
       files = try unpack(encoded, source: submission.sourceCode, language: language)
     }
 
+    let compilerOptions = CompilerOptions.words(submission.compilerOptions ?? "")
+    if !compilerOptions.isEmpty {
+      guard runner.compile != nil else {
+        throw .field("compiler_options", "setting compiler options is only allowed for compiled languages")
+      }
+      if let problem = CompilerOptions.problem(compilerOptions, runner: runner) {
+        throw .field("compiler_options", problem)
+      }
+    }
+
     var ask = RunAsk(language: runner.language, files: files)
     ask.stdin = Data((submission.stdin ?? "").utf8)
     ask.arguments = arguments
+    ask.compilerOptions = compilerOptions
+    ask.mergesStderrIntoStdout = submission.redirectStderrToStdout ?? false
     ask.limits = AskedLimits(
       cpuMilliseconds: cpu.map { max(1, Int64(($0 * 1000).rounded(.up))) },
       wallMilliseconds: wall.map { Int64(($0 * 1000).rounded(.up)) },
@@ -91,7 +103,12 @@ extension Judge0API {
     func whole(_ value: Double) -> JSONValue { .number(value.rounded()) }
     let echo: [String: JSONValue] = [
       "source_code": .string(submission.sourceCode), "language_id": .number(Double(language.id)),
-      "language": ["id": .number(Double(language.id)), "name": .string(language.name)],
+      "language": [
+        "id": .number(Double(language.id)),
+        "name": .string(
+          Judge0Model.runningName(
+            language, version: service.probesVersions ? service.probedVersion(of: runner) : runner.version)),
+      ],
       "stdin": submission.stdin.map(JSONValue.string) ?? .null,
       "expected_output": submission.expectedOutput.map(JSONValue.string) ?? .null,
       "number_of_runs": whole(runs ?? 1),
@@ -105,7 +122,8 @@ extension Judge0API {
       "max_file_size": whole(fileSize ?? Double(defaults.outputBytesPerStream >> 10)),
       "compiler_options": submission.compilerOptions.map(JSONValue.string) ?? .null,
       "command_line_arguments": submission.commandLineArguments.map(JSONValue.string) ?? .null,
-      "redirect_stderr_to_stdout": false, "callback_url": submission.callbackURL.map(JSONValue.string) ?? .null,
+      "redirect_stderr_to_stdout": .bool(submission.redirectStderrToStdout ?? false),
+      "callback_url": submission.callbackURL.map(JSONValue.string) ?? .null,
       "additional_files": submission.additionalFiles.map(JSONValue.string) ?? .null, "enable_network": false,
     ]
     return Judge0Job(submission: submission, request: request, echo: echo)

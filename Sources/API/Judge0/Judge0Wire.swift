@@ -60,6 +60,8 @@ struct Judge0Submission: Sendable, Equatable {
   var maxFileSize: Double?
   var numberOfRuns: Double?
   var compilerOptions: String?
+  /// One stream for the program's stdout and stderr, in the order written.
+  var redirectStderrToStdout: Bool?
   var commandLineArguments: String?
   var callbackURL: String?
   /// A zip, base64 whatever `base64_encoded` says.
@@ -69,7 +71,7 @@ struct Judge0Submission: Sendable, Equatable {
   static let storedKeys = [
     "source_code", "language_id", "stdin", "expected_output", "cpu_time_limit", "cpu_extra_time", "wall_time_limit",
     "memory_limit", "stack_limit", "max_processes_and_or_threads", "max_file_size", "number_of_runs",
-    "compiler_options", "command_line_arguments", "callback_url", "additional_files",
+    "compiler_options", "command_line_arguments", "callback_url", "additional_files", "redirect_stderr_to_stdout",
   ]
 
   /// Reads one submission's attributes; `base64`: its texts are base64 (`base64_encoded=true`).
@@ -137,12 +139,10 @@ struct Judge0Submission: Sendable, Equatable {
       if try flag(name) == true { throw .field(name, "this server does not allow \(name)") }
     }
     if try flag("enable_network") == true { throw .field("enable_network", "enabling network is not allowed") }
-    if try flag("redirect_stderr_to_stdout") == true {
-      throw .field("redirect_stderr_to_stdout", "this server keeps stdout and stderr apart; it cannot redirect")
-    }
+    submission.redirectStderrToStdout = try flag("redirect_stderr_to_stdout")
     submission.compilerOptions = try plain("compiler_options")
-    if let options = submission.compilerOptions, !options.isEmpty {
-      throw .field("compiler_options", "setting compiler options is not allowed on this server")
+    if let options = submission.compilerOptions, options.count > 512 {
+      throw .field("compiler_options", "is too long (maximum is 512 characters)")
     }
     submission.commandLineArguments = try plain("command_line_arguments")
     submission.callbackURL = try plain("callback_url")
@@ -171,6 +171,7 @@ struct Judge0Submission: Sendable, Equatable {
     object["max_file_size"] = maxFileSize.map(JSONValue.number)
     object["number_of_runs"] = numberOfRuns.map(JSONValue.number)
     object["compiler_options"] = compilerOptions.map(JSONValue.string)
+    object["redirect_stderr_to_stdout"] = redirectStderrToStdout.map(JSONValue.bool)
     object["command_line_arguments"] = commandLineArguments.map(JSONValue.string)
     object["callback_url"] = callbackURL.map(JSONValue.string)
     object["additional_files"] = additionalFiles.map(JSONValue.string)

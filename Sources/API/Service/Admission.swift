@@ -94,6 +94,10 @@ public struct RunAsk: Sendable {
   /// mostly waits for its learner, so its wall limit is this unless it asks for less, and its CPU
   /// limit and the idle rule bound it. nil for any other run.
   public var liveWallMilliseconds: UInt64?
+  /// Options added to a C or C++ compile (`CompilerOptions`: an allow-list, refused by name).
+  public var compilerOptions: [String] = []
+  /// One pipe for stdout and stderr, in the order written (Judge0's `redirect_stderr_to_stdout`).
+  public var mergesStderrIntoStdout = false
 
   public init(language: String, version: String? = nil, files: [SourceFile]) {
     self.language = language

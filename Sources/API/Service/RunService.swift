@@ -102,62 +102,15 @@ public final class RunService: Sendable {
     return runner
   }
 
-  // MARK: Admission (pure: nothing charged, stored or queued)
+  // MARK: Admission (pure: nothing charged, stored or queued; the rest in RunServiceAdmission.swift)
 
-  /// Every check a run of `ask` makes before its program starts: the language, the files as the
-  /// box will name them, the arguments, every limit against the maxima.
-  public func admit(_ ask: RunAsk, context: inout RunContext) throws(APIError) -> ExecuteRequest {
-    let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
-    if let problem = Executor.argumentsProblem(ask.arguments) { throw .badRequest(problem) }
-    try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
-    var request = ExecuteRequest(language: ask.language, version: ask.version, files: ask.files)
-    request.runner = runner
-    request.stdin = ask.stdin
-    request.arguments = ask.arguments
-    var maxima = settings.maxima
-    var asked = ask.limits
-    if let live = ask.liveWallMilliseconds {
-      maxima.wallMilliseconds = live
-      asked.wallMilliseconds = asked.wallMilliseconds ?? Int64(clamping: live)
-    }
-    request.runLimits = try maxima.admit(
-      asked, runnerDefaults: runner.runLimits(), chooser: .caller, field: ask.limitsField)
-    return request
-  }
-
-  /// Every check a grade of `ask` makes before it starts: the language, the files, and every limit
-  /// of the challenge (its tests', its growth section's, its checker program's) against the maxima.
-  public func admit(_ ask: GradeAsk, context: inout RunContext) throws(APIError) -> GradeRequest {
-    let runner = try self.runner(language: ask.language, version: ask.version, context: &context)
-    try checkFiles(ask.files, runner: runner, requestedAs: ask.language)
-    let maxima = settings.maxima
-    let chooser: LimitChooser = ask.inline ? .caller : .operatorChoice
-    var challenge = ask.challenge
-    challenge.limits = try maxima.admit(
-      AskedLimits(challenge.limits), runnerDefaults: runner.runLimits(), chooser: chooser, field: "challenge.limits.")
-    if var growth = challenge.growth {
-      // A growth size runs with the challenge's limits under the section's own; both are admitted.
-      var merged = challenge.limits
-      let own = growth.limits
-      merged.cpuMilliseconds = own.cpuMilliseconds ?? merged.cpuMilliseconds
-      merged.wallMilliseconds = own.wallMilliseconds ?? merged.wallMilliseconds
-      merged.memoryMegabytes = own.memoryMegabytes ?? merged.memoryMegabytes
-      merged.outputKilobytes = own.outputKilobytes ?? merged.outputKilobytes
-      merged.processes = own.processes ?? merged.processes
-      growth.limits = try maxima.admit(
-        AskedLimits(merged), runnerDefaults: runner.runLimits(), chooser: chooser,
-        field: "challenge.growth.limits.")
-      challenge.growth = growth
-    }
-    let checkerLimits = try maxima.admit(
-      AskedLimits(CheckerProgramRunner.defaultLimits), runnerDefaults: BoxLimits(), chooser: .operatorChoice,
-      field: "checker limits.")
-    return GradeRequest(ask: ask, runner: runner, challenge: challenge, checkerLimits: checkerLimits)
-  }
-
-  private func checkFiles(_ files: [SourceFile], runner: Runner, requestedAs language: String) throws(APIError) {
+  /// A grade's files as its challenge runs them (a function challenge's driver first).
+  func checkFiles(
+    _ files: [SourceFile], runner: Runner, requestedAs language: String, challenge: Challenge? = nil
+  ) throws(APIError) {
     do throws(ExecuteError) {
-      try executor.checkFiles(files, runner: runner, requestedAs: language)
+      let program = try FunctionDrivers.programFiles(of: challenge, language: runner.language, learnerFiles: files)
+      try executor.checkFiles(program, runner: runner, requestedAs: language)
     } catch {
       throw .from(error)
     }

@@ -193,6 +193,7 @@ struct V1API: FrontEnd, StoredJobRunner {
           "name": runner.displayName,
           "version": missing == nil && service.probesVersions ? service.probedVersion(of: runner) : runner.version,
           "aliases": runner.aliases,
+          "standards": runner.standards,
           "available": missing == nil,
           "reason": missing.map { "\($0) is missing; install with: \(runner.installHint)" as Any } ?? NSNull(),
         ])

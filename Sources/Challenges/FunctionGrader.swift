@@ -1,0 +1,345 @@
+import Foundation
+import Grading
+import Runners
+import Sandbox
+import Synchronization
+import Wire
+
+/// What one run of a function challenge's driver reported (`FunctionProtocol`): only lines that
+/// carry the run's nonce count, so a learner's printed `@result` line is ignored.
+struct FunctionReport {
+  /// A test's reported outcome, its JSON object as read (with the reader that kept its long
+  /// numbers' text).
+  struct Result {
+    var fields: [String: JSONValue]
+    var reader: StrictReader
+    var cpuMilliseconds: UInt64
+    var wallMilliseconds: UInt64
+  }
+
+  /// The tests begun, in order.
+  var begun: [Int] = []
+  var results: [Int: Result] = [:]
+  /// The test the driver's watchdog ended, and which budget it passed ("cpu" or "wall").
+  var limit: (test: Int, kind: String)?
+  var missingFunction = false
+  var done = false
+  /// The learner's stderr before the first test (loading their file) and during each test.
+  var stderrBeforeTests = ""
+  var stderrByTest: [Int: String] = [:]
+
+  static func parse(stdout: Data, stderr: Data, nonce: String) -> FunctionReport {
+    var report = FunctionReport()
+    for line in stdout.split(separator: UInt8(ascii: "\n")) {
+      guard line.first == UInt8(ascii: "@") else { continue }
+      let text = String(decoding: line, as: UTF8.self)
+      let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count >= 2, parts[1] == nonce else { continue }
+      let rest = parts.count > 2 ? String(parts[2]) : ""
+      switch parts[0] {
+      case Substring(FunctionProtocol.begin):
+        if let index = Int(rest) { report.begun.append(index) }
+      case Substring(FunctionProtocol.result):
+        let reader = StrictReader()
+        guard case .object(let fields)? = reader.parse(Data(rest.utf8)), case .number(let test)? = fields["test"],
+          let index = Int(exactly: test)
+        else { continue }
+        func milliseconds(_ key: String) -> UInt64 {
+          if case .number(let value)? = fields[key], value >= 0, value < 1e12 { return UInt64(value) }
+          return 0
+        }
+        report.results[index] = Result(
+          fields: fields, reader: reader, cpuMilliseconds: milliseconds("cpu_ms"),
+          wallMilliseconds: milliseconds("wall_ms"))
+      case Substring(FunctionProtocol.limit):
+        let reader = StrictReader()
+        if case .object(let fields)? = reader.parse(Data(rest.utf8)), case .number(let test)? = fields["test"],
+          let index = Int(exactly: test), case .string(let kind)? = fields["kind"]
+        {
+          report.limit = (index, kind)
+        }
+      case Substring(FunctionProtocol.missing): report.missingFunction = true
+      case Substring(FunctionProtocol.done): report.done = true
+      default: continue
+      }
+    }
+    report.splitStderr(stderr, nonce: nonce)
+    return report
+  }
+
+  /// The learner's stderr cut at the driver's `@begin NONCE k` lines.
+  private mutating func splitStderr(_ stderr: Data, nonce: String) {
+    let marker = "\n@begin \(nonce) "
+    let text = String(decoding: stderr, as: UTF8.self)
+    var pieces = text.components(separatedBy: marker)
+    stderrBeforeTests = pieces.removeFirst()
+    for piece in pieces {
+      guard let newline = piece.firstIndex(of: "\n"), let index = Int(piece[..<newline]) else { continue }
+      stderrByTest[index, default: ""] += String(piece[piece.index(after: newline)...])
+    }
+  }
+}
+
+/// Runs a function challenge's tests: in one process per group (visible tests in one, hidden tests
+/// in another, so no visible test's stderr or figures can carry what the function saw of a hidden
+/// test), each test under the driver's own CPU and wall budget; the box's limits (the tests left
+/// times the per-test limits, within the grade's bound) are the backstop. A test that crashes the
+/// process or passes its budget gets its own verdict, and the tests after it run in a fresh process.
+struct FunctionTestWork: Sendable {
+  let executor: Executor
+  let challenge: Challenge
+  let signature: FunctionSignature
+  let comparison: FunctionComparison
+  let program: PreparedProgram
+  let deadline: UInt64
+  let boundMilliseconds: UInt64
+
+  /// The limits of one test (the challenge's laid over the runner's).
+  var perTest: BoxLimits { program.runner.runLimits(challenge.limits) }
+
+  func remainingMilliseconds() -> UInt64 {
+    let now = DispatchTime.now().uptimeNanoseconds
+    return now >= deadline ? 0 : (deadline - now) / 1_000_000
+  }
+
+  /// Grades the tests at `indices` (in order), calling `finished` with each test's grade as it is known.
+  func grade(
+    _ indices: [Int], stop: borrowing Atomic<Bool>, stopAtFirstFailure: Bool, finished: (Int, TestGrade) -> Void
+  ) {
+    var pending = indices[...]
+    func finish(_ index: Int, _ given: TestGrade) {
+      pending.removeAll { $0 == index }
+      var grade = given
+      // As for a stdin challenge: the arguments, the expected value when one is right, the value returned.
+      if ![.accepted, .skipped, .internalError].contains(grade.verdict) {
+        let test = challenge.tests[index]
+        let input = FailureDetails.prefix(test.stdin, limit: Grader.detailsInputBytes)
+        let expected =
+          challenge.hasOneRightOutput
+          ? test.expectedStdout.map { FailureDetails.prefix(Data($0.utf8), limit: Grader.detailsOutputBytes) } : nil
+        let output = FailureDetails.prefix(Data(grade.stdout.utf8), limit: Grader.detailsOutputBytes)
+        grade.details = FailureDetails(
+          input: input.text, inputTruncated: input.truncated, expectedOutput: expected?.text,
+          expectedOutputTruncated: expected?.truncated ?? false, output: output.text, outputTruncated: output.truncated,
+          lastMatchingStep: nil)
+      }
+      finished(index, grade)
+      if stopAtFirstFailure, grade.verdict != .accepted { stop.store(true, ordering: .relaxed) }
+    }
+    func skipAll(_ message: String) {
+      for index in pending { finish(index, skipped(index, message)) }
+    }
+    while !pending.isEmpty {
+      if stop.load(ordering: .relaxed) {
+        return skipAll("Not run: an earlier test failed (stop at first failure).")
+      }
+      if remainingMilliseconds() < 100 {
+        return skipAll("Not run: grading passed its bound of \(Grader.seconds(boundMilliseconds)).")
+      }
+      let batch = Array(pending)
+      let nonce = Self.nonce()
+      var limits = challenge.limits
+      let count = UInt64(batch.count)
+      let ceilings = BoxLimits.ceilings
+      limits.cpuMilliseconds = min(perTest.cpuTimeMilliseconds * count, ceilings.cpuTimeMilliseconds)
+      limits.wallMilliseconds = min(perTest.wallTimeMilliseconds * count, ceilings.wallTimeMilliseconds)
+      limits.outputKilobytes = min(perTest.outputBytesPerStream * count, ceilings.outputBytesPerStream) >> 10
+      var lowered = false
+      let left = max(1, remainingMilliseconds())
+      if left < limits.wallMilliseconds! {
+        limits.wallMilliseconds = left
+        lowered = true
+      }
+      let outcome: Outcome
+      do throws(ExecuteError) {
+        outcome = try executor.run(program, stdin: stdin(batch, nonce: nonce), limits: limits)
+      } catch {
+        for index in batch {
+          var grade = TestGrade(
+            name: challenge.tests[index].name, verdict: .internalError, score: 0,
+            points: challenge.tests[index].points, message: "The sandbox failed on this test, which is not your fault.")
+          if case .notStarted(let why) = error {
+            grade.verdict = .skipped
+            grade.message = "Not run: \(why)."
+          }
+          grade.operatorDetail = "\(error)"
+          finish(index, grade)
+        }
+        return
+      }
+      let report = FunctionReport.parse(stdout: outcome.stdout, stderr: outcome.stderr, nonce: nonce)
+      var reportedCPU: UInt64 = 0
+      for index in batch {
+        guard let result = report.results[index] else { continue }
+        reportedCPU += result.cpuMilliseconds
+        var grade = graded(index, result: result)
+        grade.memoryKilobytes = outcome.memoryKilobytes
+        grade.stderr = excerpt(report.stderrByTest[index] ?? "")
+        finish(index, grade)
+      }
+      if pending.isEmpty { return }
+      if report.missingFunction {
+        let name = FunctionDrivers.byLanguage[program.language]?.functionName(signature) ?? signature.name
+        for index in pending {
+          var grade = failed(
+            index, .runtimeError,
+            "Your file defines no function named \(name): the tests call \(name) with the challenge's arguments.")
+          grade.stderr = excerpt(report.stderrBeforeTests)
+          grade.wallMilliseconds = outcome.wallMilliseconds
+          grade.memoryKilobytes = outcome.memoryKilobytes
+          finish(index, grade)
+        }
+        return
+      }
+      // The test that was running when the process ended (`@begin` without its result).
+      guard let running = report.begun.last(where: { report.results[$0] == nil }), pending.contains(running) else {
+        // Nothing ran: the learner's file failed as it loaded (or the process ended between tests
+        // with no test to blame); every test left would fail the same way.
+        let verdict = GradeVerdict(runStatus: outcome.status) ?? .runtimeError
+        let why =
+          outcome.status == .ok
+          ? "The program ended before running the tests (does your file call exit?)."
+          : "Your file failed before any test ran: \(outcome.message)"
+        for index in pending {
+          var grade = failed(index, verdict, why)
+          grade.stderr = excerpt(report.stderrBeforeTests)
+          grade.cpuMilliseconds = outcome.cpuMilliseconds
+          grade.wallMilliseconds = outcome.wallMilliseconds
+          grade.memoryKilobytes = outcome.memoryKilobytes
+          finish(index, grade)
+        }
+        return
+      }
+      var grade: TestGrade
+      if let limit = report.limit, limit.test == running {
+        let budget = limit.kind == "cpu" ? perTest.cpuTimeMilliseconds : perTest.wallTimeMilliseconds
+        grade = failed(
+          running, .timeLimit,
+          "Stopped after \(Grader.seconds(budget)) of \(limit.kind == "cpu" ? "CPU" : "wall") time on this test: "
+            + "the limit of one test.")
+        if limit.kind == "cpu" { grade.cpuMilliseconds = budget } else { grade.wallMilliseconds = budget }
+      } else if lowered, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
+        grade = skipped(
+          running, "Stopped: grading reached its bound of \(Grader.seconds(boundMilliseconds)) while this test ran.")
+      } else if outcome.status == .ok {
+        grade = failed(running, .runtimeError, "The program ended while this test ran (does your function call exit?).")
+      } else {
+        grade = failed(running, GradeVerdict(runStatus: outcome.status) ?? .runtimeError, outcome.message)
+        grade.cpuMilliseconds = outcome.cpuMilliseconds > reportedCPU ? outcome.cpuMilliseconds - reportedCPU : 0
+      }
+      grade.memoryKilobytes = outcome.memoryKilobytes
+      grade.stderr = excerpt(report.stderrByTest[running] ?? "")
+      finish(running, grade)
+      if grade.verdict == .skipped {
+        return skipAll("Not run: grading passed its bound of \(Grader.seconds(boundMilliseconds)).")
+      }
+      // The rest run again in a fresh process, from the test after the one that ended it.
+      if let position = batch.firstIndex(of: running) {
+        let before = Set(batch[..<position])
+        for index in pending where before.contains(index) {
+          finish(index, failed(index, .internalError, "The driver did not report this test, which is not your fault."))
+        }
+      }
+    }
+  }
+
+  /// The driver's stdin: the nonce line, then the tests as one JSON object.
+  func stdin(_ batch: [Int], nonce: String) -> Data {
+    var text = nonce + "\n"
+    text += "{\"cpu_ms\":\(perTest.cpuTimeMilliseconds),\"wall_ms\":\(perTest.wallTimeMilliseconds),\"tests\":["
+    for (position, index) in batch.enumerated() {
+      if position > 0 { text += "," }
+      let arguments = challenge.tests[index].arguments ?? []
+      text += "{\"index\":\(index),\"args\":[" + arguments.map(\.json).joined(separator: ",") + "]}"
+    }
+    return Data((text + "]}\n").utf8)
+  }
+
+  /// A fresh random nonce: 32 hex digits.
+  static func nonce() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<2).map { _ in
+      let hex = String(generator.next() as UInt64, radix: 16)
+      return String(repeating: "0", count: 16 - hex.count) + hex
+    }.joined()
+  }
+
+  private func excerpt(_ text: String) -> String {
+    String(decoding: Array(text.utf8.suffix(Grader.stderrExcerptBytes)), as: UTF8.self)
+  }
+
+  private func skipped(_ index: Int, _ message: String) -> TestGrade {
+    TestGrade(
+      name: challenge.tests[index].name, verdict: .skipped, score: 0, points: challenge.tests[index].points,
+      message: message)
+  }
+
+  private func failed(_ index: Int, _ verdict: GradeVerdict, _ message: String) -> TestGrade {
+    TestGrade(
+      name: challenge.tests[index].name, verdict: verdict, score: 0, points: challenge.tests[index].points,
+      message: message)
+  }
+
+  /// A reported result judged: the budget, then the type, then the comparison. The driver only
+  /// reports what the function returned; the verdict is made here.
+  func graded(_ index: Int, result: FunctionReport.Result) -> TestGrade {
+    let test = challenge.tests[index]
+    var grade = failed(index, .wrongAnswer, "")
+    grade.cpuMilliseconds = result.cpuMilliseconds
+    grade.wallMilliseconds = result.wallMilliseconds
+    if result.cpuMilliseconds > perTest.cpuTimeMilliseconds || result.wallMilliseconds > perTest.wallTimeMilliseconds {
+      let cpu = result.cpuMilliseconds > perTest.cpuTimeMilliseconds
+      grade.verdict = .timeLimit
+      grade.message =
+        "Your function took \(Grader.seconds(cpu ? result.cpuMilliseconds : result.wallMilliseconds)) of "
+        + "\(cpu ? "CPU" : "wall") time on this test; the limit is "
+        + "\(Grader.seconds(cpu ? perTest.cpuTimeMilliseconds : perTest.wallTimeMilliseconds))."
+      return grade
+    }
+    if case .string(let raised)? = result.fields["raised"] {
+      grade.verdict = .runtimeError
+      grade.message = "Your function raised an exception: \(raised)"
+      return grade
+    }
+    let type = signature.returns
+    if case .string(let kind)? = result.fields["unencodable"] {
+      grade.message = "Your function returned \(kind), which is not \(type.phrase) (\(type))."
+      return grade
+    }
+    guard let json = result.fields["value"] else {
+      grade.verdict = .internalError
+      grade.message = "The driver reported no value for this test, which is not your fault."
+      return grade
+    }
+    let before = result.reader.problems.count
+    guard let actual = FunctionValue.read(json, as: type, at: "value", reader: result.reader, lenientFloats: true)
+    else {
+      let problem = result.reader.problems.dropFirst(before).first
+      var place = problem?.path ?? ""
+      place = place.hasPrefix("value") ? String(place.dropFirst(5)) : place
+      grade.message =
+        "Your function returned \(Self.cut(json.json)), which is not \(type.phrase) (\(type))"
+        + (problem.map { place.isEmpty ? ": \($0.message)." : ": at \(place), \($0.message)." } ?? ".")
+      grade.stdout = json.json + "\n"
+      return grade
+    }
+    grade.stdout = actual.json + "\n"
+    guard let expected = test.expected else {
+      grade.verdict = .internalError
+      grade.message = "The test has no expected value, which is not your fault."
+      return grade
+    }
+    if comparison.accepts(actual, expected: expected) {
+      grade.verdict = .accepted
+      grade.score = 1
+      grade.stdout = ""
+      return grade
+    }
+    let wanted = comparison == .anyOf ? "one of \(expected.excerpt())" : expected.excerpt()
+    let order = comparison == .unordered ? " (in any order)" : ""
+    grade.message = "Expected \(wanted)\(order), your function returned \(actual.excerpt())."
+    return grade
+  }
+
+  static func cut(_ text: String) -> String { text.count <= 300 ? text : String(text.prefix(300)) + "..." }
+}

@@ -1,0 +1,318 @@
+import Grading
+
+/// Python: `def merge_intervals(intervals: list[list[int]]) -> list[list[int]]:` in `solution.py`,
+/// imported by `driver.py`. The watchdog is `signal.setitimer`: ITIMER_PROF for the test's CPU
+/// budget, ITIMER_REAL for its wall budget; its handler writes the `@limit` line and ends the process
+/// (a handler runs between bytecodes, so a loop inside one C call is ended by the box's limit instead).
+struct PythonFunctionDriver: FunctionDriver {
+  let language = "python"
+  let driverFileName = "driver.py"
+  let solutionFileName = "solution.py"
+
+  func functionName(_ signature: FunctionSignature) -> String { signature.name }
+
+  func typeName(_ type: FunctionType) -> String {
+    switch type {
+    case .int: return "int"
+    case .float: return "float"
+    case .bool: return "bool"
+    case .string: return "str"
+    case .array(let element): return "list[\(typeName(element))]"
+    case .linkedList: return "Optional[ListNode]"
+    case .tree: return "Optional[TreeNode]"
+    case .graph: return "list[list[int]]"
+    }
+  }
+
+  /// The driver's function that turns a test's JSON argument into this type's value.
+  func decoder(_ type: FunctionType) -> String {
+    switch type {
+    case .linkedList: return "_to_list"
+    case .tree: return "_to_tree"
+    case .graph: return "_to_graph"
+    default: return "_plain"
+    }
+  }
+
+  func placeholder(_ type: FunctionType) -> String {
+    switch type {
+    case .int: return "0"
+    case .float: return "0.0"
+    case .bool: return "False"
+    case .string: return "\"\""
+    case .array: return "[]"
+    case .linkedList, .tree, .graph: return "None"
+    }
+  }
+
+  func starter(_ signature: FunctionSignature) -> String {
+    let parameters = signature.parameters.map { "\($0.name): \(typeName($0.type))" }.joined(separator: ", ")
+    let types = signature.parameters.map(\.type) + [signature.returns]
+    var preamble = ""
+    if types.contains(.linkedList) || types.contains(.tree) {
+      preamble = "from typing import Optional\n\n"
+      if types.contains(.linkedList) {
+        preamble += """
+          # ListNode is defined for you:
+          # class ListNode:
+          #     def __init__(self, val=0, next=None):
+          #         self.val = val
+          #         self.next = next
+
+
+
+          """
+      }
+      if types.contains(.tree) {
+        preamble += """
+          # TreeNode is defined for you:
+          # class TreeNode:
+          #     def __init__(self, val=0, left=None, right=None):
+          #         self.val = val
+          #         self.left = left
+          #         self.right = right
+
+
+
+          """
+      }
+    }
+    return preamble + """
+      def \(signature.name)(\(parameters)) -> \(typeName(signature.returns)):
+          # Write your solution here: return the result; print() goes to stderr, for debugging.
+          return \(placeholder(signature.returns))
+
+      """
+  }
+
+  func driver(_ signature: FunctionSignature) -> String {
+    // Generated per challenge only for the function's name; the rest is the same for every challenge.
+    """
+    # The dsa-run function driver (generated; not the learner's). docs/challenges.md tells the protocol.
+    import collections, importlib.util, json, os, signal, sys, time, traceback
+
+    FUNCTION = \(JSONQuoted.string(signature.name))
+    LIMIT = 1000000
+
+
+    class ListNode:
+        def __init__(self, val=0, next=None):
+            self.val = val
+            self.next = next
+
+
+    class TreeNode:
+        def __init__(self, val=0, left=None, right=None):
+            self.val = val
+            self.left = left
+            self.right = right
+
+
+    def _plain(value):
+        return value
+
+
+    def _to_list(values):
+        head = None
+        for value in reversed(values):
+            head = ListNode(value, head)
+        return head
+
+
+    def _to_tree(values):
+        if not values or values[0] is None:
+            return None
+        root = TreeNode(values[0])
+        queue = collections.deque([root])
+        index = 1
+        while queue and index < len(values):
+            node = queue.popleft()
+            if index < len(values) and values[index] is not None:
+                node.left = TreeNode(values[index])
+                queue.append(node.left)
+            index += 1
+            if index < len(values) and values[index] is not None:
+                node.right = TreeNode(values[index])
+                queue.append(node.right)
+            index += 1
+        return root
+
+
+    def _to_graph(graph):
+        adjacency = [[] for _ in range(graph["n"])]
+        for u, v in graph["edges"]:
+            adjacency[u].append(v)
+            if not graph["directed"] and u != v:
+                adjacency[v].append(u)
+        return adjacency
+
+
+    def _from_list(head):
+        values = []
+        while head is not None:
+            if len(values) >= LIMIT:
+                raise TypeError("linked list of more than a million nodes (a cycle?)")
+            values.append(head.val)
+            head = head.next
+        return values
+
+
+    def _from_tree(root):
+        values = []
+        queue = collections.deque([root])
+        while queue:
+            node = queue.popleft()
+            if len(values) >= 2 * LIMIT:
+                raise TypeError("tree of more than a million nodes (a cycle?)")
+            if node is None:
+                values.append(None)
+                continue
+            values.append(node.val)
+            queue.append(node.left)
+            queue.append(node.right)
+        while values and values[-1] is None:
+            values.pop()
+        return values
+
+
+    def _write_all(fd, data):
+        while data:
+            data = data[os.write(fd, data):]
+
+
+    def _encode(value):
+        if value is None:
+            return "null"
+        if value is True or value is False:
+            return "true" if value else "false"
+        if isinstance(value, int):
+            return str(int(value))
+        if isinstance(value, float):
+            if value != value:
+                return '"NaN"'
+            if value in (float("inf"), float("-inf")):
+                return '"Infinity"' if value > 0 else '"-Infinity"'
+            return repr(float(value))
+        if isinstance(value, str):
+            return json.dumps(value, ensure_ascii=False)
+        if isinstance(value, (list, tuple)):
+            return "[" + ",".join(_encode(item) for item in value) + "]"
+        raise TypeError(type(value).__name__)
+
+
+    DECODERS = [\(signature.parameters.map { decoder($0.type) }.joined(separator: ", "))]
+    RESULT = \(["linked_list": "_from_list", "tree": "_from_tree"][signature.returns.description] ?? "_plain")
+
+
+    def _main():
+        nonce = sys.stdin.readline().strip()
+        request = json.loads(sys.stdin.read())
+        report = os.dup(1)
+        # The learner's prints, Python's and C's alike, go to stderr; the report has its own descriptor.
+        os.dup2(2, 1)
+
+        def emit(line):
+            _write_all(report, ("\\n" + line + "\\n").encode("utf-8"))
+
+        current = [-1]
+
+        def watchdog(kind):
+            def handler(signum, frame):
+                emit("@limit " + nonce + " " + json.dumps({"test": current[0], "kind": kind}))
+                os._exit(3)
+            return handler
+
+        signal.signal(signal.SIGPROF, watchdog("cpu"))
+        signal.signal(signal.SIGALRM, watchdog("wall"))
+        here = os.path.dirname(os.path.abspath(__file__))
+        sys.path.insert(0, here)
+        spec = importlib.util.spec_from_file_location("solution", os.path.join(here, "solution.py"))
+        solution = importlib.util.module_from_spec(spec)
+        # The classes the starter's annotations name, as on LeetCode.
+        solution.ListNode = ListNode
+        solution.TreeNode = TreeNode
+        sys.modules["solution"] = solution
+        spec.loader.exec_module(solution)
+        function = getattr(solution, FUNCTION, None)
+        if not callable(function):
+            emit("@missing " + nonce)
+            return
+        cpu_budget = request["cpu_ms"] / 1000.0
+        wall_budget = request["wall_ms"] / 1000.0
+        for test in request["tests"]:
+            index = test["index"]
+            current[0] = index
+            sys.stdout.flush()
+            sys.stderr.flush()
+            _write_all(2, ("\\n@begin " + nonce + " " + str(index) + "\\n").encode())
+            emit("@begin " + nonce + " " + str(index))
+            arguments = [decode(argument) for decode, argument in zip(DECODERS, test["args"])]
+            cpu_start = time.process_time()
+            wall_start = time.monotonic()
+            signal.setitimer(signal.ITIMER_PROF, cpu_budget)
+            signal.setitimer(signal.ITIMER_REAL, wall_budget)
+            raised = None
+            try:
+                value = function(*arguments)
+            except BaseException as error:
+                raised = error
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            fields = {
+                "test": index,
+                "cpu_ms": int((time.process_time() - cpu_start) * 1000),
+                "wall_ms": int((time.monotonic() - wall_start) * 1000),
+            }
+            sys.stdout.flush()
+            if raised is not None:
+                # The learner's frames only: the driver's own line is not theirs to read.
+                frames = traceback.format_exception(type(raised), raised, raised.__traceback__.tb_next)
+                sys.stderr.write("".join(frames))
+                sys.stderr.flush()
+                fields["raised"] = "".join(traceback.format_exception_only(type(raised), raised)).strip()
+                emit("@result " + nonce + " " + json.dumps(fields))
+                continue
+            try:
+                encoded = _encode(RESULT(value))
+            except RecursionError:
+                fields["unencodable"] = "a value nested too deeply"
+                emit("@result " + nonce + " " + json.dumps(fields))
+                continue
+            except (TypeError, AttributeError) as error:
+                fields["unencodable"] = "a " + (str(error) if isinstance(error, TypeError) else type(value).__name__)
+                emit("@result " + nonce + " " + json.dumps(fields))
+                continue
+            emit("@result " + nonce + ' {"test":' + str(index) + ',"cpu_ms":' + str(fields["cpu_ms"])
+                 + ',"wall_ms":' + str(fields["wall_ms"]) + ',"value":' + encoded + "}")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        emit("@done " + nonce)
+
+
+    _main()
+
+    """
+  }
+}
+
+/// A Swift string as a JSON (and Python and JavaScript) string literal.
+enum JSONQuoted {
+  static func string(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      default:
+        if scalar.value < 0x20 || scalar.value > 0x7E {
+          out += String(format: "\\u%04x", scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

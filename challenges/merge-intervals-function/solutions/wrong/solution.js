@@ -1,0 +1,15 @@
+/**
+ * @param {number[][]} intervals
+ * @return {number[][]}
+ */
+function mergeIntervals(intervals) {
+  // Wrong on purpose: the current end is taken from the last interval, not the largest seen.
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged = [];
+  for (const [left, right] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && left <= last[1]) last[1] = right;
+    else merged.push([left, right]);
+  }
+  return merged;
+}
