@@ -138,6 +138,32 @@ import Testing
     #expect(pool.records.count == 1)
   }
 
+  @Test(.enabled(if: isAvailable("c")))
+  func compileargsReachTheCompilerThroughTheAllowList() throws {
+    let pool = FakeEnvironmentPool { command in
+      command.spec.command.contains { $0.contains("gcc") } ? FakeRun(leaves: ["main": Data("exe".utf8)]) : FakeRun()
+    }
+    let router = Self.router(pool)
+    let allowed = router.handle(
+      Self.run(
+        #"{"language_id": "c", "sourcecode": "int main(void) {}", "parameters": {"compileargs": ["-std=c89 -Wall"]}}"#))
+    #expect(allowed.object["outcome"] as? Int == 15, "\(allowed.text)")
+    let compile = try #require(pool.records.first?.argv)
+    #expect(compile.contains("-std=c89") && compile.contains("-Wall"), "\(compile)")
+    // A word gcc would take as a file name (testsubmit.py's "std=c89"), or an option we do not let
+    // through: a compile error naming it, and nothing runs.
+    let before = pool.records.count
+    let refused = router.handle(
+      Self.run(#"{"language_id": "c", "sourcecode": "int main(void) {}", "parameters": {"compileargs": ["std=c89"]}}"#))
+    #expect(refused.status == .ok)
+    #expect(refused.object["outcome"] as? Int == 11)
+    #expect((refused.object["cmpinfo"] as? String)?.contains("\"std=c89\"") == true, "\(refused.text)")
+    #expect(pool.records.count == before)
+    // Other languages' compileargs are ignored.
+    let python = router.handle(Self.run(Self.python(#", "parameters": {"compileargs": ["-x"]}"#)))
+    #expect(python.object["outcome"] as? Int == 15)
+  }
+
   @Test func inputZeroGivesTheProgramNoStdin() throws {
     let pool = FakeEnvironmentPool()
     _ = Self.router(pool).handle(Self.run(Self.python(#", "input": "0""#)))

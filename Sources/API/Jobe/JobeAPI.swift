@@ -130,8 +130,17 @@ struct JobeAPI: FrontEnd {
         throw JobeRefusal(
           413, "the body is \(request.body.count) bytes; at most \(configuration.maximumBodyBytes) are accepted")
       }
-      let spec = try JobeRunSpec.read(request.body, known: Self.available(service).map(\.0))
+      let languages = Self.available(service)
+      let spec = try JobeRunSpec.read(request.body, known: languages.map(\.0))
       if spec.sourceCode == JobeRunSpec.overloadProbe { return Self.json(.ok, JobeResult.overload.json) }
+      // An option gcc would have refused or taken as a file name (Jobe passes them all) is a
+      // compile error here too, in our words, when it is not one we let through.
+      if spec.language.takesCompilerOptions, let options = spec.parameters.compileArguments,
+        let runner = languages.first(where: { $0.0 == spec.language })?.1,
+        let problem = CompilerOptions.problem(options, runner: runner)
+      {
+        return Self.json(.ok, JobeResult(outcome: .compilationError, cmpinfo: problem + "\n").json)
+      }
       let owner = scope.owner
       ask = try spec.runAsk(maxima: service.settings.maxima) { files.get($0, owner: owner) }
       jobeLanguage = spec.language.id

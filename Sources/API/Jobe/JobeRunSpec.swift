@@ -31,6 +31,10 @@ struct JobeLanguage: Sendable, Equatable {
   /// The source file name Jobe uses when the run_spec gives none; "" lets our runner choose.
   var defaultFileName: String
 
+  /// Whether its `compileargs` reach the compiler (through the allow-list of `CompilerOptions`);
+  /// other languages' are ignored (docs/compat.md, "Jobe").
+  var takesCompilerOptions: Bool { language == "c" || language == "cpp" }
+
   /// Jobe's ids (`LanguagesModel`) we have, then ours under their own names. Jobe's others
   /// (pascal, php, octave, python2, matlab) answer as any unknown language.
   static let all: [JobeLanguage] = [
@@ -62,6 +66,8 @@ struct JobeParameters: Equatable {
   var processes: Double?
   /// Word-split as `sh` splits them (`JobeShellWords`).
   var runArguments: [String] = []
+  /// `compileargs`, word-split; nil when not given.
+  var compileArguments: [String]?
 
   /// Reads `parameters` as Jobe does: a numeric default ignores a value that is not numeric, and
   /// keys it does not apply are ignored (docs/compat.md says which).
@@ -78,20 +84,24 @@ struct JobeParameters: Equatable {
     if let megabytes = number(fields["memorylimit"]), megabytes >= 0 { parameters.memoryMegabytes = megabytes }
     if let megabytes = number(fields["streamsize"]), megabytes > 0 { parameters.streamMegabytes = megabytes }
     if let count = number(fields["numprocs"]), count >= 1 { parameters.processes = count }
-    if let given = fields["runargs"] {
-      guard case .array(let items) = given else { throw .serverException("runargs must be an array of strings") }
-      var words: [String] = []
-      for item in items {
-        switch item {
-        case .string(let text): words.append(text)
-        case .number(let number): words.append(JSONValue.format(number))
-        default: throw .serverException("runargs must be an array of strings")
-        }
-      }
-      // Jobe pastes them into one `sh -c` line, so quotes may span two of them.
-      parameters.runArguments = JobeShellWords.split(words.joined(separator: " "))
-    }
+    if let given = fields["runargs"] { parameters.runArguments = try words(given, name: "runargs") }
+    if let given = fields["compileargs"] { parameters.compileArguments = try words(given, name: "compileargs") }
     return parameters
+  }
+
+  /// A list of arguments as the program or compiler sees it: Jobe pastes them into one `sh -c`
+  /// line, so they are split into words there, and quotes may span two of them.
+  static func words(_ value: JSONValue, name: String) throws(JobeRefusal) -> [String] {
+    guard case .array(let items) = value else { throw .serverException("\(name) must be an array of strings") }
+    var words: [String] = []
+    for item in items {
+      switch item {
+      case .string(let text): words.append(text)
+      case .number(let number): words.append(JSONValue.format(number))
+      default: throw .serverException("\(name) must be an array of strings")
+      }
+    }
+    return JobeShellWords.split(words.joined(separator: " "))
   }
 
   /// PHP's is_numeric: a number, or a string that reads as one.
@@ -251,6 +261,7 @@ struct JobeRunSpec {
     var ask = RunAsk(language: language.language, files: files)
     ask.stdin = Data(input.utf8)
     ask.arguments = parameters.runArguments
+    if language.takesCompilerOptions { ask.compilerOptions = parameters.compileArguments ?? [] }
     ask.limits = parameters.askedLimits(maxima: maxima, language: language.language)
     ask.limitsField = "parameters."
     return ask
