@@ -55,6 +55,9 @@ public final class APIRouter: Sendable {
         Judge0API(service: service, configuration: configuration, settings: settings, submissions: submissions))
     }
     if configuration.pistonEnabled { frontEnds.append(PistonAPI(service: service, configuration: configuration)) }
+    if let settings = configuration.jobe {
+      frontEnds.append(JobeAPI(service: service, configuration: configuration, settings: settings))
+    }
     self.frontEnds = frontEnds
   }
 
@@ -62,12 +65,13 @@ public final class APIRouter: Sendable {
   public func handle(_ request: HTTPRequest) -> HTTPResponse {
     let start = ContinuousClock.now
     let path = String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    let matched = match(path)
+    let presented = matched?.frontEnd?.presentedToken(request) ?? Self.bearerToken(request)
     var scope = RequestScope(
       context: RunContext(requestID: requestID(request), route: Self.unknownRoute), path: path,
-      query: Self.queryItems(request.target), owner: ownerDigest(request))
+      query: Self.queryItems(request.target), owner: ownerDigest(presented))
     scope.context.client = request.client
-    scope.context.tokenDigest = Self.bearerToken(request).map(RequestLogEntry.tokenDigest)
-    let matched = match(path)
+    scope.context.tokenDigest = presented.map(RequestLogEntry.tokenDigest)
     var frontEnd: (any FrontEnd)? = matched?.frontEnd
     if let route = matched?.route {
       scope.context.route = route.label
@@ -134,10 +138,10 @@ public final class APIRouter: Sendable {
     }
     switch route.kind {
     case .open: break
-    case .read: try authorize(request, context: &scope.context)
+    case .read: try authorize(request, context: &scope.context, frontEnd: frontEnd)
     case .runsCode:
       try refuseForeignPage(request, route: route)
-      try authorize(request, context: &scope.context)
+      try authorize(request, context: &scope.context, frontEnd: frontEnd)
     case .liveSocket:
       try refuseForeignPage(request, route: route)
       // Settled by the session: at open from a header, else by its start message.
@@ -174,10 +178,12 @@ public final class APIRouter: Sendable {
   // MARK: Checks every doorway shares
 
   /// Checks the bearer token, and notes the accepted one in `context` (it is charged to it).
-  func authorize(_ request: HTTPRequest, context: inout RunContext) throws(APIError) {
+  func authorize(
+    _ request: HTTPRequest, context: inout RunContext, frontEnd: (any FrontEnd)? = nil
+  ) throws(APIError) {
     guard !service.settings.bearerTokens.isEmpty else { return }
-    guard let token = Self.bearerToken(request) else {
-      throw .unauthorized("this server needs a bearer token (Authorization: Bearer TOKEN)")
+    guard let token = frontEnd?.presentedToken(request) ?? Self.bearerToken(request) else {
+      throw .unauthorized(APIError.missingTokenMessage)
     }
     guard acceptsToken(token) else { throw .unauthorized("the bearer token is not valid") }
     context.token = token
@@ -223,8 +229,8 @@ public final class APIRouter: Sendable {
   }
 
   /// Whose submissions a request sees: the SHA-256 of its bearer token ("" on a server without tokens).
-  func ownerDigest(_ request: HTTPRequest) -> String {
-    guard !service.settings.bearerTokens.isEmpty, let token = Self.bearerToken(request) else { return "" }
+  func ownerDigest(_ token: String?) -> String {
+    guard !service.settings.bearerTokens.isEmpty, let token else { return "" }
     return hexadecimal(Digest.sha256(Array(token.utf8)))
   }
 

@@ -58,10 +58,14 @@ protocol FrontEnd: Sendable {
   func render(_ error: APIError) -> HTTPResponse
   /// The answer to a method the route does not take.
   func methodNotAllowed(_ request: HTTPRequest, route: Route, path: String) -> APIError
+  /// The token a request presents (Jobe's clients send theirs as `X-API-KEY`).
+  func presentedToken(_ request: HTTPRequest) -> String?
 }
 
 extension FrontEnd {
   func render(_ error: APIError) -> HTTPResponse { error.response }
+
+  func presentedToken(_ request: HTTPRequest) -> String? { APIRouter.bearerToken(request) }
 
   func methodNotAllowed(_ request: HTTPRequest, route: Route, path: String) -> APIError {
     .methodNotAllowed(request.method, path: path, allowed: route.allowed)

@@ -75,6 +75,8 @@ struct DaemonConfiguration: Equatable {
   var judge0 = Judge0Configuration()
   /// Piston v2 under /api/v2 (`piston: {"enabled": bool}`).
   var pistonEnabled = true
+  /// The Jobe REST API for Moodle CodeRunner (JobeConfiguration).
+  var jobe = JobeConfiguration()
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -86,7 +88,7 @@ struct DaemonConfiguration: Equatable {
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
     "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s",
     "live_stall_s", "live_wall_s", "page",
-    "cors_origins", "judge0", "piston",
+    "cors_origins", "judge0", "piston", "jobe",
   ]
   static let pageKeys = ["enabled", "javascript_dir", "frame_ancestors"]
   static let rateLimitKeys = ["runs", "window_s", "tokens"]
@@ -197,6 +199,7 @@ struct DaemonConfiguration: Equatable {
     if let piston = file.object("piston", keys: ["enabled"]), let enabled = piston.bool("enabled") {
       pistonEnabled = enabled
     }
+    if let object = file.object("jobe", keys: JobeConfiguration.keys) { jobe.apply(object) }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -303,6 +306,7 @@ struct DaemonConfiguration: Equatable {
     }
     problems += submissions.problems()
     problems += judge0.problems(maximumWaitSeconds: submissions.maxWaitSeconds)
+    problems += jobe.problems
     return problems
   }
 
@@ -351,6 +355,7 @@ struct DaemonConfiguration: Equatable {
     api.liveStallTimeout = Self.duration(liveStallSeconds)
     api.liveWallMilliseconds = UInt64(liveWallSeconds * 1000)
     api.pistonEnabled = pistonEnabled
+    api.jobe = jobe.settings
     return api
   }
 

@@ -23,6 +23,7 @@ import Testing
   {
     makeFakeRouter(pool) { configuration in
       configuration.judge0 = Judge0Settings(prefix: "/judge0")
+      configuration.jobe = JobeSettings()
       configure(&configuration)
     }
   }
@@ -60,6 +61,18 @@ import Testing
       ),
       ("/v1/connect", request("GET", "/v1/connect", headers: upgrade)),
       ("/api/v2/connect", request("GET", "/api/v2/connect", headers: upgrade)),
+      (
+        "jobe /runs",
+        request(
+          "POST", "/jobe/index.php/restapi/runs", body: #"{"run_spec": {"language_id": "python3", "sourcecode": "1"}}"#,
+          headers: [("Content-Type", "text/plain"), foreign])
+      ),
+      (
+        "jobe /files/{id}",
+        request(
+          "PUT", "/jobe/index.php/restapi/files/abcdefgh", body: #"{"file_contents": "MQ=="}"#,
+          headers: [("Content-Type", "text/plain"), foreign])
+      ),
     ]
     for (name, attempt) in attempts {
       let response = router.handle(attempt)
@@ -71,6 +84,7 @@ import Testing
     // Piston's and Judge0's refusals keep their own shapes.
     #expect(router.handle(attempts[2].1).object.keys.sorted() == ["message"])
     #expect(router.handle(attempts[4].1).object.keys.sorted() == ["error"])
+    #expect(router.handle(attempts[7].1).text.hasPrefix("\""))
     // The same Piston request from no page at all (its clients send no Origin) runs.
     let client = router.handle(
       request("POST", "/api/v2/execute", body: piston, headers: [("Content-Type", "text/plain")]))
@@ -134,6 +148,15 @@ import Testing
             headers: [json, auth])
         }
       ),
+      (
+        "jobe /runs",
+        {
+          request(
+            "POST", "/jobe/index.php/restapi/runs",
+            body: #"{"run_spec": {"language_id": "python3", "sourcecode": "print(1)"}}"#,
+            headers: [json, ("X-API-KEY", "alpha")])
+        }
+      ),
     ]
     for (name, make) in doorways {
       // Each doorway on a fresh quota of one run: the first goes, the second is refused.
@@ -185,11 +208,14 @@ import Testing
     _ = router.handle(request("GET", "/api/v2/runtimes"))
     _ = router.handle(request("GET", "/api/v2/nowhere"))
     _ = router.handle(request("GET", "/v1/runtimes"))
+    _ = router.handle(request("GET", "/jobe/index.php/restapi/languages"))
+    _ = router.handle(request("HEAD", "/jobe/index.php/restapi/files/abcdefgh"))
+    _ = router.handle(request("GET", "/jobe/index.php/restapi/nowhere"))
     let routes = log.all.map(\.route)
     #expect(
       routes == [
         "judge0:/languages", "judge0:/statuses", "judge0:/submissions/{token}", "/api/v2/runtimes",
-        "/api/v2/{unknown}", "/v1/runtimes",
+        "/api/v2/{unknown}", "/v1/runtimes", "jobe:/languages", "jobe:/files/{id}", "jobe:/{unknown}",
       ], "\(routes)")
     let metrics = router.handle(request("GET", "/metrics")).text
     #expect(metrics.contains(#"dsa_run_http_requests_total{route="judge0:/languages",code="200"} 1"#), "\(metrics)")
@@ -209,13 +235,16 @@ import Testing
       request(
         "POST", "/api/v2/execute", body: #"{"language": "python", "version": "*", "files": [{"content": "1"}]}"#,
         headers: [json]),
+      request(
+        "POST", "/jobe/index.php/restapi/runs", body: #"{"run_spec": {"language_id": "python3", "sourcecode": "1"}}"#,
+        headers: [json]),
     ] {
       let response = router.handle(attempt)
       #expect(response.status.code == 500, "\(response.text)")
       #expect(!response.text.contains("/secret"), "\(response.text)")
       #expect(response.text.contains("request id"), "\(response.text)")
     }
-    #expect(log.all.filter { $0.detail?.contains("/secret/host/path") == true }.count == 2, "\(log.all)")
+    #expect(log.all.filter { $0.detail?.contains("/secret/host/path") == true }.count == 3, "\(log.all)")
   }
 
   @Test func aGradeYieldsTheOnlySlotBetweenItsRuns() throws {

@@ -13,7 +13,8 @@ struct ShippedFilesTests {
     let path = directory + "/dsa-rund.json"
     let probe = """
       {"zz": 1, "limits": {"zz": 1}, "page": {"zz": 1}, "rate_limit": {"zz": 1, "tokens": [{"zz": 1}]},
-       "submissions": {"zz": 1, "webhooks": {"zz": 1}}, "judge0": {"zz": 1}, "piston": {"zz": 1}}
+       "submissions": {"zz": 1, "webhooks": {"zz": 1}}, "judge0": {"zz": 1}, "piston": {"zz": 1},
+       "jobe": {"zz": 1}}
       """
     try Data(probe.utf8).write(to: URL(fileURLWithPath: path))
     let finished = try runProcess(
@@ -32,7 +33,7 @@ struct ShippedFilesTests {
     #expect(
       Set(known.keys) == [
         "", "limits", "page", "rate_limit", "rate_limit.tokens[0]", "submissions",
-        "submissions.webhooks", "judge0", "piston",
+        "submissions.webhooks", "judge0", "piston", "jobe",
       ], "\(finished.stderr)")
 
     let sample = try #require(

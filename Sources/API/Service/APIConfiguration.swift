@@ -62,6 +62,9 @@ public struct APIConfiguration: Sendable {
   /// The Judge0 CE routes (docs/compat.md); nil serves none. They need `submissions`.
   public var judge0: Judge0Settings?
 
+  /// The Jobe REST API for Moodle CodeRunner (docs/compat.md, "Jobe"); nil serves none.
+  public var jobe: JobeSettings?
+
   /// The grade budget in effect.
   public var resolvedGradeWallMilliseconds: UInt64 { gradeWallMilliseconds ?? maxima.wallMilliseconds }
 

@@ -28,6 +28,9 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     self.headers = headers
   }
 
+  /// The 401 of a request that presents no token where the server needs one.
+  public static let missingTokenMessage = "this server needs a bearer token (Authorization: Bearer TOKEN)"
+
   /// "unknown_field: ...".
   public var description: String { "\(code): \(message)" }
 
