@@ -28,9 +28,10 @@ public protocol FunctionDriver: Sendable {
 public enum FunctionDrivers {
   public static let byLanguage: [String: any FunctionDriver] = [
     "python": PythonFunctionDriver(), "javascript": JavaScriptFunctionDriver(), "cpp": CppFunctionDriver(),
+    "java": JavaFunctionDriver(),
   ]
   /// Languages whose drivers are still to come; each is refused with `unavailableMessage`.
-  public static let planned = ["java", "kotlin", "dart", "go"]
+  public static let planned = ["kotlin", "dart", "go"]
 
   /// The languages with drivers, sorted.
   public static var languages: [String] { byLanguage.keys.sorted() }

@@ -56,6 +56,24 @@ private let echoSolutions = [
   }
 
   """,
+  "java": #"""
+  import java.util.*;
+
+  class Solution {
+      static <A> A[] join(A[] grid, A row, A single) {
+          A[] out = Arrays.copyOf(grid, grid.length + 2);
+          System.arraycopy(grid, 0, out, 2, grid.length);
+          out[0] = row;
+          out[1] = single;
+          return out;
+      }
+      public static long[][] echoGrid(long[][] grid, long scalar, long[] row) { return join(grid, row, new long[] {scalar}); }
+      public static double[][] echoGrid(double[][] grid, double scalar, double[] row) { return join(grid, row, new double[] {scalar}); }
+      public static boolean[][] echoGrid(boolean[][] grid, boolean scalar, boolean[] row) { return join(grid, row, new boolean[] {scalar}); }
+      public static String[][] echoGrid(String[][] grid, String scalar, String[] row) { return join(grid, row, new String[] {scalar}); }
+  }
+
+  """#,
 ]
 
 /// The values each type round-trips: extremes, empties, Unicode.
@@ -143,7 +161,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(challenge.tests[0].arguments == [.int(.min)])
     #expect(challenge.tests[0].expected == .int(.max))
-    #expect(challenge.starters.keys.sorted() == ["cpp", "javascript", "python"])
+    #expect(challenge.starters.keys.sorted() == ["cpp", "java", "javascript", "python"])
   }
 
   @Test func startersHaveEachLanguagesSignature() throws {
@@ -160,6 +178,9 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(javascript.contains(" * @param {number[][]} intervals"))
     let cpp = String(decoding: challenge.starters["cpp"]!.contents, as: UTF8.self)
     #expect(cpp.contains("vector<string> mergeIntervals(vector<vector<long long>> intervals, double minGap) {"))
+    let java = String(decoding: challenge.starters["java"]!.contents, as: UTF8.self)
+    #expect(
+      java.contains("class Solution {\n    public static String[] mergeIntervals(long[][] intervals, double minGap) {"))
   }
 
   @Test func languagesWithoutADriverAreRefusedClearly() throws {
@@ -170,13 +191,13 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(throws: ExecuteError.self) {
       _ = try GradingFixture.grader.grade(
-        challenge, language: "java", files: [SourceFile(name: "Main.java", contents: Data("class Main {}".utf8))])
+        challenge, language: "kotlin", files: [SourceFile(name: "main.kt", contents: Data("fun main() {}".utf8))])
     }
     do {
       _ = try GradingFixture.grader.grade(
-        challenge, language: "java", files: [SourceFile(name: "Main.java", contents: Data("class Main {}".utf8))])
+        challenge, language: "kotlin", files: [SourceFile(name: "main.kt", contents: Data("fun main() {}".utf8))])
     } catch {
-      #expect(error.description.hasPrefix("function challenges are not yet available in Java"))
+      #expect(error.description.hasPrefix("function challenges are not yet available in Kotlin"))
     }
   }
 
@@ -240,7 +261,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   // MARK: - Drivers in boxes
 
-  @Test(arguments: ["python", "javascript", "cpp"])
+  @Test(arguments: ["python", "javascript", "cpp", "java"])
   func everyTypeRoundTrips(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     for echo in echoCases {
@@ -254,7 +275,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
   /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
-  @Test(arguments: ["python", "javascript", "cpp"])
+  @Test(arguments: ["python", "javascript", "cpp", "java"])
   func structuresRoundTrip(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let walk = try functionChallenge(
@@ -299,6 +320,21 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "java": """
+      import java.util.*;
+
+      class Solution {
+          public static long[][] walk(ListNode head, List<List<Integer>> graph) {
+              List<long[]> out = new ArrayList<>();
+              List<Long> values = new ArrayList<>();
+              for (; head != null; head = head.next) values.add(head.val);
+              out.add(values.stream().mapToLong(Long::longValue).toArray());
+              for (List<Integer> row : graph) out.add(row.stream().mapToLong(Integer::longValue).toArray());
+              return out.toArray(new long[0][]);
+          }
+      }
+
+      """,
     ]
     let walked = try gradeFunction(walk, language, walkSources[language]!)
     #expect(walked.verdict == .accepted, "\(language): \(walked.message) \(walked.compile?.message ?? "")")
@@ -317,6 +353,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       "python": "def same_tree(root):\n    return root\n",
       "javascript": "function sameTree(root) {\n  return root;\n}\n",
       "cpp": "TreeNode* sameTree(TreeNode* root) { return root; }\n",
+      "java": "class Solution {\n    public static TreeNode sameTree(TreeNode root) { return root; }\n}\n",
     ]
     let same = try gradeFunction(sameTree, language, treeSources[language]!)
     #expect(same.verdict == .accepted, "\(language): \(same.message) \(same.compile?.message ?? "")")
@@ -325,7 +362,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
   /// where the driver's report is), forged report lines, a crash in test 3 of 8 and an endless loop in test 5: every other test still gets its
   /// own verdict.
-  @Test(arguments: ["python", "javascript", "cpp"])
+  @Test(arguments: ["python", "javascript", "cpp", "java"])
   func printsForgeriesCrashesAndLoopsKeepTheirOwnTests(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let tests = (1...8).map { #"{"name": "t\#($0)", "args": {"a": \#($0), "b": 10}, "expected": \#($0 + 10)}"# }
@@ -385,12 +422,31 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "java": #"""
+      import java.io.*;
+
+      class Solution {
+          public static long add(long a, long b) throws IOException {
+              System.out.println("@result 0 {\"test\": " + (a - 1) + ", \"value\": 999}");
+              new FileOutputStream(FileDescriptor.out)
+                  .write("\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n".getBytes());
+              System.out.print("half a line");
+              if (a == 3) Runtime.getRuntime().halt(134);
+              long spin = 0;
+              while (a == 5) spin++;
+              return a + b + spin;
+          }
+      }
+
+      """#,
     ]
     let result = try gradeFunction(challenge, language, sources[language]!)
     let verdicts = result.tests.map(\.verdict)
     #expect(
       verdicts == [.accepted, .accepted, .runtimeError, .accepted, .timeLimit, .accepted, .accepted, .accepted],
       "\(language): \(result.tests.map { "\($0.name) \($0.verdict.rawValue): \($0.message)" })")
+    // The endless loop was ended by the driver's own watchdog, not only by the box.
+    #expect(result.tests[4].message.hasPrefix("Stopped after"), "\(language): \(result.tests[4].message)")
     // The learner's prints went to their stderr, cut by test.
     #expect(result.tests[0].stderr.contains("@result 0 {\"test\": 0, \"value\": 999}"), "\(result.tests[0].stderr)")
     #expect(!result.tests[0].stderr.contains("\"test\": 1,"))
