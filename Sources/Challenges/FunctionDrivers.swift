@@ -28,10 +28,10 @@ public protocol FunctionDriver: Sendable {
 public enum FunctionDrivers {
   public static let byLanguage: [String: any FunctionDriver] = [
     "python": PythonFunctionDriver(), "javascript": JavaScriptFunctionDriver(), "cpp": CppFunctionDriver(),
-    "java": JavaFunctionDriver(),
+    "java": JavaFunctionDriver(), "go": GoFunctionDriver(),
   ]
   /// Languages whose drivers are still to come; each is refused with `unavailableMessage`.
-  public static let planned = ["kotlin", "dart", "go"]
+  public static let planned = ["kotlin", "dart"]
 
   /// The languages with drivers, sorted.
   public static var languages: [String] { byLanguage.keys.sorted() }
@@ -44,7 +44,7 @@ public enum FunctionDrivers {
 
   static func displayName(_ language: String) -> String {
     [
-      "python": "Python", "javascript": "JavaScript", "cpp": "C++", "java": "Java", "kotlin": "Kotlin",
+      "python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++", "java": "Java", "kotlin": "Kotlin",
       "dart": "Dart", "go": "Go",
     ][language] ?? language
   }

@@ -74,6 +74,14 @@ private let echoSolutions = [
   }
 
   """#,
+  "go": """
+  package main
+
+  func EchoGrid[T any](grid [][]T, scalar T, row []T) [][]T {
+  	return append([][]T{row, {scalar}}, grid...)
+  }
+
+  """,
 ]
 
 /// The values each type round-trips: extremes, empties, Unicode.
@@ -161,7 +169,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(challenge.tests[0].arguments == [.int(.min)])
     #expect(challenge.tests[0].expected == .int(.max))
-    #expect(challenge.starters.keys.sorted() == ["cpp", "java", "javascript", "python"])
+    #expect(challenge.starters.keys.sorted() == ["cpp", "go", "java", "javascript", "python"])
   }
 
   @Test func startersHaveEachLanguagesSignature() throws {
@@ -181,6 +189,8 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     let java = String(decoding: challenge.starters["java"]!.contents, as: UTF8.self)
     #expect(
       java.contains("class Solution {\n    public static String[] mergeIntervals(long[][] intervals, double minGap) {"))
+    let go = String(decoding: challenge.starters["go"]!.contents, as: UTF8.self)
+    #expect(go.hasPrefix("package main\n\nfunc MergeIntervals(intervals [][]int, minGap float64) []string {"))
   }
 
   @Test func languagesWithoutADriverAreRefusedClearly() throws {
@@ -191,13 +201,17 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(throws: ExecuteError.self) {
       _ = try GradingFixture.grader.grade(
-        challenge, language: "kotlin", files: [SourceFile(name: "main.kt", contents: Data("fun main() {}".utf8))])
+        challenge, language: "c",
+        files: [SourceFile(name: "main.c", contents: Data("int main(void) { return 0; }".utf8))])
     }
     do {
       _ = try GradingFixture.grader.grade(
-        challenge, language: "kotlin", files: [SourceFile(name: "main.kt", contents: Data("fun main() {}".utf8))])
+        challenge, language: "c",
+        files: [SourceFile(name: "main.c", contents: Data("int main(void) { return 0; }".utf8))])
     } catch {
-      #expect(error.description.hasPrefix("function challenges are not yet available in Kotlin"))
+      #expect(
+        error.description.hasPrefix(
+          "function challenges are not yet available in C; they are in C++, Go, Java, JavaScript, Python"))
     }
   }
 
@@ -261,7 +275,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   // MARK: - Drivers in boxes
 
-  @Test(arguments: ["python", "javascript", "cpp", "java"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go"])
   func everyTypeRoundTrips(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     for echo in echoCases {
@@ -275,7 +289,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
   /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
-  @Test(arguments: ["python", "javascript", "cpp", "java"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go"])
   func structuresRoundTrip(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let walk = try functionChallenge(
@@ -335,6 +349,18 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "go": """
+      package main
+
+      func Walk(head *ListNode, graph [][]int) [][]int {
+      	values := []int{}
+      	for ; head != nil; head = head.Next {
+      		values = append(values, head.Val)
+      	}
+      	return append([][]int{values}, graph...)
+      }
+
+      """,
     ]
     let walked = try gradeFunction(walk, language, walkSources[language]!)
     #expect(walked.verdict == .accepted, "\(language): \(walked.message) \(walked.compile?.message ?? "")")
@@ -354,6 +380,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       "javascript": "function sameTree(root) {\n  return root;\n}\n",
       "cpp": "TreeNode* sameTree(TreeNode* root) { return root; }\n",
       "java": "class Solution {\n    public static TreeNode sameTree(TreeNode root) { return root; }\n}\n",
+      "go": "package main\n\nfunc SameTree(root *TreeNode) *TreeNode { return root }\n",
     ]
     let same = try gradeFunction(sameTree, language, treeSources[language]!)
     #expect(same.verdict == .accepted, "\(language): \(same.message) \(same.compile?.message ?? "")")
@@ -362,7 +389,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
   /// where the driver's report is), forged report lines, a crash in test 3 of 8 and an endless loop in test 5: every other test still gets its
   /// own verdict.
-  @Test(arguments: ["python", "javascript", "cpp", "java"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go"])
   func printsForgeriesCrashesAndLoopsKeepTheirOwnTests(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let tests = (1...8).map { #"{"name": "t\#($0)", "args": {"a": \#($0), "b": 10}, "expected": \#($0 + 10)}"# }
@@ -436,6 +463,30 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
               while (a == 5) spin++;
               return a + b + spin;
           }
+      }
+
+      """#,
+      "go": #"""
+      package main
+
+      import (
+      	"fmt"
+      	"os"
+      	"syscall"
+      )
+
+      func Add(a int, b int) int {
+      	fmt.Printf("@result 0 {\"test\": %d, \"value\": 999}\n", a-1)
+      	for _, fd := range []int{1, 3, 4, 5} {
+      		syscall.Write(fd, []byte("\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n"))
+      	}
+      	fmt.Print("half a line")
+      	if a == 3 {
+      		syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+      	}
+      	for a == 5 {
+      	}
+      	return a + b
       }
 
       """#,
