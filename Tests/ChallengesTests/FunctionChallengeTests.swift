@@ -74,6 +74,16 @@ private let echoSolutions = [
   }
 
   """#,
+  "kotlin": """
+  class Solution {
+      fun echoGrid(grid: Array<LongArray>, scalar: Long, row: LongArray) = arrayOf(row, longArrayOf(scalar), *grid)
+      fun echoGrid(grid: Array<DoubleArray>, scalar: Double, row: DoubleArray) = arrayOf(row, doubleArrayOf(scalar), *grid)
+      fun echoGrid(grid: Array<BooleanArray>, scalar: Boolean, row: BooleanArray) =
+          arrayOf(row, booleanArrayOf(scalar), *grid)
+      fun echoGrid(grid: Array<Array<String>>, scalar: String, row: Array<String>) = arrayOf(row, arrayOf(scalar), *grid)
+  }
+
+  """,
   "go": """
   package main
 
@@ -169,7 +179,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(challenge.tests[0].arguments == [.int(.min)])
     #expect(challenge.tests[0].expected == .int(.max))
-    #expect(challenge.starters.keys.sorted() == ["cpp", "go", "java", "javascript", "python"])
+    #expect(challenge.starters.keys.sorted() == ["cpp", "go", "java", "javascript", "kotlin", "python"])
   }
 
   @Test func startersHaveEachLanguagesSignature() throws {
@@ -189,6 +199,10 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     let java = String(decoding: challenge.starters["java"]!.contents, as: UTF8.self)
     #expect(
       java.contains("class Solution {\n    public static String[] mergeIntervals(long[][] intervals, double minGap) {"))
+    let kotlin = String(decoding: challenge.starters["kotlin"]!.contents, as: UTF8.self)
+    #expect(
+      kotlin.hasPrefix(
+        "class Solution {\n    fun mergeIntervals(intervals: Array<LongArray>, minGap: Double): Array<String> {"))
     let go = String(decoding: challenge.starters["go"]!.contents, as: UTF8.self)
     #expect(go.hasPrefix("package main\n\nfunc MergeIntervals(intervals [][]int, minGap float64) []string {"))
   }
@@ -211,7 +225,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     } catch {
       #expect(
         error.description.hasPrefix(
-          "function challenges are not yet available in C; they are in C++, Go, Java, JavaScript, Python"))
+          "function challenges are not yet available in C; they are in C++, Go, Java, JavaScript, Kotlin, Python"))
     }
   }
 
@@ -275,7 +289,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   // MARK: - Drivers in boxes
 
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin"])
   func everyTypeRoundTrips(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     for echo in echoCases {
@@ -289,7 +303,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
   /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin"])
   func structuresRoundTrip(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let walk = try functionChallenge(
@@ -349,6 +363,20 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "kotlin": """
+      class Solution {
+          fun walk(head: ListNode?, graph: List<List<Int>>): Array<LongArray> {
+              val values = ArrayList<Long>()
+              var node = head
+              while (node != null) {
+                  values.add(node.`val`)
+                  node = node.next
+              }
+              return arrayOf(values.toLongArray()) + graph.map { row -> row.map { it.toLong() }.toLongArray() }
+          }
+      }
+
+      """,
       "go": """
       package main
 
@@ -380,6 +408,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       "javascript": "function sameTree(root) {\n  return root;\n}\n",
       "cpp": "TreeNode* sameTree(TreeNode* root) { return root; }\n",
       "java": "class Solution {\n    public static TreeNode sameTree(TreeNode root) { return root; }\n}\n",
+      "kotlin": "fun sameTree(root: TreeNode?): TreeNode? = root\n",
       "go": "package main\n\nfunc SameTree(root *TreeNode) *TreeNode { return root }\n",
     ]
     let same = try gradeFunction(sameTree, language, treeSources[language]!)
@@ -389,7 +418,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
   /// where the driver's report is), forged report lines, a crash in test 3 of 8 and an endless loop in test 5: every other test still gets its
   /// own verdict.
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin"])
   func printsForgeriesCrashesAndLoopsKeepTheirOwnTests(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let tests = (1...8).map { #"{"name": "t\#($0)", "args": {"a": \#($0), "b": 10}, "expected": \#($0 + 10)}"# }
@@ -462,6 +491,24 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
               long spin = 0;
               while (a == 5) spin++;
               return a + b + spin;
+          }
+      }
+
+      """#,
+      "kotlin": #"""
+      import java.io.FileDescriptor
+      import java.io.FileOutputStream
+
+      class Solution {
+          fun add(a: Long, b: Long): Long {
+              println("@result 0 {\"test\": ${a - 1}, \"value\": 999}")
+              FileOutputStream(FileDescriptor.out)
+                  .write("\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n".toByteArray())
+              print("half a line")
+              if (a == 3L) Runtime.getRuntime().halt(134)
+              var spin = 0L
+              while (a == 5L) spin++
+              return a + b + spin
           }
       }
 
