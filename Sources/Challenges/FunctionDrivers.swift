@@ -29,10 +29,10 @@ public enum FunctionDrivers {
   public static let byLanguage: [String: any FunctionDriver] = [
     "python": PythonFunctionDriver(), "javascript": JavaScriptFunctionDriver(), "cpp": CppFunctionDriver(),
     "java": JavaFunctionDriver(), "go": GoFunctionDriver(),
-    "kotlin": KotlinFunctionDriver(),
+    "kotlin": KotlinFunctionDriver(), "dart": DartFunctionDriver(),
   ]
   /// Languages whose drivers are still to come; each is refused with `unavailableMessage`.
-  public static let planned = ["dart"]
+  public static let planned: [String] = []
 
   /// The languages with drivers, sorted.
   public static var languages: [String] { byLanguage.keys.sorted() }

@@ -39,7 +39,7 @@ import Testing
         body: try body(["language": "c", "source": "int main(void) { return 0; }", "challenge": challenge]),
         headers: [("Content-Type", "application/json")]))
     expectRefused(
-      c, "function challenges are not yet available in C; they are in C++, Go, Java, JavaScript, Kotlin, Python")
+      c, "function challenges are not yet available in C; they are in C++, Dart, Go, Java, JavaScript, Kotlin, Python")
     let twoFiles = router.handle(
       request(
         "POST", "/v1/grade",

@@ -84,6 +84,10 @@ private let echoSolutions = [
   }
 
   """,
+  "dart": """
+  List<List<T>> echoGrid<T>(List<List<T>> grid, T scalar, List<T> row) => [row, [scalar], ...grid];
+
+  """,
   "go": """
   package main
 
@@ -179,7 +183,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(challenge.tests[0].arguments == [.int(.min)])
     #expect(challenge.tests[0].expected == .int(.max))
-    #expect(challenge.starters.keys.sorted() == ["cpp", "go", "java", "javascript", "kotlin", "python"])
+    #expect(challenge.starters.keys.sorted() == ["cpp", "dart", "go", "java", "javascript", "kotlin", "python"])
   }
 
   @Test func startersHaveEachLanguagesSignature() throws {
@@ -203,6 +207,8 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(
       kotlin.hasPrefix(
         "class Solution {\n    fun mergeIntervals(intervals: Array<LongArray>, minGap: Double): Array<String> {"))
+    let dart = String(decoding: challenge.starters["dart"]!.contents, as: UTF8.self)
+    #expect(dart.hasPrefix("List<String> mergeIntervals(List<List<int>> intervals, double minGap) {"))
     let go = String(decoding: challenge.starters["go"]!.contents, as: UTF8.self)
     #expect(go.hasPrefix("package main\n\nfunc MergeIntervals(intervals [][]int, minGap float64) []string {"))
   }
@@ -225,7 +231,8 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     } catch {
       #expect(
         error.description.hasPrefix(
-          "function challenges are not yet available in C; they are in C++, Go, Java, JavaScript, Kotlin, Python"))
+          "function challenges are not yet available in C; they are in C++, Dart, Go, Java, JavaScript, Kotlin, Python")
+      )
     }
   }
 
@@ -289,7 +296,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   // MARK: - Drivers in boxes
 
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
   func everyTypeRoundTrips(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     for echo in echoCases {
@@ -303,7 +310,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
   /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
   func structuresRoundTrip(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let walk = try functionChallenge(
@@ -377,6 +384,16 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "dart": """
+      import 'driver.dart' show ListNode;
+
+      List<List<int>> walk(ListNode? head, List<List<int>> graph) {
+        final values = <int>[];
+        for (var node = head; node != null; node = node.next) values.add(node.val);
+        return [values, ...graph];
+      }
+
+      """,
       "go": """
       package main
 
@@ -409,6 +426,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       "cpp": "TreeNode* sameTree(TreeNode* root) { return root; }\n",
       "java": "class Solution {\n    public static TreeNode sameTree(TreeNode root) { return root; }\n}\n",
       "kotlin": "fun sameTree(root: TreeNode?): TreeNode? = root\n",
+      "dart": "import 'driver.dart' show TreeNode;\n\nTreeNode? sameTree(TreeNode? root) => root;\n",
       "go": "package main\n\nfunc SameTree(root *TreeNode) *TreeNode { return root }\n",
     ]
     let same = try gradeFunction(sameTree, language, treeSources[language]!)
@@ -418,7 +436,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
   /// where the driver's report is), forged report lines, a crash in test 3 of 8 and an endless loop in test 5: every other test still gets its
   /// own verdict.
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
   func printsForgeriesCrashesAndLoopsKeepTheirOwnTests(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let tests = (1...8).map { #"{"name": "t\#($0)", "args": {"a": \#($0), "b": 10}, "expected": \#($0 + 10)}"# }
@@ -510,6 +528,19 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
               while (a == 5L) spin++
               return a + b + spin
           }
+      }
+
+      """#,
+      "dart": #"""
+      import 'dart:io';
+
+      int add(int a, int b) {
+        print('@result 0 {"test": ${a - 1}, "value": 999}');
+        stdout.write('\n@result 00000000000000000000000000000000 {"test": 0, "value": 999}\n');
+        print('half a line');
+        if (a == 3) exit(134);
+        while (a == 5) {}
+        return a + b;
       }
 
       """#,
