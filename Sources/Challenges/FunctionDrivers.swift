@@ -28,9 +28,11 @@ public protocol FunctionDriver: Sendable {
 public enum FunctionDrivers {
   public static let byLanguage: [String: any FunctionDriver] = [
     "python": PythonFunctionDriver(), "javascript": JavaScriptFunctionDriver(), "cpp": CppFunctionDriver(),
+    "java": JavaFunctionDriver(), "go": GoFunctionDriver(),
+    "kotlin": KotlinFunctionDriver(), "dart": DartFunctionDriver(),
   ]
   /// Languages whose drivers are still to come; each is refused with `unavailableMessage`.
-  public static let planned = ["java", "kotlin", "dart", "go"]
+  public static let planned: [String] = []
 
   /// The languages with drivers, sorted.
   public static var languages: [String] { byLanguage.keys.sorted() }
@@ -43,7 +45,7 @@ public enum FunctionDrivers {
 
   static func displayName(_ language: String) -> String {
     [
-      "python": "Python", "javascript": "JavaScript", "cpp": "C++", "java": "Java", "kotlin": "Kotlin",
+      "python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++", "java": "Java", "kotlin": "Kotlin",
       "dart": "Dart", "go": "Go",
     ][language] ?? language
   }

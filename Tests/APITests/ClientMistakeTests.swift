@@ -33,12 +33,13 @@ import Testing
       "function": ["name": "solve", "params": [["name": "n", "type": "int"]], "returns": "int"],
       "tests": [["args": ["n": 1], "expected": 2]],
     ]
-    let java = router.handle(
+    let c = router.handle(
       request(
         "POST", "/v1/grade",
-        body: try body(["language": "java", "source": "class Main {}", "challenge": challenge]),
+        body: try body(["language": "c", "source": "int main(void) { return 0; }", "challenge": challenge]),
         headers: [("Content-Type", "application/json")]))
-    expectRefused(java, "function challenges are not yet available in Java; they are in C++, JavaScript, Python")
+    expectRefused(
+      c, "function challenges are not yet available in C; they are in C++, Dart, Go, Java, JavaScript, Kotlin, Python")
     let twoFiles = router.handle(
       request(
         "POST", "/v1/grade",

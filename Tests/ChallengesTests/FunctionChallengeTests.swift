@@ -56,6 +56,46 @@ private let echoSolutions = [
   }
 
   """,
+  "java": #"""
+  import java.util.*;
+
+  class Solution {
+      static <A> A[] join(A[] grid, A row, A single) {
+          A[] out = Arrays.copyOf(grid, grid.length + 2);
+          System.arraycopy(grid, 0, out, 2, grid.length);
+          out[0] = row;
+          out[1] = single;
+          return out;
+      }
+      public static long[][] echoGrid(long[][] grid, long scalar, long[] row) { return join(grid, row, new long[] {scalar}); }
+      public static double[][] echoGrid(double[][] grid, double scalar, double[] row) { return join(grid, row, new double[] {scalar}); }
+      public static boolean[][] echoGrid(boolean[][] grid, boolean scalar, boolean[] row) { return join(grid, row, new boolean[] {scalar}); }
+      public static String[][] echoGrid(String[][] grid, String scalar, String[] row) { return join(grid, row, new String[] {scalar}); }
+  }
+
+  """#,
+  "kotlin": """
+  class Solution {
+      fun echoGrid(grid: Array<LongArray>, scalar: Long, row: LongArray) = arrayOf(row, longArrayOf(scalar), *grid)
+      fun echoGrid(grid: Array<DoubleArray>, scalar: Double, row: DoubleArray) = arrayOf(row, doubleArrayOf(scalar), *grid)
+      fun echoGrid(grid: Array<BooleanArray>, scalar: Boolean, row: BooleanArray) =
+          arrayOf(row, booleanArrayOf(scalar), *grid)
+      fun echoGrid(grid: Array<Array<String>>, scalar: String, row: Array<String>) = arrayOf(row, arrayOf(scalar), *grid)
+  }
+
+  """,
+  "dart": """
+  List<List<T>> echoGrid<T>(List<List<T>> grid, T scalar, List<T> row) => [row, [scalar], ...grid];
+
+  """,
+  "go": """
+  package main
+
+  func EchoGrid[T any](grid [][]T, scalar T, row []T) [][]T {
+  	return append([][]T{row, {scalar}}, grid...)
+  }
+
+  """,
 ]
 
 /// The values each type round-trips: extremes, empties, Unicode.
@@ -143,7 +183,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(challenge.tests[0].arguments == [.int(.min)])
     #expect(challenge.tests[0].expected == .int(.max))
-    #expect(challenge.starters.keys.sorted() == ["cpp", "javascript", "python"])
+    #expect(challenge.starters.keys.sorted() == ["cpp", "dart", "go", "java", "javascript", "kotlin", "python"])
   }
 
   @Test func startersHaveEachLanguagesSignature() throws {
@@ -160,6 +200,17 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(javascript.contains(" * @param {number[][]} intervals"))
     let cpp = String(decoding: challenge.starters["cpp"]!.contents, as: UTF8.self)
     #expect(cpp.contains("vector<string> mergeIntervals(vector<vector<long long>> intervals, double minGap) {"))
+    let java = String(decoding: challenge.starters["java"]!.contents, as: UTF8.self)
+    #expect(
+      java.contains("class Solution {\n    public static String[] mergeIntervals(long[][] intervals, double minGap) {"))
+    let kotlin = String(decoding: challenge.starters["kotlin"]!.contents, as: UTF8.self)
+    #expect(
+      kotlin.hasPrefix(
+        "class Solution {\n    fun mergeIntervals(intervals: Array<LongArray>, minGap: Double): Array<String> {"))
+    let dart = String(decoding: challenge.starters["dart"]!.contents, as: UTF8.self)
+    #expect(dart.hasPrefix("List<String> mergeIntervals(List<List<int>> intervals, double minGap) {"))
+    let go = String(decoding: challenge.starters["go"]!.contents, as: UTF8.self)
+    #expect(go.hasPrefix("package main\n\nfunc MergeIntervals(intervals [][]int, minGap float64) []string {"))
   }
 
   @Test func languagesWithoutADriverAreRefusedClearly() throws {
@@ -170,13 +221,18 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(throws: ExecuteError.self) {
       _ = try GradingFixture.grader.grade(
-        challenge, language: "java", files: [SourceFile(name: "Main.java", contents: Data("class Main {}".utf8))])
+        challenge, language: "c",
+        files: [SourceFile(name: "main.c", contents: Data("int main(void) { return 0; }".utf8))])
     }
     do {
       _ = try GradingFixture.grader.grade(
-        challenge, language: "java", files: [SourceFile(name: "Main.java", contents: Data("class Main {}".utf8))])
+        challenge, language: "c",
+        files: [SourceFile(name: "main.c", contents: Data("int main(void) { return 0; }".utf8))])
     } catch {
-      #expect(error.description.hasPrefix("function challenges are not yet available in Java"))
+      #expect(
+        error.description.hasPrefix(
+          "function challenges are not yet available in C; they are in C++, Dart, Go, Java, JavaScript, Kotlin, Python")
+      )
     }
   }
 
@@ -240,7 +296,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   // MARK: - Drivers in boxes
 
-  @Test(arguments: ["python", "javascript", "cpp"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
   func everyTypeRoundTrips(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     for echo in echoCases {
@@ -254,7 +310,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
   /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
-  @Test(arguments: ["python", "javascript", "cpp"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
   func structuresRoundTrip(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let walk = try functionChallenge(
@@ -299,6 +355,57 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "java": """
+      import java.util.*;
+
+      class Solution {
+          public static long[][] walk(ListNode head, List<List<Integer>> graph) {
+              List<long[]> out = new ArrayList<>();
+              List<Long> values = new ArrayList<>();
+              for (; head != null; head = head.next) values.add(head.val);
+              out.add(values.stream().mapToLong(Long::longValue).toArray());
+              for (List<Integer> row : graph) out.add(row.stream().mapToLong(Integer::longValue).toArray());
+              return out.toArray(new long[0][]);
+          }
+      }
+
+      """,
+      "kotlin": """
+      class Solution {
+          fun walk(head: ListNode?, graph: List<List<Int>>): Array<LongArray> {
+              val values = ArrayList<Long>()
+              var node = head
+              while (node != null) {
+                  values.add(node.`val`)
+                  node = node.next
+              }
+              return arrayOf(values.toLongArray()) + graph.map { row -> row.map { it.toLong() }.toLongArray() }
+          }
+      }
+
+      """,
+      "dart": """
+      import 'driver.dart' show ListNode;
+
+      List<List<int>> walk(ListNode? head, List<List<int>> graph) {
+        final values = <int>[];
+        for (var node = head; node != null; node = node.next) values.add(node.val);
+        return [values, ...graph];
+      }
+
+      """,
+      "go": """
+      package main
+
+      func Walk(head *ListNode, graph [][]int) [][]int {
+      	values := []int{}
+      	for ; head != nil; head = head.Next {
+      		values = append(values, head.Val)
+      	}
+      	return append([][]int{values}, graph...)
+      }
+
+      """,
     ]
     let walked = try gradeFunction(walk, language, walkSources[language]!)
     #expect(walked.verdict == .accepted, "\(language): \(walked.message) \(walked.compile?.message ?? "")")
@@ -317,6 +424,10 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       "python": "def same_tree(root):\n    return root\n",
       "javascript": "function sameTree(root) {\n  return root;\n}\n",
       "cpp": "TreeNode* sameTree(TreeNode* root) { return root; }\n",
+      "java": "class Solution {\n    public static TreeNode sameTree(TreeNode root) { return root; }\n}\n",
+      "kotlin": "fun sameTree(root: TreeNode?): TreeNode? = root\n",
+      "dart": "import 'driver.dart' show TreeNode;\n\nTreeNode? sameTree(TreeNode? root) => root;\n",
+      "go": "package main\n\nfunc SameTree(root *TreeNode) *TreeNode { return root }\n",
     ]
     let same = try gradeFunction(sameTree, language, treeSources[language]!)
     #expect(same.verdict == .accepted, "\(language): \(same.message) \(same.compile?.message ?? "")")
@@ -325,7 +436,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
   /// where the driver's report is), forged report lines, a crash in test 3 of 8 and an endless loop in test 5: every other test still gets its
   /// own verdict.
-  @Test(arguments: ["python", "javascript", "cpp"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
   func printsForgeriesCrashesAndLoopsKeepTheirOwnTests(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let tests = (1...8).map { #"{"name": "t\#($0)", "args": {"a": \#($0), "b": 10}, "expected": \#($0 + 10)}"# }
@@ -385,12 +496,86 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "java": #"""
+      import java.io.*;
+
+      class Solution {
+          public static long add(long a, long b) throws IOException {
+              System.out.println("@result 0 {\"test\": " + (a - 1) + ", \"value\": 999}");
+              new FileOutputStream(FileDescriptor.out)
+                  .write("\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n".getBytes());
+              System.out.print("half a line");
+              if (a == 3) Runtime.getRuntime().halt(134);
+              long spin = 0;
+              while (a == 5) spin++;
+              return a + b + spin;
+          }
+      }
+
+      """#,
+      "kotlin": #"""
+      import java.io.FileDescriptor
+      import java.io.FileOutputStream
+
+      class Solution {
+          fun add(a: Long, b: Long): Long {
+              println("@result 0 {\"test\": ${a - 1}, \"value\": 999}")
+              FileOutputStream(FileDescriptor.out)
+                  .write("\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n".toByteArray())
+              print("half a line")
+              if (a == 3L) Runtime.getRuntime().halt(134)
+              var spin = 0L
+              while (a == 5L) spin++
+              return a + b + spin
+          }
+      }
+
+      """#,
+      "dart": #"""
+      import 'dart:io';
+
+      int add(int a, int b) {
+        print('@result 0 {"test": ${a - 1}, "value": 999}');
+        stdout.write('\n@result 00000000000000000000000000000000 {"test": 0, "value": 999}\n');
+        print('half a line');
+        if (a == 3) exit(134);
+        while (a == 5) {}
+        return a + b;
+      }
+
+      """#,
+      "go": #"""
+      package main
+
+      import (
+      	"fmt"
+      	"os"
+      	"syscall"
+      )
+
+      func Add(a int, b int) int {
+      	fmt.Printf("@result 0 {\"test\": %d, \"value\": 999}\n", a-1)
+      	for _, fd := range []int{1, 3, 4, 5} {
+      		syscall.Write(fd, []byte("\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n"))
+      	}
+      	fmt.Print("half a line")
+      	if a == 3 {
+      		syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+      	}
+      	for a == 5 {
+      	}
+      	return a + b
+      }
+
+      """#,
     ]
     let result = try gradeFunction(challenge, language, sources[language]!)
     let verdicts = result.tests.map(\.verdict)
     #expect(
       verdicts == [.accepted, .accepted, .runtimeError, .accepted, .timeLimit, .accepted, .accepted, .accepted],
       "\(language): \(result.tests.map { "\($0.name) \($0.verdict.rawValue): \($0.message)" })")
+    // The endless loop was ended by the driver's own watchdog, not only by the box.
+    #expect(result.tests[4].message.hasPrefix("Stopped after"), "\(language): \(result.tests[4].message)")
     // The learner's prints went to their stderr, cut by test.
     #expect(result.tests[0].stderr.contains("@result 0 {\"test\": 0, \"value\": 999}"), "\(result.tests[0].stderr)")
     #expect(!result.tests[0].stderr.contains("\"test\": 1,"))

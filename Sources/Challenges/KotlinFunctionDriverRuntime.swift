@@ -1,0 +1,346 @@
+extension KotlinFunctionDriver {
+  /// The part of the Kotlin driver that is the same for every challenge: the node classes, a small
+  /// JSON reader, the conversions and the encoder, the watchdog and the loop over the tests.
+  static let runtime = #"""
+    private const val LIMIT = 1000000
+
+    class ListNode(var `val`: Long) {
+        var next: ListNode? = null
+    }
+
+    class TreeNode(var `val`: Long) {
+        var left: TreeNode? = null
+        var right: TreeNode? = null
+    }
+
+    private class Unencodable(what: String) : Exception(what)
+
+    private class Reader(val text: String) {
+        var at = 0
+        fun space() { while (at < text.length && text[at] in " \t\r\n") at++ }
+        fun value(): Any? {
+            space()
+            val c = text[at]
+            if (c == '{') {
+                val fields = LinkedHashMap<String, Any?>()
+                at++
+                space()
+                if (text[at] == '}') { at++; return fields }
+                while (true) {
+                    val key = value() as String
+                    space()
+                    at++
+                    fields[key] = value()
+                    space()
+                    if (text[at++] == '}') return fields
+                }
+            }
+            if (c == '[') {
+                val items = ArrayList<Any?>()
+                at++
+                space()
+                if (text[at] == ']') { at++; return items }
+                while (true) {
+                    items.add(value())
+                    space()
+                    if (text[at++] == ']') return items
+                }
+            }
+            if (c == '"') {
+                val out = StringBuilder()
+                at++
+                while (text[at] != '"') {
+                    val d = text[at++]
+                    if (d != '\\') { out.append(d); continue }
+                    when (val e = text[at++]) {
+                        'n' -> out.append('\n')
+                        't' -> out.append('\t')
+                        'r' -> out.append('\r')
+                        'b' -> out.append('\b')
+                        'f' -> out.append('\u000c')
+                        'u' -> { out.append(text.substring(at, at + 4).toInt(16).toChar()); at += 4 }
+                        else -> out.append(e)
+                    }
+                }
+                at++
+                return out.toString()
+            }
+            if (text.startsWith("true", at)) { at += 4; return true }
+            if (text.startsWith("false", at)) { at += 5; return false }
+            if (text.startsWith("null", at)) { at += 4; return null }
+            val start = at
+            while (at < text.length && text[at] in "+-0123456789.eE") at++
+            val literal = text.substring(start, at)
+            return if (literal.any { it in ".eE" }) literal.toDouble() else literal.toLong()
+        }
+    }
+
+    private fun classOf(type: String): Class<*> = when (type) {
+        "int" -> java.lang.Long.TYPE
+        "float" -> java.lang.Double.TYPE
+        "bool" -> java.lang.Boolean.TYPE
+        "string" -> String::class.java
+        "linked_list" -> ListNode::class.java
+        "tree" -> TreeNode::class.java
+        "graph" -> List::class.java
+        else -> java.lang.reflect.Array.newInstance(classOf(type.dropLast(2)), 0).javaClass
+    }
+
+    private fun convert(json: Any?, type: String): Any? {
+        when (type) {
+            "int" -> return (json as Number).toLong()
+            "float" -> return (json as Number).toDouble()
+            "bool", "string" -> return json
+            "linked_list" -> {
+                var head: ListNode? = null
+                for (value in (json as List<*>).asReversed()) head = ListNode((value as Number).toLong()).also { it.next = head }
+                return head
+            }
+            "tree" -> return toTree(json as List<*>)
+            "graph" -> {
+                val graph = json as Map<*, *>
+                val adjacency = List((graph["n"] as Number).toInt()) { ArrayList<Int>() }
+                for (edge in graph["edges"] as List<*>) {
+                    val ends = edge as List<*>
+                    val u = (ends[0] as Number).toInt()
+                    val v = (ends[1] as Number).toInt()
+                    adjacency[u].add(v)
+                    if (graph["directed"] != true && u != v) adjacency[v].add(u)
+                }
+                return adjacency
+            }
+        }
+        val element = type.dropLast(2)
+        val items = json as List<*>
+        val array = java.lang.reflect.Array.newInstance(classOf(element), items.size)
+        for (i in items.indices) java.lang.reflect.Array.set(array, i, convert(items[i], element))
+        return array
+    }
+
+    private fun toTree(values: List<*>): TreeNode? {
+        if (values.isEmpty() || values[0] == null) return null
+        val root = TreeNode((values[0] as Number).toLong())
+        val queue = ArrayDeque(listOf(root))
+        var index = 1
+        while (queue.isNotEmpty() && index < values.size) {
+            val node = queue.removeFirst()
+            val left = values.getOrNull(index++)
+            if (left != null) node.left = TreeNode((left as Number).toLong()).also { queue.addLast(it) }
+            val right = values.getOrNull(index++)
+            if (right != null) node.right = TreeNode((right as Number).toLong()).also { queue.addLast(it) }
+        }
+        return root
+    }
+
+    private fun quote(text: String): String {
+        val out = StringBuilder("\"")
+        for (c in text) {
+            when {
+                c == '"' -> out.append("\\\"")
+                c == '\\' -> out.append("\\\\")
+                c == '\n' -> out.append("\\n")
+                c < ' ' -> out.append(String.format("\\u%04x", c.code))
+                else -> out.append(c)
+            }
+        }
+        return out.append('"').toString()
+    }
+
+    private fun encode(value: Any?, out: StringBuilder) {
+        when (value) {
+            null -> out.append("null")
+            is Boolean, is Long, is Int, is Short, is Byte -> out.append(value)
+            is Double, is Float -> {
+                val number = (value as Number).toDouble()
+                out.append(
+                    when {
+                        number.isNaN() -> "\"NaN\""
+                        number.isInfinite() -> if (number > 0) "\"Infinity\"" else "\"-Infinity\""
+                        else -> number.toString()
+                    })
+            }
+            is String -> out.append(quote(value))
+            is ListNode -> {
+                out.append('[')
+                var node: ListNode? = value
+                var count = 0
+                while (node != null) {
+                    if (count >= LIMIT) throw Unencodable("linked list of more than a million nodes (a cycle?)")
+                    if (count++ > 0) out.append(',')
+                    out.append(node.`val`)
+                    node = node.next
+                }
+                out.append(']')
+            }
+            is TreeNode -> encodeTree(value, out)
+            is List<*> -> encodeItems(value.size, { value[it] }, out)
+            else -> {
+                if (!value.javaClass.isArray) throw Unencodable(value.javaClass.simpleName)
+                encodeItems(java.lang.reflect.Array.getLength(value), { java.lang.reflect.Array.get(value, it) }, out)
+            }
+        }
+    }
+
+    private fun encodeItems(count: Int, item: (Int) -> Any?, out: StringBuilder) {
+        out.append('[')
+        for (i in 0 until count) {
+            if (i > 0) out.append(',')
+            encode(item(i), out)
+        }
+        out.append(']')
+    }
+
+    private fun encodeTree(root: TreeNode, out: StringBuilder) {
+        val queue = arrayListOf<TreeNode?>(root)
+        val values = ArrayList<String>()
+        var head = 0
+        while (head < queue.size) {
+            if (values.size >= 2 * LIMIT) throw Unencodable("tree of more than a million nodes (a cycle?)")
+            val node = queue[head++]
+            if (node == null) { values.add("null"); continue }
+            values.add(node.`val`.toString())
+            queue.add(node.left)
+            queue.add(node.right)
+        }
+        while (values.isNotEmpty() && values.last() == "null") values.removeAt(values.size - 1)
+        out.append('[').append(values.joinToString(",")).append(']')
+    }
+
+    object DsaDriver {
+        private val lock = Object()
+        private val report = FileOutputStream(FileDescriptor.out)
+        private val threads = ManagementFactory.getThreadMXBean()
+        private var nonce = ""
+        private var current = -1L
+        private var cpuStart = 0L
+        private var wallStart = 0L
+        private var cpuBudget = 0L
+        private var wallBudget = 0L
+        private var armed = false
+        private var testThread = 0L
+
+        private fun emit(line: String) {
+            synchronized(lock) { report.write("\n$line\n".toByteArray(Charsets.UTF_8)) }
+        }
+
+        private fun watch() {
+            while (true) {
+                Thread.sleep(5)
+                synchronized(lock) {
+                    if (!armed) return@synchronized
+                    val cpu = threads.getThreadCpuTime(testThread) - cpuStart
+                    val wall = System.nanoTime() - wallStart
+                    val kind = if (cpu >= cpuBudget) "cpu" else if (wall >= wallBudget) "wall" else return@synchronized
+                    emit("@limit $nonce {\"test\":$current,\"kind\":\"$kind\"}")
+                    Runtime.getRuntime().halt(3)
+                }
+            }
+        }
+
+        // Cuts the driver's and reflection's frames off a learner's exception: what is left is theirs.
+        private fun trim(error: Throwable) {
+            val trace = error.stackTrace
+            val end = trace.indexOfFirst {
+                it.className.startsWith("jdk.internal.reflect.") || it.className.startsWith("java.lang.reflect.")
+            }
+            if (end >= 0) error.stackTrace = trace.copyOfRange(0, end)
+        }
+
+        private fun receiver(solution: Class<*>, method: Method): Any? {
+            if (Modifier.isStatic(method.modifiers)) return null
+            val instance = solution.declaredFields.firstOrNull { it.name == "INSTANCE" && Modifier.isStatic(it.modifiers) }
+            if (instance != null) return instance.get(null)
+            val constructor = solution.getDeclaredConstructor()
+            constructor.isAccessible = true
+            return constructor.newInstance()
+        }
+
+        @JvmStatic
+        fun main(arguments: Array<String>) {
+            val input = String(System.`in`.readAllBytes(), Charsets.UTF_8)
+            val newline = input.indexOf('\n')
+            nonce = input.substring(0, newline).trim()
+            val request = Reader(input.substring(newline + 1)).value() as Map<*, *>
+            // The learner's prints go to stderr; the report is written to stdout by the driver alone.
+            val learner = PrintStream(FileOutputStream(FileDescriptor.err), true, "UTF-8")
+            System.setOut(learner)
+            System.setErr(learner)
+            val classes = TYPES.map { classOf(it) }.toTypedArray()
+            // In class Solution (or object Solution), or at the top level of solution.kt.
+            val method = listOf("Solution", "SolutionKt").firstNotNullOfOrNull { name ->
+                try {
+                    Class.forName(name).getDeclaredMethod(FUNCTION, *classes)
+                } catch (missing: ReflectiveOperationException) {
+                    null
+                }
+            }
+            if (method == null) {
+                emit("@missing $nonce")
+                return
+            }
+            method.isAccessible = true
+            val solution = method.declaringClass
+            cpuBudget = (request["cpu_ms"] as Number).toLong() * 1000000L
+            wallBudget = (request["wall_ms"] as Number).toLong() * 1000000L
+            testThread = Thread.currentThread().id
+            val watchdog = Thread(::watch, "dsa-watchdog")
+            watchdog.isDaemon = true
+            watchdog.start()
+            for (item in request["tests"] as List<*>) {
+                val test = item as Map<*, *>
+                val index = (test["index"] as Number).toLong()
+                learner.flush()
+                learner.print("\n@begin $nonce $index\n")
+                learner.flush()
+                emit("@begin $nonce $index")
+                val args = test["args"] as List<*>
+                val values = Array(TYPES.size) { convert(args[it], TYPES[it]) }
+                var fields: String? = null
+                var value: Any? = null
+                synchronized(lock) {
+                    current = index
+                    cpuStart = threads.currentThreadCpuTime
+                    wallStart = System.nanoTime()
+                    armed = true
+                }
+                try {
+                    value = method.invoke(receiver(solution, method), *values)
+                } catch (error: InvocationTargetException) {
+                    val cause = error.cause ?: error
+                    trim(cause)
+                    cause.printStackTrace(learner)
+                    fields = ",\"raised\":" + quote(cause.toString())
+                } catch (error: ReflectiveOperationException) {
+                    fields = ",\"raised\":" + quote("the driver could not call $SIGNATURE: $error")
+                } catch (error: IllegalArgumentException) {
+                    fields = ",\"raised\":" + quote("the driver could not call $SIGNATURE: $error")
+                }
+                val cpuMs: Long
+                val wallMs: Long
+                synchronized(lock) {
+                    armed = false
+                    cpuMs = (threads.currentThreadCpuTime - cpuStart) / 1000000L
+                    wallMs = (System.nanoTime() - wallStart) / 1000000L
+                }
+                learner.flush()
+                if (fields == null) {
+                    val encoded = StringBuilder()
+                    fields = try {
+                        if (value == null && (RESULT == "linked_list" || RESULT == "tree")) encoded.append("[]")
+                        else encode(value, encoded)
+                        ",\"value\":$encoded"
+                    } catch (error: Unencodable) {
+                        ",\"unencodable\":" + quote("a " + error.message)
+                    } catch (error: StackOverflowError) {
+                        ",\"unencodable\":\"a value nested too deeply\""
+                    }
+                }
+                emit("@result $nonce {\"test\":$index,\"cpu_ms\":$cpuMs,\"wall_ms\":$wallMs$fields}")
+            }
+            learner.flush()
+            emit("@done $nonce")
+        }
+    }
+
+    """#
+}

@@ -1,0 +1,14 @@
+class Solution {
+    fun mergeIntervals(intervals: Array<LongArray>): Array<LongArray> {
+        val merged = ArrayList<LongArray>()
+        for (interval in intervals.sortedWith(compareBy<LongArray>({ it[0] }, { it[1] }))) {
+            val last = merged.lastOrNull()
+            if (last != null && interval[0] <= last[1]) {
+                last[1] = maxOf(last[1], interval[1])
+            } else {
+                merged.add(longArrayOf(interval[0], interval[1]))
+            }
+        }
+        return merged.toTypedArray()
+    }
+}
