@@ -31,9 +31,6 @@ public enum FunctionDrivers {
     "java": JavaFunctionDriver(), "go": GoFunctionDriver(),
     "kotlin": KotlinFunctionDriver(), "dart": DartFunctionDriver(),
   ]
-  /// Languages whose drivers are still to come; each is refused with `unavailableMessage`.
-  public static let planned: [String] = []
-
   /// The languages with drivers, sorted.
   public static var languages: [String] { byLanguage.keys.sorted() }
 

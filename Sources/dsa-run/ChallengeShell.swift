@@ -149,7 +149,7 @@ func writeStarter(_ arguments: [String]) -> Never {
     let challenge = try resolveChallenge(reference)
     let canonical = canonicalLanguage(language)
     guard let starter = challenge.starters[canonical] else {
-      if challenge.function != nil, FunctionDrivers.planned.contains(canonical) {
+      if challenge.function != nil, FunctionDrivers.byLanguage[canonical] == nil {
         throw UsageError(message: "\(challenge.id): " + FunctionDrivers.unavailableMessage(canonical))
       }
       throw UsageError(message: noStarter(challenge, language))
