@@ -73,10 +73,13 @@ import Testing
   }
 
   @Test func stopAndStartAreIdempotent() throws {
-    let server = try TestServer()
+    // A port below the ephemeral range: the other tests' servers (port 0) never take it once it is
+    // freed, so a refused connection below says this server's listener is closed.
+    let port = try #require((0..<100).lazy.map { _ in UInt16.random(in: 20_000..<32_000) }.first(where: isFree))
+    let server = try TestServer { $0.listeners = [.tcp(host: "127.0.0.1", port: port)] }
     defer { server.shutDown() }
     try server.server.start()  // already running: nothing happens
-    let port = server.port
+    #expect(server.port == port)
     server.server.stop(drainingFor: .seconds(1))
     server.server.stop(drainingFor: .seconds(1))
     #expect(throws: HTTPServerError.self) { try server.server.start() }
@@ -239,4 +242,18 @@ import Testing
       try HTTPServer.notifySystemd(state: "READY=1", socketAddress: "/nonexistent/notify")
     }
   }
+}
+
+/// Whether 127.0.0.1:`port` can be bound (nobody holds it).
+private func isFree(_ port: UInt16) -> Bool {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard fd >= 0 else { return false }
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = port.bigEndian
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  } == 0
 }
