@@ -180,7 +180,9 @@ public enum GrowthCount: Sendable, Hashable {
             if needles.contains(where: { $0.dropFirst().dropLast().elementsEqual(bytes) }) { total += 1 }
           case .escaped:
             // Rare: let the decoder unescape the name.
-            if case .object(let fields)? = try? decoder.decode(JSONValue.self, from: Data(body)),
+            // Never a text deeper than the bound: Foundation's decoder can trap on one.
+            if JSONNesting.depth(of: body) <= JSONNesting.maximumDepth,
+              case .object(let fields)? = try? decoder.decode(JSONValue.self, from: Data(body)),
               case .string(let action)? = fields["action"], names.contains(action)
             {
               total += 1

@@ -191,31 +191,5 @@ public struct StepParser: Sendable {
   }
 
   /// The deepest bracket nesting outside strings; cheap, and keeps the decoder's recursion shallow.
-  static func depth(of bytes: Data) -> Int {
-    var depth = 0
-    var deepest = 0
-    var inString = false
-    var escaped = false
-    for byte in bytes {
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
-      switch byte {
-      case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "["), UInt8(ascii: "{"):
-        depth += 1
-        deepest = max(deepest, depth)
-      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-      default: break
-      }
-    }
-    return deepest
-  }
+  static func depth(of bytes: Data) -> Int { JSONNesting.depth(of: bytes) }
 }

@@ -294,6 +294,9 @@ extension JSONBytes {
   /// What `parse` leaves, read as every document was before it: Foundation's decoder, then
   /// `DuplicateKeys.scan` for what the decoder does not say.
   static func parseWithFoundation(_ data: Data) -> Result<Parsed, NotJSON> {
+    guard JSONNesting.depth(of: data) <= JSONNesting.maximumDepth else {
+      return .failure(NotJSON(explanation: "nested deeper than \(JSONNesting.maximumDepth) levels"))
+    }
     let value: JSONValue
     do {
       value = try JSONDecoder().decode(JSONValue.self, from: data)

@@ -43,6 +43,26 @@ struct ClientMistakeDaemonTests {
 
   /// The config's grade_wall_ms reaches the grades: a sample challenge's grade of a sleeping program
   /// (8 tests of 8 s wall each) ends within it, every test skipped.
+  /// 513 open brackets made Foundation's decoder trap and killed the daemon (found by fuzzing): on
+  /// every doorway that reads JSON such a body is now a refusal, and the daemon stays up.
+  @Test func aBodyNestedTooDeeplyIsRefusedOnEveryDoorway() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let body = String(repeating: "[", count: 513)
+    for path in ["/v1/execute", "/v1/grade", "/v1/submissions", "/submissions", "/api/v2/execute"] {
+      let answer = try curl(
+        daemon.baseURL + path, ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
+      #expect((400..<500).contains(answer.status), "\(path): \(answer.status) \(answer.body)")
+    }
+    // Jobe answers any JSON it cannot parse with its own 500.
+    let jobe = try curl(
+      daemon.baseURL + "/jobe/index.php/restapi/runs",
+      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
+    #expect(jobe.status == 500 && jobe.body.contains("Failed to parse JSON string"), "\(jobe.body)")
+    #expect(try curl(daemon.baseURL + "/healthz").status == 200)
+    #expect(try daemon.stop() == 0)
+  }
+
   @Test func theConfiguredGradeBudgetBoundsACatalogGrade() throws {
     let directory = try makeTemporaryDirectory()
     let config = directory + "/budget.json"

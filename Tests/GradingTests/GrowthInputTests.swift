@@ -96,6 +96,16 @@ import Testing
     #expect(GrowthCount.countLine.count(Self.output) == .success(40))
   }
 
+  /// A step whose action is written with an escape goes to the decoder; nested past the bound it
+  /// never does (Foundation's decoder traps on 513 open brackets: the daemon would die grading it).
+  @Test func aDeeplyNestedEscapedStepIsNotDecodedAndCountsNothing() {
+    // "compare" in another field lets the line past the quick test; the action itself is escaped.
+    let head = "@step {\"note\": \"compare\", \"action\": \"comp\\u0061re\", \"x\": "
+    let deep = head + String(repeating: "[", count: 513) + "\n"
+    let shallow = head + "[[1]]}\n"
+    #expect(GrowthCount.actions(["compare"]).count(Data((deep + shallow).utf8)) == .success(1))
+  }
+
   @Test func aBadOrMissingCountLineIsExplained() {
     let bad = GrowthCount.countLine.count(Data("x\n@count twelve\n".utf8))
     #expect(

@@ -15,6 +15,20 @@ private func problems(
 }
 
 @Suite struct StrictReaderTests {
+  /// Foundation's decoder traps (the process dies) on 513 open brackets and nothing else: found by
+  /// fuzzing (Tests/fuzz/challenge/regressions/), a request body like it killed the daemon. Deeper
+  /// than the bound, a text is refused before any decoder sees it.
+  @Test(arguments: [257, 513, 600, 100_000])
+  func aTextNestedTooDeeplyIsRefusedByName(depth: Int) {
+    for text in [String(repeating: "[", count: depth), "{\"a\": " + String(repeating: "[", count: depth)] {
+      let reader = StrictReader()
+      #expect(reader.parse(Data(text.utf8)) == nil)
+      #expect(reader.problems.first?.message == "not valid JSON: nested deeper than 256 levels", "\(reader.problems)")
+    }
+    let fine = StrictReader()
+    #expect(fine.parse(Data((String(repeating: "[", count: 200) + String(repeating: "]", count: 200)).utf8)) != nil)
+  }
+
   @Test func cleanDocumentReadsEveryType() throws {
     let reader = StrictReader()
     let value = try #require(
