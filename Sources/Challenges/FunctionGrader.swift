@@ -112,16 +112,8 @@ struct FunctionTestWork: Sendable {
       var grade = given
       // As for a stdin challenge: the arguments, the expected value when one is right, the value returned.
       if ![.accepted, .skipped, .internalError].contains(grade.verdict) {
-        let test = challenge.tests[index]
-        let input = FailureDetails.prefix(test.stdin, limit: Grader.detailsInputBytes)
-        let expected =
-          challenge.hasOneRightOutput
-          ? test.expectedStdout.map { FailureDetails.prefix(Data($0.utf8), limit: Grader.detailsOutputBytes) } : nil
-        let output = FailureDetails.prefix(Data(grade.stdout.utf8), limit: Grader.detailsOutputBytes)
         grade.details = FailureDetails(
-          input: input.text, inputTruncated: input.truncated, expectedOutput: expected?.text,
-          expectedOutputTruncated: expected?.truncated ?? false, output: output.text, outputTruncated: output.truncated,
-          lastMatchingStep: nil)
+          challenge.tests[index], output: grade.stdout, challenge: challenge, lastMatchingStep: nil)
       }
       finished(index, grade)
       if stopAtFirstFailure, grade.verdict != .accepted { stop.store(true, ordering: .relaxed) }

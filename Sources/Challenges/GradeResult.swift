@@ -112,6 +112,20 @@ public struct FailureDetails: Sendable, Equatable {
     self.lastMatchingStep = lastMatchingStep
   }
 
+  /// A failed test's details: its input, the expected output when `challenge` has one right output,
+  /// and `output` (what the program printed, without step and count lines), each cut to its bound.
+  init(_ test: ChallengeTest, output: String, challenge: Challenge, lastMatchingStep: JSONValue?) {
+    let input = Self.prefix(test.stdin, limit: Grader.detailsInputBytes)
+    let expected =
+      challenge.hasOneRightOutput
+      ? test.expectedStdout.map { Self.prefix(Data($0.utf8), limit: Grader.detailsOutputBytes) } : nil
+    let shown = Self.prefix(Data(output.utf8), limit: Grader.detailsOutputBytes)
+    self.init(
+      input: input.text, inputTruncated: input.truncated, expectedOutput: expected?.text,
+      expectedOutputTruncated: expected?.truncated ?? false, output: shown.text, outputTruncated: shown.truncated,
+      lastMatchingStep: lastMatchingStep)
+  }
+
   /// At most `limit` bytes of `data` as text, cut before a character rather than inside one, and
   /// whether anything was cut.
   static func prefix(_ data: Data, limit: Int) -> (text: String, truncated: Bool) {

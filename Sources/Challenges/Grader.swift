@@ -359,7 +359,6 @@ private struct TestWork: Sendable {
   /// A failed test's data for the learner (`FailureDetails`). `Grader.shown` drops it from a hidden
   /// test's grade with the rest of its data.
   func details(of test: ChallengeTest, output: Data, grade: TestGrade) -> FailureDetails {
-    let input = FailureDetails.prefix(test.stdin, limit: Grader.detailsInputBytes)
     var text = String(decoding: output, as: UTF8.self)
     if challenge.growth?.count == .countLine { text = GrowthCount.withoutCountLines(text) }
     var lastMatchingStep: JSONValue?
@@ -368,14 +367,8 @@ private struct TestWork: Sendable {
     {
       lastMatchingStep = parsed.steps[number - 2].projected(on: checker.fields)
     }
-    let ordinary = FailureDetails.prefix(Data(StepParser.ordinaryOutput(text).utf8), limit: Grader.detailsOutputBytes)
-    let expected =
-      challenge.hasOneRightOutput
-      ? test.expectedStdout.map { FailureDetails.prefix(Data($0.utf8), limit: Grader.detailsOutputBytes) } : nil
     return FailureDetails(
-      input: input.text, inputTruncated: input.truncated,
-      expectedOutput: expected?.text, expectedOutputTruncated: expected?.truncated ?? false,
-      output: ordinary.text, outputTruncated: ordinary.truncated, lastMatchingStep: lastMatchingStep)
+      test, output: StepParser.ordinaryOutput(text), challenge: challenge, lastMatchingStep: lastMatchingStep)
   }
 
   private func check(_ test: ChallengeTest, output outputData: Data) -> Result<CheckResult, CheckerFailure> {
