@@ -176,7 +176,9 @@ func withoutTimings(_ text: String) throws -> NSDictionary {
 
 /// A limit message with its measured figure ("it used 0.31 s") replaced.
 func withoutMeasurement(_ text: String) -> String {
+  // Whether the limit was used up exactly ("all") or passed ("more than") is a measurement too.
   text.replacingOccurrences(of: #"used [0-9.]+ s\)"#, with: "used N s)", options: .regularExpression)
+    .replacingOccurrences(of: #"Used (all|more than) "#, with: "Used (all or more than) ", options: .regularExpression)
     .replacingOccurrences(of: #"after [0-9.]+ s\."#, with: "after N s.", options: .regularExpression)
 }
 
