@@ -23,6 +23,27 @@ import Testing
     return try box.run(spec, stdin: stdin)
   }
 
+  /// A process we did not start can hold the program file open for writing for a moment (one that
+  /// forked while we wrote it, until its own exec). The program still starts once it lets go.
+  @Test func aProgramFileHeldOpenForWritingForAMomentStillRuns() throws {
+    let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
+    defer { box.destroy() }
+    let program = try compileC("int main(void) { return 0; }", name: "tiny")
+    let spec = spec(["/box/probe"])
+    try box.prepare(limits: spec.limits)
+    try box.writeFile("probe", contents: program, executable: true)
+    let writer = open(box.directory.path + "/probe", O_WRONLY | O_CLOEXEC)
+    try #require(writer >= 0)
+    let released = DispatchSemaphore(value: 0)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) {
+      close(writer)
+      released.signal()
+    }
+    let outcome = try box.run(spec, stdin: Data())
+    released.wait()
+    #expect(outcome.status == .ok, "\(outcome.message)")
+  }
+
   @Test func runsManyProgramsWithNothingCarriedOver() throws {
     do {
       let box = try WarmBox(host: Fixture.host, layout: BoxLayout())
