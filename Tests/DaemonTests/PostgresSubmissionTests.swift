@@ -368,7 +368,9 @@ struct PostgresSubmissionTests {
     // own, so the server need not signal it for every insert.
     let marker = uniqueMarker()
     let sleeperID = try #require(
-      try post(first, "/v1/submissions", sleeper(seconds: 8, marker: marker)).json["id"] as? String)
+      // Long enough to outlast the checks below on a loaded machine; it is ended once they are done.
+      try post(first, "/v1/submissions", sleeper(seconds: 18, marker: marker, wallMilliseconds: 20_000)).json["id"]
+        as? String)
     let hello: [String: Any] = ["language": "python", "source": "print('hello')"]
     let aheadID = try #require(try post(first, "/v1/submissions", hello).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty && claimedAhead(first) == 1 })
@@ -384,6 +386,7 @@ struct PostgresSubmissionTests {
     #expect(try curl(first.baseURL + "/v1/submissions/\(sleeperID)").json["status"] as? String == "running")
 
     // With its jobs done the first has room again, and listens.
+    for pid in processes(containing: marker) { kill(pid, SIGKILL) }
     for id in [sleeperID, aheadID] {
       #expect(
         try curl(first.baseURL + "/v1/submissions/\(id)?wait=30", timeout: 40).json["status"] as? String == "done")
