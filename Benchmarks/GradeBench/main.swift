@@ -14,21 +14,29 @@ import Wire
 //   20 executes    20 Executor.execute calls one after another, no compile cache: every execute
 //                  compiles, as a judge without a cache (or a client calling /v1/execute) does
 //   20 executes, cached  the same with a warm compile cache (only the runs and lookups remain)
+// Then the same 20 tests as a function challenge (`sum_all(items)`, issue 29) in C++, Java, Kotlin and
+// Python: the whole grade (one process) against 20 separate runs of the stdin program and against
+// one run of it, compile cache warm in every lane.
 // A benchmark, not a test: it prints figures; it exits 1 if a lane gives a wrong answer.
 
 BenchSupport.programName = "dsa-run-gradebench"
 
 var languages = ["cpp", "java", "python"]
+var functionLanguages = ["cpp", "java", "kotlin", "python"]
 var rounds = 3
 var cursor = OptionCursor(Array(CommandLine.arguments.dropFirst()))
 while let argument = cursor.next() {
   switch argument {
   case "--languages": languages = cursor.value(argument).split(separator: ",").map(String.init)
+  case "--function-languages":
+    functionLanguages = cursor.value(argument).split(separator: ",").map(String.init)
   case "--rounds":
     guard let value = Int(cursor.value(argument)), (1...20).contains(value) else { failSetup("--rounds: 1 to 20") }
     rounds = value
   case "--help", "-h":
-    print("Usage: dsa-run-gradebench [--languages cpp,java,python] [--rounds N]")
+    print(
+      "Usage: dsa-run-gradebench [--languages cpp,java,python] [--function-languages cpp,java,kotlin,python] [--rounds N]"
+    )
     exit(0)
   default: failSetup("unknown option \(argument)")
   }
@@ -57,6 +65,27 @@ let sources: [String: String] = [
 
   """,
   "python": "import sys\nprint(sum(int(x) for x in sys.stdin.read().split()))\n",
+  "kotlin": """
+  fun main() {
+      var total = 0L
+      while (true) {
+          val line = readLine() ?: break
+          for (token in line.split(' ')) if (token.isNotEmpty()) total += token.toLong()
+      }
+      println(total)
+  }
+
+  """,
+]
+
+/// The same work as a function challenge: the learner writes only `sum_all`.
+let functionSources: [String: String] = [
+  "cpp":
+    "#include <vector>\nlong long sumAll(std::vector<long long> items) {\n  long long total = 0;\n  for (long long item : items) total += item;\n  return total;\n}\n",
+  "java":
+    "class Solution {\n  public static long sumAll(long[] items) {\n    long total = 0;\n    for (long item : items) total += item;\n    return total;\n  }\n}\n",
+  "kotlin": "class Solution {\n    fun sumAll(items: LongArray): Long = items.sum()\n}\n",
+  "python": "def sum_all(items: list[int]) -> int:\n    return sum(items)\n",
 ]
 
 /// 20 tests: 1..k for k = 1...20, each answer k(k+1)/2.
@@ -74,6 +103,24 @@ let challenge: Challenge
 switch ChallengeLoader.decodeInline(challengeJSON, id: "sum-20") {
 case .success(let loaded): challenge = loaded
 case .failure(let error): failSetup("the benchmark challenge is broken: \(error)")
+}
+let functionChallengeJSON: JSONValue = .object([
+  "title": "Sum", "statement": "Return the sum of the numbers.",
+  "function": .object([
+    "name": "sum_all", "params": .array([.object(["name": "items", "type": "int[]"])]), "returns": "int",
+  ]),
+  "tests": .array(
+    (1...20).map { count in
+      .object([
+        "name": .string("t\(count)"), "args": .object(["items": .array((1...count).map { .number(Double($0)) })]),
+        "expected": .number(Double(count * (count + 1) / 2)),
+      ])
+    }),
+])
+let functionChallenge: Challenge
+switch ChallengeLoader.decodeInline(functionChallengeJSON, id: "sum-20-function") {
+case .success(let loaded): functionChallenge = loaded
+case .failure(let error): failSetup("the benchmark function challenge is broken: \(error)")
 }
 
 guard let runnersDirectory = DataDirectories.locate("runners"),
@@ -166,6 +213,68 @@ for language in languages {
 print("")
 print("speed-up = 20 executes (each compiling) / grade (compiling once); cached = both with a warm compile cache.")
 print("Target (issue 5): speed-up at least 3x for the compiled languages (C++, Java).")
+
+// Function challenges (issue 29): the 20 tests run in one process, against 20 separate runs of the
+// stdin program and one run of it on one test, every lane with a warm compile cache (only runs
+// and lookups remain, so the lanes compare process starts, not compiles).
+print("")
+print("Function challenge: the same 20 tests as one function, compile cache warm, medians in ms")
+print("")
+print(
+  pad("language", 10) + pad("fn grade", 10, right: true) + pad("20 exec", 10, right: true)
+    + pad("1 exec", 10, right: true) + pad("20 exec/fn", 12, right: true) + pad("fn/1 exec", 11, right: true))
+for language in functionLanguages {
+  guard let source = sources[language], let function = functionSources[language] else {
+    failSetup("no benchmark program for \(language)")
+  }
+  let programFiles = [SourceFile(name: "", contents: Data(source.utf8))]
+  let functionFiles = [SourceFile(name: "", contents: Data(function.utf8))]
+  let cached = executor(cacheName: "\(language)-function")
+  let grader = Grader(executor: cached)
+  // Warm the compile cache for both programs.
+  _ = try? grader.grade(
+    functionChallenge, language: language, files: functionFiles, options: GradeOptions(parallelism: 2))
+  _ = try? cached.execute(ExecuteRequest(language: language, files: programFiles))
+  var lanes: [[Double]] = [[], [], []]
+  for _ in 0..<rounds {
+    var start = nowNanoseconds()
+    do {
+      let result = try grader.grade(
+        functionChallenge, language: language, files: functionFiles, options: GradeOptions(parallelism: 2))
+      lanes[0].append(milliseconds(start))
+      if result.verdict != .accepted {
+        failures.append("\(language) function grade: \(result.verdict) \(result.message)")
+      }
+    } catch {
+      failures.append("\(language) function grade: \(error)")
+    }
+    for (lane, selected) in [(1, tests[...]), (2, tests.suffix(1))] {
+      start = nowNanoseconds()
+      for test in selected {
+        var request = ExecuteRequest(language: language, files: programFiles)
+        request.stdin = Data(test.stdin.utf8)
+        do {
+          let result = try cached.execute(request)
+          if result.run?.stdout != Data(test.answer.utf8) {
+            failures.append("\(language) execute: \(result.run?.status.rawValue ?? "no run")")
+          }
+        } catch {
+          failures.append("\(language) execute: \(error)")
+        }
+      }
+      lanes[lane].append(milliseconds(start))
+    }
+  }
+  let medians = lanes.map { Summary($0)?.median ?? .nan }
+  print(
+    pad(language, 10) + pad(String(format: "%.0f", medians[0]), 10, right: true)
+      + pad(String(format: "%.0f", medians[1]), 10, right: true)
+      + pad(String(format: "%.0f", medians[2]), 10, right: true)
+      + pad(String(format: "%.1fx", medians[1] / medians[0]), 12, right: true)
+      + pad(String(format: "%.2fx", medians[0] / medians[2]), 11, right: true))
+}
+print("")
+print("Targets (issue 29): 20 exec/fn at least 5x for Java and Kotlin; fn/1 exec under 1.5x for every language.")
 pool.drain()
 if !failures.isEmpty {
   for failure in failures.prefix(10) { FileHandle.standardError.write(Data("dsa-run-gradebench: \(failure)\n".utf8)) }

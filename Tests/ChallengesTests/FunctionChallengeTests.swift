@@ -617,4 +617,32 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(details.output == "4\n")
     #expect(result.tests[1].details == nil && result.tests[0].details == nil)
   }
+
+  /// A Python file that fails as it loads shows the learner their own frames, as an import would;
+  /// one that defines no such function, or ends at its top level, is told so.
+  @Test func aPythonFileThatFailsAsItLoadsSaysWhy() throws {
+    let challenge = try functionChallenge(
+      """
+      {"title": "double", "statement": "Double.",
+       "function": {"name": "double", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+       "tests": [{"name": "one", "args": {"n": 1}, "expected": 2}, {"name": "two", "args": {"n": 2}, "expected": 4}]}
+      """)
+    let raising = try gradeFunction(challenge, "python", "def helper():\n    return 1 // 0\n\nhelper()\n")
+    #expect(raising.tests.map(\.verdict) == [.runtimeError, .runtimeError])
+    let frames = raising.tests[0].stderr
+    #expect(frames.contains("ZeroDivisionError"), "\(frames)")
+    #expect(frames.contains("solution.py\", line 4") && frames.contains("in helper"), "\(frames)")
+    #expect(!frames.contains("driver.py"), "the driver's frames are not the learner's: \(frames)")
+
+    let syntax = try gradeFunction(challenge, "python", "def double(n)\n    return 2 * n\n")
+    #expect(syntax.tests.map(\.verdict) == [.runtimeError, .runtimeError])
+    #expect(syntax.tests[0].stderr.contains("SyntaxError"), "\(syntax.tests[0].stderr)")
+    #expect(!syntax.tests[0].stderr.contains("driver.py"), "\(syntax.tests[0].stderr)")
+
+    let missing = try gradeFunction(challenge, "python", "def triple(n):\n    return 3 * n\n")
+    #expect(missing.tests.allSatisfy { $0.message.contains("defines no function named") }, "\(missing.tests)")
+
+    let exiting = try gradeFunction(challenge, "python", "import sys\nsys.exit(0)\n")
+    #expect(exiting.tests.allSatisfy { $0.message.contains("does your file call exit?") }, "\(exiting.tests)")
+  }
 }
