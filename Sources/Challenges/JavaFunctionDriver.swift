@@ -5,7 +5,8 @@ import Grading
 /// LeetCode, called on a fresh `Solution` per test). `DsaDriver.java` holds the entry point and the
 /// `ListNode` and `TreeNode` classes, and finds the method by reflection, so a missing or misspelt
 /// function is reported as such rather than as a compile error in a file the learner never saw. The
-/// watchdog is a daemon thread reading the test thread's CPU time (ThreadMXBean) and the wall clock;
+/// watchdog is a daemon thread reading the test thread's CPU time (`/proc`'s schedstat, else
+/// ThreadMXBean) and the wall clock;
 /// past a budget it writes the `@limit` line and `Runtime.halt`s.
 struct JavaFunctionDriver: FunctionDriver {
   let language = "java"
@@ -95,7 +96,6 @@ struct JavaFunctionDriver: FunctionDriver {
     return """
       // The dsa-run function driver (generated; not the learner's). docs/challenges.md tells the protocol.
       import java.io.*;
-      import java.lang.management.*;
       import java.lang.reflect.*;
       import java.nio.charset.StandardCharsets;
       import java.util.*;

@@ -6,7 +6,7 @@ import Grading
 /// `TreeNode` classes and finds the method by reflection on the compiled classes, which are the
 /// JVM's, as Java's driver does: a fresh `Solution` per test (an `object Solution` is used as it is),
 /// a missing function reported as such. The watchdog is a daemon thread reading the test thread's CPU
-/// time (ThreadMXBean) and the wall clock; past a budget it writes the `@limit` line and
+/// time (`/proc`'s schedstat, else ThreadMXBean) and the wall clock; past a budget it writes the `@limit` line and
 /// `Runtime.halt`s.
 struct KotlinFunctionDriver: FunctionDriver {
   let language = "kotlin"
@@ -92,7 +92,6 @@ struct KotlinFunctionDriver: FunctionDriver {
       import java.io.FileDescriptor
       import java.io.FileOutputStream
       import java.io.PrintStream
-      import java.lang.management.ManagementFactory
       import java.lang.reflect.InvocationTargetException
       import java.lang.reflect.Method
       import java.lang.reflect.Modifier
