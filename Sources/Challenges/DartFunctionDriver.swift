@@ -12,6 +12,10 @@ struct DartFunctionDriver: FunctionDriver {
   let driverFileName = "driver.dart"
   let solutionFileName = "solution.dart"
 
+  func missingFunctionCompileError(_ signature: FunctionSignature) -> String? {
+    "Method not found: '\(functionName(signature))'"
+  }
+
   func functionName(_ signature: FunctionSignature) -> String { FunctionSignature.camelCase(signature.name) }
 
   func typeName(_ type: FunctionType) -> String {

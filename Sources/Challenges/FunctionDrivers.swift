@@ -22,6 +22,13 @@ public protocol FunctionDriver: Sendable {
   func starter(_ signature: FunctionSignature) -> String
   /// The driver's source.
   func driver(_ signature: FunctionSignature) -> String
+  /// What the compiler says, about the driver's file, when the learner's file lacks the function (in
+  /// languages that bind the call at compile time); nil where a missing function is found at run time.
+  func missingFunctionCompileError(_ signature: FunctionSignature) -> String?
+}
+
+extension FunctionDriver {
+  public func missingFunctionCompileError(_ signature: FunctionSignature) -> String? { nil }
 }
 
 /// The languages with drivers, and the way a function challenge's program is laid out for the box.
@@ -45,6 +52,22 @@ public enum FunctionDrivers {
       "python": "Python", "javascript": "JavaScript", "c": "C", "cpp": "C++", "java": "Java", "kotlin": "Kotlin",
       "dart": "Dart", "go": "Go",
     ][language] ?? language
+  }
+
+  /// A compile that failed because the learner's file lacks the function fails in the driver's file,
+  /// which the learner never saw; the grade says what is missing instead, as it does where a missing
+  /// function is found at run time.
+  public static func missingFunctionMessage(
+    _ signature: FunctionSignature, language: String, compilerOutput: String
+  ) -> String? {
+    guard let driver = byLanguage[language], let error = driver.missingFunctionCompileError(signature),
+      compilerOutput.contains(driver.driverFileName + ":"), compilerOutput.contains(error)
+    else { return nil }
+    return missingFunctionMessage(driver.functionName(signature))
+  }
+
+  static func missingFunctionMessage(_ name: String) -> String {
+    "Your file defines no function named \(name): the tests call \(name) with the challenge's arguments."
   }
 
   /// The generated starters by language.

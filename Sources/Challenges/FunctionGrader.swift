@@ -175,7 +175,7 @@ struct FunctionTestWork: Sendable {
         for index in pending {
           var grade = failed(
             index, .runtimeError,
-            "Your file defines no function named \(name): the tests call \(name) with the challenge's arguments.")
+            FunctionDrivers.missingFunctionMessage(name))
           grade.stderr = excerpt(report.stderrBeforeTests)
           grade.wallMilliseconds = outcome.wallMilliseconds
           grade.memoryKilobytes = outcome.memoryKilobytes

@@ -11,6 +11,10 @@ struct GoFunctionDriver: FunctionDriver {
   let driverFileName = "driver.go"
   let solutionFileName = "solution.go"
 
+  func missingFunctionCompileError(_ signature: FunctionSignature) -> String? {
+    "undefined: \(functionName(signature))"
+  }
+
   func functionName(_ signature: FunctionSignature) -> String { FunctionSignature.pascalCase(signature.name) }
 
   func typeName(_ type: FunctionType) -> String {

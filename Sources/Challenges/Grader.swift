@@ -110,6 +110,13 @@ public final class Grader: Sendable {
     guard program.isRunnable else {
       result.verdict = .compileError
       result.message = program.compile?.message ?? "The code did not compile."
+      if let signature = challenge.function, let compile = program.compile,
+        let missing = FunctionDrivers.missingFunctionMessage(
+          signature, language: runner.language,
+          compilerOutput: String(decoding: compile.stdout + compile.stderr, as: UTF8.self))
+      {
+        result.message = missing
+      }
       result.tests = challenge.tests.map {
         Self.shown(
           TestGrade(

@@ -645,4 +645,32 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     let exiting = try gradeFunction(challenge, "python", "import sys\nsys.exit(0)\n")
     #expect(exiting.tests.allSatisfy { $0.message.contains("does your file call exit?") }, "\(exiting.tests)")
   }
+
+  /// Go and Dart bind the call at compile time: a file without the function fails to compile in the
+  /// driver's file, which the learner never saw, so the grade names what is missing; an error in the
+  /// learner's own file stays the compiler's.
+  @Test(arguments: [
+    (
+      "go", "package main\n\nfunc TwiceIt(n int) int { return 2 * n }\n",
+      "package main\n\nfunc Twice(n int) int { return 2 * n\n"
+    ),
+    ("dart", "int twiceIt(int n) => 2 * n;\n", "int twice(int n) => 2 * n\n"),
+  ])
+  func aFileWithoutTheFunctionIsToldSoWhereTheCompilerBindsTheCall(
+    language: String, misnamed: String, broken: String
+  ) throws {
+    let challenge = try functionChallenge(
+      """
+      {"title": "twice", "statement": "Twice.",
+       "function": {"name": "twice", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+       "tests": [{"name": "one", "args": {"n": 1}, "expected": 2}]}
+      """)
+    let name = language == "go" ? "Twice" : "twice"
+    let missing = try gradeFunction(challenge, language, misnamed)
+    #expect(missing.verdict == .compileError)
+    #expect(missing.message.hasPrefix("Your file defines no function named \(name):"), "\(missing.message)")
+    let compileError = try gradeFunction(challenge, language, broken)
+    #expect(compileError.verdict == .compileError)
+    #expect(!compileError.message.contains("defines no function"), "\(compileError.message)")
+  }
 }
