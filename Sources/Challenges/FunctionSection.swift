@@ -23,6 +23,9 @@ struct FunctionSectionParser {
     if let name, !FunctionSignature.isSnakeCase(name) {
       reader.report(
         "function.name", "must be snake_case (lowercase letters, digits, single _; at most 64), got \"\(name)\"")
+    } else if let name, Self.reservedNames.contains(name) {
+      // A one-word name is the same in every language's case: `double` would not compile in Java or Dart.
+      reader.report("function.name", "\"\(name)\" is a keyword or a type in one of the languages; choose another")
     }
     var parameters: [FunctionSignature.Parameter] = []
     if let items = fields.array("params", required: true) {

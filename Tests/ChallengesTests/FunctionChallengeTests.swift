@@ -173,6 +173,10 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(checker.contains { $0.contains("checker: is not for function challenges") })
     let stdin = problems(challenge(params: one, tests: #"[{"stdin": "1", "args": {"xs": []}, "expected": 1}]"#))
     #expect(stdin.contains { $0.contains("tests[0].stdin: unknown key") })
+    // `double` is Java's and Dart's type: a function so named would not compile there.
+    let reserved = problems(
+      #"{"title": "t", "statement": "s", "function": {"name": "double", "params": [], "returns": "int"}, "tests": []}"#)
+    #expect(reserved.contains { $0.contains("function.name: \"double\" is a keyword or a type") }, "\(reserved)")
   }
 
   @Test func testsKeepSixtyFourBitNumbersExactly() throws {
@@ -588,8 +592,8 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     try #require(GradingFixture.isInstalled("python"))
     let challenge = try functionChallenge(
       """
-      {"title": "double", "statement": "Double.",
-       "function": {"name": "double", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+      {"title": "twice", "statement": "Twice.",
+       "function": {"name": "twice", "params": [{"name": "n", "type": "int"}], "returns": "int"},
        "tests": [{"name": "v1", "args": {"n": 1}, "expected": 2},
                  {"name": "h1", "args": {"n": 777}, "expected": 1554, "hidden": true},
                  {"name": "v2", "args": {"n": 2}, "expected": 5}]}
@@ -597,7 +601,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     let source = """
       seen = []
 
-      def double(n):
+      def twice(n):
           seen.append(n)
           print("seen so far:", seen)
           return 2 * n
@@ -623,8 +627,8 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   @Test func aPythonFileThatFailsAsItLoadsSaysWhy() throws {
     let challenge = try functionChallenge(
       """
-      {"title": "double", "statement": "Double.",
-       "function": {"name": "double", "params": [{"name": "n", "type": "int"}], "returns": "int"},
+      {"title": "twice", "statement": "Twice.",
+       "function": {"name": "twice", "params": [{"name": "n", "type": "int"}], "returns": "int"},
        "tests": [{"name": "one", "args": {"n": 1}, "expected": 2}, {"name": "two", "args": {"n": 2}, "expected": 4}]}
       """)
     let raising = try gradeFunction(challenge, "python", "def helper():\n    return 1 // 0\n\nhelper()\n")
@@ -634,7 +638,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(frames.contains("solution.py\", line 4") && frames.contains("in helper"), "\(frames)")
     #expect(!frames.contains("driver.py"), "the driver's frames are not the learner's: \(frames)")
 
-    let syntax = try gradeFunction(challenge, "python", "def double(n)\n    return 2 * n\n")
+    let syntax = try gradeFunction(challenge, "python", "def twice(n)\n    return 2 * n\n")
     #expect(syntax.tests.map(\.verdict) == [.runtimeError, .runtimeError])
     #expect(syntax.tests[0].stderr.contains("SyntaxError"), "\(syntax.tests[0].stderr)")
     #expect(!syntax.tests[0].stderr.contains("driver.py"), "\(syntax.tests[0].stderr)")
