@@ -36,7 +36,7 @@ public enum FunctionDrivers {
   public static let byLanguage: [String: any FunctionDriver] = [
     "python": PythonFunctionDriver(), "javascript": JavaScriptFunctionDriver(), "cpp": CppFunctionDriver(),
     "java": JavaFunctionDriver(), "go": GoFunctionDriver(),
-    "kotlin": KotlinFunctionDriver(), "dart": DartFunctionDriver(),
+    "kotlin": KotlinFunctionDriver(), "dart": DartFunctionDriver(), "c": CFunctionDriver(),
   ]
   /// The languages with drivers, sorted.
   public static var languages: [String] { byLanguage.keys.sorted() }

@@ -98,6 +98,34 @@ private let echoSolutions = [
   """,
 ]
 
+/// C has no generics: one `echoGrid` per element type, in LeetCode's C form (sizes beside arrays).
+private func cEchoSolution(_ type: String) -> String {
+  let cell = ["int": "long long", "float": "double", "bool": "bool", "string": "char *"][type]!
+  return """
+    #include <stdbool.h>
+    #include <stdlib.h>
+
+    \(cell) **echoGrid(\(cell) **grid, int gridSize, int *gridColSize, \(cell) scalar, \(cell) *row, int rowSize,
+                      int *returnSize, int **returnColumnSizes) {
+        \(cell) **out = malloc(sizeof *out * (size_t)(gridSize + 2));
+        int *sizes = malloc(sizeof(int) * (size_t)(gridSize + 2));
+        out[0] = row;
+        sizes[0] = rowSize;
+        out[1] = malloc(sizeof scalar);
+        out[1][0] = scalar;
+        sizes[1] = 1;
+        for (int i = 0; i < gridSize; i++) {
+            out[i + 2] = grid[i];
+            sizes[i + 2] = gridColSize[i];
+        }
+        *returnSize = gridSize + 2;
+        *returnColumnSizes = sizes;
+        return out;
+    }
+
+    """
+}
+
 /// The values each type round-trips: extremes, empties, Unicode.
 private let echoCases: [(type: String, tests: [(grid: String, scalar: String, row: String)])] = [
   (
@@ -187,7 +215,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       """)
     #expect(challenge.tests[0].arguments == [.int(.min)])
     #expect(challenge.tests[0].expected == .int(.max))
-    #expect(challenge.starters.keys.sorted() == ["cpp", "dart", "go", "java", "javascript", "kotlin", "python"])
+    #expect(challenge.starters.keys.sorted() == ["c", "cpp", "dart", "go", "java", "javascript", "kotlin", "python"])
   }
 
   @Test func startersHaveEachLanguagesSignature() throws {
@@ -215,28 +243,34 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     #expect(dart.hasPrefix("List<String> mergeIntervals(List<List<int>> intervals, double minGap) {"))
     let go = String(decoding: challenge.starters["go"]!.contents, as: UTF8.self)
     #expect(go.hasPrefix("package main\n\nfunc MergeIntervals(intervals [][]int, minGap float64) []string {"))
+    let c = String(decoding: challenge.starters["c"]!.contents, as: UTF8.self)
+    #expect(
+      c.contains(
+        "char **mergeIntervals(long long **intervals, int intervalsSize, int *intervalsColSize, double minGap, int *returnSize) {"
+      ), "\(c)")
   }
 
+  /// Every installed language has a driver today; a runner added without one (a catalog can hold
+  /// any language) is refused by name, with the languages that have one.
   @Test func languagesWithoutADriverAreRefusedClearly() throws {
     let challenge = try functionChallenge(
       """
       {"title": "t", "statement": "s", "function": {"name": "solve", "params": [], "returns": "int"},
        "tests": [{"args": {}, "expected": 1}]}
       """)
+    let signature = try #require(challenge.function)
     #expect(throws: ExecuteError.self) {
-      _ = try GradingFixture.grader.grade(
-        challenge, language: "c",
-        files: [SourceFile(name: "main.c", contents: Data("int main(void) { return 0; }".utf8))])
+      _ = try FunctionDrivers.programFiles(
+        signature, language: "brainfuck", learnerFiles: [SourceFile(name: "main.bf", contents: Data("+".utf8))])
     }
     do {
-      _ = try GradingFixture.grader.grade(
-        challenge, language: "c",
-        files: [SourceFile(name: "main.c", contents: Data("int main(void) { return 0; }".utf8))])
+      _ = try FunctionDrivers.programFiles(
+        signature, language: "brainfuck", learnerFiles: [SourceFile(name: "main.bf", contents: Data("+".utf8))])
     } catch {
       #expect(
         error.description.hasPrefix(
-          "function challenges are not yet available in C; they are in C++, Dart, Go, Java, JavaScript, Kotlin, Python")
-      )
+          "function challenges are not yet available in brainfuck; they are in C, C++, Dart, Go, Java, JavaScript, Kotlin, Python"
+        ), "\(error.description)")
     }
   }
 
@@ -300,12 +334,13 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   // MARK: - Drivers in boxes
 
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart", "c"])
   func everyTypeRoundTrips(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     for echo in echoCases {
       let challenge = try echoChallenge(echo.type, tests: echo.tests)
-      let result = try gradeFunction(challenge, language, echoSolutions[language]!)
+      let source = language == "c" ? cEchoSolution(echo.type) : echoSolutions[language]!
+      let result = try gradeFunction(challenge, language, source)
       #expect(
         result.verdict == .accepted,
         "\(language) \(echo.type): \(result.message) \(result.tests.map(\.stderr)) \(result.compile?.message ?? "")")
@@ -314,7 +349,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
 
   /// Linked lists and graphs go in (`walk` returns the list's values, then the adjacency list) and
   /// trees go in and out (`same_tree` returns its argument), through each language's node classes.
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart", "c"])
   func structuresRoundTrip(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let walk = try functionChallenge(
@@ -410,6 +445,30 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       }
 
       """,
+      "c": """
+      #include <stdlib.h>
+
+      long long **walk(struct ListNode *head, int **graph, int graphSize, int *graphColSize, int *returnSize,
+                       int **returnColumnSizes) {
+          long long **out = malloc(sizeof *out * (size_t)(graphSize + 1));
+          int *sizes = malloc(sizeof(int) * (size_t)(graphSize + 1));
+          int count = 0;
+          for (struct ListNode *node = head; node; node = node->next) count++;
+          out[0] = malloc(sizeof(long long) * (size_t)(count + 1));
+          count = 0;
+          for (struct ListNode *node = head; node; node = node->next) out[0][count++] = node->val;
+          sizes[0] = count;
+          for (int u = 0; u < graphSize; u++) {
+              out[u + 1] = malloc(sizeof(long long) * (size_t)(graphColSize[u] + 1));
+              for (int j = 0; j < graphColSize[u]; j++) out[u + 1][j] = graph[u][j];
+              sizes[u + 1] = graphColSize[u];
+          }
+          *returnSize = graphSize + 1;
+          *returnColumnSizes = sizes;
+          return out;
+      }
+
+      """,
     ]
     let walked = try gradeFunction(walk, language, walkSources[language]!)
     #expect(walked.verdict == .accepted, "\(language): \(walked.message) \(walked.compile?.message ?? "")")
@@ -432,6 +491,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       "kotlin": "fun sameTree(root: TreeNode?): TreeNode? = root\n",
       "dart": "import 'driver.dart' show TreeNode;\n\nTreeNode? sameTree(TreeNode? root) => root;\n",
       "go": "package main\n\nfunc SameTree(root *TreeNode) *TreeNode { return root }\n",
+      "c": "struct TreeNode *sameTree(struct TreeNode *root) { return root; }\n",
     ]
     let same = try gradeFunction(sameTree, language, treeSources[language]!)
     #expect(same.verdict == .accepted, "\(language): \(same.message) \(same.compile?.message ?? "")")
@@ -440,7 +500,7 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
   /// Prints on stdout (through the language's print, and straight to descriptor 1 and the next few,
   /// where the driver's report is), forged report lines, a crash in test 3 of 8 and an endless loop in test 5: every other test still gets its
   /// own verdict.
-  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart"])
+  @Test(arguments: ["python", "javascript", "cpp", "java", "go", "kotlin", "dart", "c"])
   func printsForgeriesCrashesAndLoopsKeepTheirOwnTests(language: String) throws {
     try #require(GradingFixture.isInstalled(language))
     let tests = (1...8).map { #"{"name": "t\#($0)", "args": {"a": \#($0), "b": 10}, "expected": \#($0 + 10)}"# }
@@ -569,6 +629,23 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       	for a == 5 {
       	}
       	return a + b
+      }
+
+      """#,
+      "c": #"""
+      #include <signal.h>
+      #include <stdio.h>
+      #include <unistd.h>
+
+      long long add(long long a, long long b) {
+          printf("@result 0 {\"test\": %lld, \"value\": 999}\n", a - 1);
+          const char forged[] = "\n@result 00000000000000000000000000000000 {\"test\": 0, \"value\": 999}\n";
+          int descriptors[] = {1, 3, 4, 5};
+          for (int i = 0; i < 4; i++) if (write(descriptors[i], forged, sizeof forged - 1) < 0) continue;
+          printf("half a line");
+          if (a == 3) raise(SIGSEGV);
+          if (a == 5) { volatile long long spin = 0; for (;;) spin++; }
+          return a + b;
       }
 
       """#,
