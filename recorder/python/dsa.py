@@ -28,7 +28,8 @@ class RecorderError(Exception):
 
 def _check_value(value):
     if isinstance(value, float) and not math.isfinite(value):
-        raise RecorderError(f"the recorder cannot write {value!r}: JSON has no NaN or Infinity")
+        name = "NaN" if math.isnan(value) else "Infinity"
+        raise RecorderError(f"the recorder cannot write {name}: JSON has no NaN or Infinity")
     if isinstance(value, (list, tuple)):
         for item in value:
             _check_value(item)
