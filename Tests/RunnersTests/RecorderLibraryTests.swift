@@ -87,7 +87,8 @@ enum RecorderFixture {
 
   static var expectedSteps: [RecorderStepValue] {
     get throws {
-      try steps(String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/scenario.steps")), as: UTF8.self))
+      try steps(
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/scenario.steps")), as: UTF8.self))
     }
   }
 }

@@ -16,7 +16,8 @@
  * order and a step line is never split; end your own printed lines with a newline before the next
  * step. A refused call (too many steps, NaN or Infinity, an index out of range, no memory) prints
  * why on stderr and ends the program with status 1. docs/challenges.md ("Step recorder") has the
- * whole API. Header-only: every function is static inline.
+ * whole API. Header-only: every function is static inline (so the 100000-step bound counts per
+ * source file that includes it).
  */
 #ifndef DSA_RECORDER_H
 #define DSA_RECORDER_H
