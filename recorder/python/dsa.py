@@ -60,8 +60,9 @@ class Recorder:
 
     @property
     def array(self):
-        """The current values (a copy), in their current order."""
-        return list(self._array)
+        """The current values, in their current order: the recorder's own list, not a copy (reading
+        it in a loop costs nothing); change it only through swap and overwrite."""
+        return self._array
 
     items = array
 

@@ -59,9 +59,12 @@ class Recorder {
     this._current = null;
   }
 
-  /** The current values (a copy), in their current order. */
-  get array() { return this._array.slice(); }
-  get items() { return this.array; }
+  /**
+   * The current values, in their current order: the recorder's own array, not a copy (reading it in
+   * a loop costs nothing); change it only through swap and overwrite.
+   */
+  get array() { return this._array; }
+  get items() { return this._array; }
   /** The current elements' ids, in the array's order. */
   get ids() { return this._ids.slice(); }
   get length() { return this._array.length; }
