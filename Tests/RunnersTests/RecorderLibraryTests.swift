@@ -453,3 +453,52 @@ private let boundProbes: [String: String] = [
     #expect(result.stdout.hasSuffix("/opt/dsa-run/recorder/python/dsa.py\n"), "\(result.stdout)")
   }
 }
+
+@Suite struct RecorderNameTests {
+  /// The learner's own `dsa.py` is a module like any other and wins, as docs/challenges.md says.
+  @Test func aLearnersOwnDsaModuleShadowsThePythonRecorder() throws {
+    try #require(installed("python"), "needs python: scripts/install-toolchains python")
+    let result = try executeFiles(
+      "python",
+      [
+        ("main.py", "from dsa import Recorder\nprint(Recorder.__module__, Recorder().where())\n"),
+        ("dsa.py", "class Recorder:\n    def where(self):\n        return 'mine'\n"),
+      ])
+    #expect(result.stdout == "dsa mine\n", "\(result.stderr)")
+  }
+
+  /// Node finds `require('dsa')` only through NODE_PATH: a learner's `dsa.js` is theirs by `./dsa`,
+  /// and the library stays what `dsa` names.
+  @Test func aLearnersOwnDsaFileLeavesTheJavaScriptRecorderInPlace() throws {
+    try #require(installed("javascript"), "needs javascript: scripts/install-toolchains javascript")
+    let result = try executeFiles(
+      "javascript",
+      [
+        (
+          "main.js",
+          "const { Recorder } = require('dsa');\nconsole.log(require('./dsa').mine);\nnew Recorder([1]).done();\n"
+        ),
+        ("dsa.js", "exports.mine = 'mine';\n"),
+      ])
+    #expect(result.run?.status == .ok, "\(result.stderr)")
+    #expect(try RecorderFixture.lines(result.stdout).count == 2, "\(result.stdout)")
+    #expect(result.stdout.hasPrefix("mine\n@step {\"action\":\"done\""), "\(result.stdout)")
+  }
+
+  /// `<dsa/recorder.hpp>` comes from `-I`: a learner's header of that name, included with angle
+  /// brackets, does not replace it.
+  @Test func aLearnersOwnHeaderOfTheSameNameLeavesTheCppRecorderInPlace() throws {
+    try #require(installed("cpp"), "needs cpp: scripts/install-toolchains cpp")
+    let result = try executeFiles(
+      "cpp",
+      [
+        (
+          "main.cpp",
+          uniqueComment() + "#include <dsa/recorder.hpp>\nint main() { dsa::Recorder rec{1}; rec.done(); }\n"
+        ),
+        ("recorder.hpp", "#error \"the learner's header\"\n"),
+      ])
+    #expect(result.run?.status == .ok, "\(result.compileMessages)")
+    #expect(result.stdout.hasPrefix("@step {\"action\":\"done\""), "\(result.stdout)")
+  }
+}
