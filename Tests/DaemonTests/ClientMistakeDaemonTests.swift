@@ -74,10 +74,14 @@ struct ClientMistakeDaemonTests {
       ["language": "python", "source": "import time\ntime.sleep(60)\n", "challenge": "two-sum-indices"])
     #expect(graded.status == 200, "\(graded.body)")
     let tests = try #require(graded.json["tests"] as? [[String: Any]])
-    #expect(tests.count == 8 && tests.allSatisfy { $0["verdict"] as? String == "skipped" }, "\(tests)")
+    // A function challenge: the process that runs a test set is killed when the budget ends (its tests
+    // get time_limit), or never starts (they are skipped), whichever the box pool allowed.
+    #expect(
+      tests.count == 8
+        && tests.allSatisfy { ["time_limit", "skipped"].contains($0["verdict"] as? String ?? "") }, "\(tests)")
     #expect(graded.json["verdict"] as? String == "time_limit")
     let wall = try #require(graded.json["wall_ms"] as? Int)
-    // Generous against 1.5 s; without the budget, 8 x 8 s.
+    // Generous against 1.5 s; the program sleeps 60 s.
     #expect(wall < 6000, "\(wall) ms")
   }
 

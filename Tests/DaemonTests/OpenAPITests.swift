@@ -221,7 +221,8 @@ struct OpenAPITests {
     try check(noChallenge, document, path: "/v1/challenges/{id}", method: "get")
 
     let gradeBody: [String: Any] = [
-      "language": "python", "source": "print(1)", "challenge": "two-sum-indices", "stop_at_first_failure": true,
+      "language": "python", "source": "def two_sum(nums, target):\n    return []\n", "challenge": "two-sum-indices",
+      "stop_at_first_failure": true,
     ]
     #expect(validate(gradeBody, try schema(document, "GradeRequest"), document).isEmpty)
     let data = try JSONSerialization.data(withJSONObject: gradeBody)

@@ -1044,7 +1044,7 @@ class BusyAndTokenTests(unittest.TestCase):
         Select(browser.find_element(By.ID, "challenge")).select_by_value("two-sum-indices")
         wait(browser).until(lambda b: "sum" in text_of(b, "statement").lower())
         Select(browser.find_element(By.ID, "language")).select_by_value("python")
-        with open(os.path.join(ROOT, "challenges/two-sum-indices/solutions/correct/main.py")) as handle:
+        with open(os.path.join(ROOT, "challenges/two-sum-indices/solutions/correct/solution.py")) as handle:
             set_source(browser, handle.read())
         # Hold the only slot with a 4 s run, from outside the page.
         body = json.dumps({"language": "python", "source": "import time\ntime.sleep(4)\n"}).encode()

@@ -102,7 +102,7 @@ CLI = {
     "cpp-ok": ["--lang", "cpp", "{dir}/main.cpp", "--json"],
     "grade-correct": ["--lang", "python", SOLUTIONS + "/correct/main.py", "--challenge", "insertion-sort", "--json"],
     "grade-wrong": ["--lang", "python", SOLUTIONS + "/wrong/main.py", "--challenge", "insertion-sort", "--json"],
-    "grade-hidden": ["--lang", "python", "{dir}/hello.py", "--challenge", "two-sum-indices", "--json"],
+    "grade-hidden": ["--lang", "python", "{dir}/two_sum.py", "--challenge", "two-sum-indices", "--json"],
 }
 
 
@@ -163,7 +163,8 @@ def main():
 
     sources = {"hello.py": "import sys\nprint('hello', sys.argv[1:])\n", "fail.py": "raise SystemExit('no')\n",
                "steps.py": STEPS, "bad.cpp": "int main() { return undefined_name; }\n",
-               "main.cpp": "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n"}
+               "main.cpp": "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n",
+               "two_sum.py": "def two_sum(nums, target):\n    print('hello', nums)\n    return [0, 0]\n"}
     for name, text in sources.items():
         with open(os.path.join(work, name), "w") as handle:
             handle.write(text)

@@ -1,0 +1,10 @@
+from typing import Optional
+
+
+def level_averages(root: Optional[TreeNode]) -> list[float]:
+    averages: list[float] = []
+    level = [root] if root else []
+    while level:
+        averages.append(sum(node.val for node in level) / len(level))
+        level = [child for node in level for child in (node.left, node.right) if child]
+    return averages

@@ -1,0 +1,22 @@
+#include <bits/stdc++.h>
+using namespace std;
+
+vector<double> levelAverages(TreeNode* root) {
+    vector<double> averages;
+    queue<TreeNode*> pending;
+    if (root) pending.push(root);
+    while (!pending.empty()) {
+        size_t width = pending.size();
+        long long sum = 0;
+        for (size_t i = 0; i < width; i++) {
+            TreeNode* node = pending.front();
+            pending.pop();
+            sum += node->val;
+            if (node->left) pending.push(node->left);
+            if (node->right) pending.push(node->right);
+        }
+        // Wrong on purpose: integer division drops the fraction of the average.
+        averages.push_back(sum / (long long)width);
+    }
+    return averages;
+}

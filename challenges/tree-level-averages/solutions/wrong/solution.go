@@ -1,0 +1,26 @@
+package main
+
+func LevelAverages(root *TreeNode) []float64 {
+	averages := []float64{}
+	level := []*TreeNode{}
+	if root != nil {
+		level = append(level, root)
+	}
+	for len(level) > 0 {
+		sum := 0
+		next := []*TreeNode{}
+		for _, node := range level {
+			sum += node.Val
+			if node.Left != nil {
+				next = append(next, node.Left)
+			}
+			if node.Right != nil {
+				next = append(next, node.Right)
+			}
+		}
+		// Wrong on purpose: integer division drops the fraction of the average.
+		averages = append(averages, float64(sum/len(level)))
+		level = next
+	}
+	return averages
+}
