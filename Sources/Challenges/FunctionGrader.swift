@@ -187,6 +187,11 @@ struct FunctionTestWork: Sendable {
       guard let running = report.begun.last(where: { report.results[$0] == nil }), pending.contains(running) else {
         // Nothing ran: the learner's file failed as it loaded (or the process ended between tests
         // with no test to blame); every test left would fail the same way.
+        if lowered, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
+          // The grade's bound, not a test's limit, stopped it: as for a stdin test cut by the bound.
+          return skipAll(
+            "Not run: grading reached its bound of \(Grader.seconds(boundMilliseconds)) before this test started.")
+        }
         let verdict = GradeVerdict(runStatus: outcome.status) ?? .runtimeError
         let why =
           outcome.status == .ok
