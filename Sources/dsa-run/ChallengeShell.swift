@@ -18,12 +18,20 @@ func isVisible(_ test: ChallengeTest) -> Bool { !test.hidden }
 /// Lines shown of an input or an output before "... (N more lines)".
 let shownLines = 20
 
-/// `text` indented, at most `shownLines` lines.
+/// Characters shown of one line before "... (N more characters)": a 2000-character argument or a
+/// 1000-node tree is one line, and would fill the terminal.
+let shownLineCharacters = 200
+
+/// `text` indented, at most `shownLines` lines of at most `shownLineCharacters` each.
 func excerpt(_ text: String, indent: String = "    ") -> String {
   var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   if lines.last == "" { lines.removeLast() }
   if lines.isEmpty { return indent + "(empty)" }
-  var shown = lines.prefix(shownLines).map { indent + $0 }
+  var shown = lines.prefix(shownLines).map { line in
+    line.count <= shownLineCharacters
+      ? indent + line
+      : indent + line.prefix(shownLineCharacters) + "... (\(line.count - shownLineCharacters) more characters)"
+  }
   if lines.count > shownLines { shown.append(indent + "... (\(lines.count - shownLines) more lines)") }
   return shown.joined(separator: "\n")
 }

@@ -35,6 +35,16 @@ import Testing
     #expect(!result.stdout.contains(String(line)), "\(result.stdout)")
   }
 
+  /// balanced-brackets shows 2000-character strings as visible tests: each is cut to a line a
+  /// terminal can hold, saying how much was left out.
+  @Test func showCutsALongLine() throws {
+    let result = try runCLI(["challenges", "show", "balanced-brackets"], data: repositoryRoot)
+    #expect(result.status == 0, "\(result.stderr)")
+    let longest = result.stdout.split(separator: "\n").map(\.count).max() ?? 0
+    #expect(longest <= 300, "a line of \(longest) characters")
+    #expect(result.stdout.contains("more characters)"), "\(result.stdout)")
+  }
+
   @Test func starterWritesTheStarterCodeAndKeepsAnExistingFile() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
