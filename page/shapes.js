@@ -11,9 +11,10 @@ const written = new WeakMap();
 export function setStyle(element, property, value) {
   let styles = written.get(element);
   if (!styles) written.set(element, (styles = {}));
-  if (styles[property] === value) return;
+  if (styles[property] === value) return false;
   styles[property] = value;
   element.style[property] = value;
+  return true;
 }
 
 export function setClass(element, name, on) {
@@ -82,9 +83,9 @@ class Diagram {
   constructor(stage) {
     this.stage = stage;
     this.svg = make("svg", "diagram", stage, true);
-    const edges = make("g", "edges", this.svg, true);
+    this.edgeLayer = make("g", "edges", this.svg, true);
     const nodes = make("g", "nodes", this.svg, true);
-    this.edges = new Keyed(edges, () => make("path", null, null, true));
+    this.edges = new Keyed(this.edgeLayer, () => make("path", null, null, true));
     this.nodes = new Keyed(nodes, () => {
       const group = make("g", "node", null, true);
       make("circle", null, group, true);
@@ -106,6 +107,11 @@ class Diagram {
   draw({ nodes, edges, pointers = [], radius }) {
     const [width, height] = size(this.stage);
     setAttr(this.svg, "viewBox", `0 0 ${width} ${height}`);
+    // Many nodes: arrows redrawn at their new places and faded in, rather than each path animated
+    // on the main thread every frame (nodes still slide).
+    const many = nodes.length > 64;
+    setClass(this.svg, "many", many);
+    let relinked = false;
     const at = new Map();
     const r = Math.max(2, Math.min(16, radius));
     const labels = r >= 7;
@@ -128,8 +134,13 @@ class Diagram {
       const cx = (a.x + b.x) / 2 - uy * bend, cy = (a.y + b.y) / 2 + ux * bend;
       const end = Math.min(r + 2, length / 2);
       const f = (v) => v.toFixed(1);
-      setStyle(path, "d", `path("M ${f(a.x + ux * r)} ${f(a.y + uy * r)} Q ${f(cx)} ${f(cy)} ${f(b.x - ux * end)} ${f(b.y - uy * end)}")`);
+      const d = `path("M ${f(a.x + ux * r)} ${f(a.y + uy * r)} Q ${f(cx)} ${f(cy)} ${f(b.x - ux * end)} ${f(b.y - uy * end)}")`;
+      if (setStyle(path, "d", d)) relinked = true;
       setAttr(path, "class", edge.className || "");
+    }
+    if (many && relinked && this.edgeLayer.animate) {
+      const ms = parseFloat(this.stage.style.getPropertyValue("--step-ms")) || 200;
+      this.edgeLayer.animate([{ opacity: 0 }, { opacity: 0, offset: 0.7 }, { opacity: 1 }], ms);
     }
     const stacked = new Map();
     for (const { name, key } of pointers) {
@@ -307,7 +318,9 @@ export class LineView {
     const values = step[kind];
     const moved = step.moved && typeof step.moved === "object" ? step.moved : null;
     const gone = moved && "id" in moved && !ids.includes(moved.id);
-    const grid = flow(values.length + 2, width - 8, height - 40, 56);
+    // Room for the longest list so far: a push or pop then moves one item, not every item's size.
+    this.room = Math.max(this.room || 0, values.length + 2);
+    const grid = flow(this.room, width - 8, height - 40, 56);
     const box = grid.cell * 0.86;
     const place = (element, slot, lift) => {
       const [x, y] = grid.at(slot);
