@@ -79,10 +79,17 @@ function flow(count, width, height, most = 64) {
 // Nodes, arrows between them and named pointers, in one SVG: the linked list, tree, heap and
 // union-find views draw through it. An arrow is a quadratic path whose `d` the stylesheet
 // animates, so it follows its two nodes as they move.
+let diagrams = 0;
 class Diagram {
   constructor(stage) {
     this.stage = stage;
     this.svg = make("svg", "diagram", stage, true);
+    // An arrowhead of this diagram's own (several stages may be on the page at once).
+    const marker = make("marker", null, make("defs", null, this.svg, true), true);
+    marker.id = "arrow" + ++diagrams;
+    for (const [name, value] of [["viewBox", "0 0 8 8"], ["refX", 7], ["refY", 4], ["markerWidth", 6], ["markerHeight", 6], ["orient", "auto"]]) marker.setAttribute(name, value);
+    make("path", null, marker, true).setAttribute("d", "M0 0L8 4L0 8z");
+    this.arrow = `url(#${marker.id})`;
     this.edgeLayer = make("g", "edges", this.svg, true);
     const nodes = make("g", "nodes", this.svg, true);
     this.edges = new Keyed(this.edgeLayer, () => make("path", null, null, true));
@@ -122,7 +129,8 @@ class Diagram {
       setAttr(group.firstChild, "r", r.toFixed(1));
       setText(group.childNodes[1], labels ? show(node.text).slice(0, r >= 12 ? 5 : 3) : "");
       setText(group.lastChild, labels ? show(node.note) : "");
-      setAttr(group.lastChild, "y", (r + 8).toFixed(1));
+      setAttr(group.lastChild, "x", (r * 0.7 + 2).toFixed(1));
+      setAttr(group.lastChild, "y", (r * 0.7 + 6).toFixed(1));
       for (const name in node.classes) setClass(group, name, !!node.classes[name]);
     }
     for (const edge of edges) {
@@ -137,6 +145,7 @@ class Diagram {
       const d = `path("M ${f(a.x + ux * r)} ${f(a.y + uy * r)} Q ${f(cx)} ${f(cy)} ${f(b.x - ux * end)} ${f(b.y - uy * end)}")`;
       if (setStyle(path, "d", d)) relinked = true;
       setAttr(path, "class", edge.className || "");
+      if (edge.className !== "left" && edge.className !== "right") setAttr(path, "marker-end", this.arrow);
     }
     if (many && relinked && this.edgeLayer.animate) {
       const ms = parseFloat(this.stage.style.getPropertyValue("--step-ms")) || 200;
@@ -245,12 +254,13 @@ export class TreeView extends Diagram {
     };
     visit(root, 0);
     for (const node of list) visit(node.id, 0);
-    const across = width / Math.max(list.length, 1);
+    const across = Math.min(64, width / Math.max(list.length, 1));
+    const left = (width - across * list.length) / 2;
     const down = Math.min(48, (height - 34) / Math.max(deepest, 1));
     const visited = new Set(step.visited || []);
     const nodes = list.map((node) => ({
-      key: node.id, x: (rank.get(node.id) + 0.5) * across, y: 22 + depth.get(node.id) * down, text: node.value,
-      note: Array.isArray(node.range) ? `[${node.range.join(",")}]` : node.height ?? "",
+      key: node.id, x: left + (rank.get(node.id) + 0.5) * across, y: 22 + depth.get(node.id) * down, text: node.value,
+      note: Array.isArray(node.range) ? `[${node.range.join(",")}]` : "height" in node ? "h" + node.height : "",
       classes: { active: active.has(node.id), visited: visited.has(node.id) },
     }));
     const edges = [];
@@ -274,28 +284,50 @@ export class ForestView extends Diagram {
     const children = parent.map(() => []);
     const roots = [];
     parent.forEach((up, index) => (up === index || !(up >= 0 && up < parent.length) ? roots.push(index) : children[up].push(index)));
-    const x = new Map();
-    const depth = new Map();
+    const x = new Map(), depth = new Map(), treeOf = new Map();
+    const trees = [];
     let slots = 0, deepest = 0;
     const place = (index, level) => {
-      if (depth.has(index)) return;
       depth.set(index, level);
+      treeOf.set(index, trees.length);
       deepest = Math.max(deepest, level);
       const kids = children[index].filter((kid) => !depth.has(kid));
       kids.forEach((kid) => place(kid, level + 1));
       x.set(index, kids.length ? (x.get(kids[0]) + x.get(kids[kids.length - 1])) / 2 : slots++);
     };
-    for (const index of roots) place(index, 0);
-    parent.forEach((_, index) => place(index, 0)); // a parent cycle: its nodes start trees of their own
-    const across = width / Math.max(slots, 1);
-    const down = Math.min(48, (height - 40) / Math.max(deepest, 1));
+    // Roots first; then any node a parent cycle left out starts a tree of its own.
+    for (const index of [...roots, ...parent.keys()]) {
+      if (depth.has(index)) continue;
+      slots = deepest = 0;
+      place(index, 0);
+      trees.push({ slots, deepest });
+    }
+    // Trees side by side in bands as wide as the stage, so 200 sets of one are rows, not a line.
+    const perBand = Math.max(1, Math.floor(width / 18));
+    const bands = [];
+    for (const tree of trees) {
+      let band = bands[bands.length - 1];
+      if (!band || (band.slots > 0 && band.slots + tree.slots > perBand)) bands.push((band = { slots: 0, deepest: 0, level: 0 }));
+      tree.band = band;
+      tree.offset = band.slots;
+      band.slots += tree.slots;
+      band.deepest = Math.max(band.deepest, tree.deepest);
+    }
+    let levels = 0;
+    for (const band of bands) { band.level = levels; levels += band.deepest + 1; }
+    const across = Math.min(64, width / Math.max(1, ...bands.map((band) => band.slots)));
+    const down = Math.min(48, (height - 34) / Math.max(levels - 1, 1));
     const active = new Set(step.active || []);
     const before = this.parent;
-    const nodes = parent.map((up, index) => ({
-      key: index, x: (x.get(index) + 0.5) * across, y: 22 + depth.get(index) * down, text: step.labels?.[index] ?? index,
-      note: step.rank ? "r" + step.rank[index] : "",
-      classes: { active: active.has(index), root: up === index, moved: !!before && before.length === parent.length && before[index] !== up },
-    }));
+    const nodes = parent.map((up, index) => {
+      const tree = trees[treeOf.get(index)];
+      const left = (width - tree.band.slots * across) / 2;
+      return {
+        key: index, x: left + (tree.offset + x.get(index) + 0.5) * across, y: 20 + (tree.band.level + depth.get(index)) * down,
+        text: step.labels?.[index] ?? index, note: step.rank ? "r" + step.rank[index] : "",
+        classes: { active: active.has(index), root: up === index, moved: !!before && before.length === parent.length && before[index] !== up },
+      };
+    });
     const edges = parent.flatMap((up, index) => (up !== index && up >= 0 && up < parent.length ? [{ key: "u" + index, from: index, to: up, className: "up" }] : []));
     this.parent = parent;
     this.draw({ nodes, edges, radius: Math.min(across * 0.42, down * 0.4) });

@@ -1105,7 +1105,7 @@ class StepShapeTests(unittest.TestCase):
         # A reversed list: its arrows flip, the head's list reads 3 2 1 at the end.
         self.run_steps_program("linked-list.steps")
         self.seek(8)
-        self.assertEqual(count("path"), 2)
+        self.assertEqual(count(".edges path"), 2)
         order = browser.execute_script("""
           return [...document.querySelectorAll('#stage .node')]
             .sort((a, b) => new DOMMatrix(a.style.transform).e - new DOMMatrix(b.style.transform).e)
@@ -1113,7 +1113,7 @@ class StepShapeTests(unittest.TestCase):
         self.assertEqual(order, ["3", "2", "1"])
         # A heap: the tree and its array beside it; a segment tree: each node's range under it.
         self.run_steps_program("heap.steps")
-        self.assertEqual((count(".node"), count(".slot"), count("path")), (5, 5, 4))
+        self.assertEqual((count(".node"), count(".slot"), count(".edges path")), (5, 5, 4))
         self.run_steps_program("segment-tree.steps")
         self.assertIn("[0,3]", browser.find_element(By.CSS_SELECTOR, '#stage .node[data-id="0"] .note').text)
         # The probe sequence; the DP cell being filled and the cells it reads; the KMP comparison.
@@ -1138,7 +1138,7 @@ class StepShapeTests(unittest.TestCase):
         self.run_steps_program("union-find.steps")
         self.seek(5)
         self.assertEqual(count(".node.root"), 2)
-        self.assertEqual(count("path"), 3)
+        self.assertEqual(count(".edges path"), 3)
         # Arrays with the recorder's ids: equal values keep their own bars (value matching would swap them).
         set_source(browser, "\n".join([
             "import json",
@@ -1161,12 +1161,12 @@ class StepShapeTests(unittest.TestCase):
         self.seek(3)
         transition = "return getComputedStyle(document.querySelector(arguments[0])).transitionProperty"
         self.assertIn("transform", browser.execute_script(transition, "#stage .node"))
-        self.assertIn("d", browser.execute_script(transition, "#stage path").split(", "))
+        self.assertIn("d", browser.execute_script(transition, "#stage .edges path").split(", "))
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                 {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
         self.addCleanup(browser.execute_cdp_cmd, "Emulation.setEmulatedMedia", {"features": []})
         self.assertNotIn("transform", browser.execute_script(transition, "#stage .node"))
-        self.assertNotIn("d", browser.execute_script(transition, "#stage path").split(", "))
+        self.assertNotIn("d", browser.execute_script(transition, "#stage .edges path").split(", "))
         # The rotated node fades in at its new place instead.
         self.seek(3)
         self.seek(4)
