@@ -346,8 +346,8 @@ export class LineView {
 
   render(step, ids) {
     const [width, height] = size(this.stage);
-    const kind = Array.isArray(step.stack) ? "stack" : Array.isArray(step.queue) ? "queue" : "deque";
-    const values = step[kind];
+    const kind = extraShapeOf(step);
+    const values = itemsOf(step);
     const moved = step.moved && typeof step.moved === "object" ? step.moved : null;
     const gone = moved && "id" in moved && !ids.includes(moved.id);
     // Room for the longest list so far: a push or pop then moves one item, not every item's size.
@@ -549,7 +549,7 @@ export class MatchView {
 export function extraShapeOf(step) {
   if (Array.isArray(step.nodes) && "head" in step) return "list";
   if ((Array.isArray(step.nodes) && "root" in step) || Array.isArray(step.heap)) return "tree";
-  for (const name of ["stack", "queue", "deque"]) if (Array.isArray(step[name])) return name;
+  for (const name of ["stack", "queue", "deque"]) if (Array.isArray(step[name]) || typeof step[name] === "string") return name;
   if (Array.isArray(step.buckets)) return "hash";
   if (Array.isArray(step.table)) return "table";
   if (typeof step.text === "string" && typeof step.pattern === "string") return "match";
@@ -563,7 +563,11 @@ export const EXTRA_VIEWS = {
 };
 
 // The item list whose elements the player keeps identities for (from `ids`, or by matching values).
+// A stack, queue or deque may be a string, one item a character ("stack": "{[").
 export function itemsOf(step) {
-  for (const name of ["array", "heap", "stack", "queue", "deque"]) if (Array.isArray(step[name])) return step[name];
+  for (const name of ["array", "heap", "stack", "queue", "deque"]) {
+    if (Array.isArray(step[name])) return step[name];
+    if (name !== "array" && name !== "heap" && typeof step[name] === "string") return Array.from(step[name]);
+  }
   return null;
 }

@@ -1134,6 +1134,19 @@ class StepShapeTests(unittest.TestCase):
         self.run_steps_program("rabin-karp.steps")
         self.seek(2)
         self.assertIn("window hash 197 · pattern hash 195", text_of(browser, "stage"))
+        # A stack printed as a string, as balanced-brackets' statement shows: one item a character,
+        # the item pushed before keeping its element (equal values matched in order).
+        set_source(browser, "\n".join([
+            "import json",
+            "for action, stack in [('push', '{'), ('push', '{['), ('pop', '{')]:",
+            "    print('@step ' + json.dumps({'action': action, 'stack': stack}))", ""]))
+        run_and_wait(browser)
+        browser.execute_script("window.kept = document.querySelector('#stage .item');")
+        self.seek(2)
+        self.assertEqual([item.text for item in browser.find_elements(By.CSS_SELECTOR, "#stage .item")], ["{", "["])
+        self.seek(3)
+        self.assertTrue(browser.execute_script("return window.kept === document.querySelector('#stage .item')"))
+        self.assertEqual([item.text for item in browser.find_elements(By.CSS_SELECTOR, "#stage .item")], ["{"])
         # Union-find: the re-parented node (path compression) is marked; roots are their own parent.
         self.run_steps_program("union-find.steps")
         self.seek(5)
