@@ -1168,6 +1168,36 @@ class StepShapeTests(unittest.TestCase):
         self.assertNotEqual(browser.execute_script("return window.kept.style.transform"),
                             browser.execute_script("return window.keptAt"), "the first 2 did not move to index 1")
 
+    def test_a_difference_in_a_new_shape_is_drawn_on_both_sides(self):
+        """A grade's first difference projected on a shape's recommended fields (docs/challenges.md):
+        the expected and the learner's step are both drawn as that shape, not as JSON."""
+        browser = self.browser
+        browser.get(self.daemon.url + "/page/icon.svg")
+        browser.execute_script("localStorage.clear()")
+        browser.get(self.daemon.url + "/?challenge=insertion-sort&lang=python")
+        wait_ready(browser)
+        wait(browser).until(lambda b: "Insertion sort" in text_of(b, "statement"))
+        lines = [json.loads(line[len("@step "):]) for line in steps_file("avl-tree.steps").strip().split("\n")]
+        project = lambda step: {key: step[key] for key in ["action", "root", "nodes"]}
+        answer = json.loads(json.dumps(PageTests.GRADE_FIXTURE))
+        answer["tests"] = [answer["tests"][0]]
+        answer["tests"][0]["first_difference"] = {
+            "step": 4, "caption": lines[3]["caption"], "expected": project(lines[3]),
+            "actual": project({**lines[2], "action": "insert"})}
+        answer["tests"][0]["details"]["last_matching_step"] = project(lines[2])
+        PageTests.stub_grade(self, answer)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: b.find_element(By.ID, "compare").is_displayed())
+        for stage in ["expected-stage", "actual-stage"]:
+            self.assertEqual(len(browser.find_elements(By.CSS_SELECTOR, f"#{stage} .node")), 3, stage)
+            self.assertEqual(browser.find_elements(By.CSS_SELECTOR, f"#{stage} pre.json"), [], stage)
+        # The expected root is node 1 (after the rotation), the learner's still node 0.
+        tops = browser.execute_script("""
+          return ['expected-stage', 'actual-stage'].map(id => [...document.querySelectorAll('#' + id + ' .node')]
+            .sort((a, b) => new DOMMatrix(a.style.transform).f - new DOMMatrix(b.style.transform).f)[0].dataset.id);""")
+        self.assertEqual(tops, ["1", "0"])
+        self.assertEqual(text_of(browser, "expected-caption"), lines[3]["caption"])
+
     def test_reduced_motion(self):
         browser = self.browser
         browser.get(self.daemon.url + "/?lang=python")
