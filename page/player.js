@@ -266,7 +266,15 @@ export class Stage {
       this.shape = shape;
       previousIds = null;
     }
-    this.view.render(step, ids || ownIds(step), range || rangeOf([step]), previousIds);
+    try {
+      this.view.render(step, ids || ownIds(step), range || rangeOf([step]), previousIds);
+    } catch {
+      // Fields that name a shape but do not fit it (a learner's own step lines): the step as JSON.
+      clear(this.element);
+      this.view = new JsonView(this.element);
+      this.shape = "json";
+      this.view.render(step);
+    }
   }
 }
 

@@ -547,8 +547,9 @@ export class MatchView {
 
 // The shape of a step beyond array, search and graph, by the field that names it; null if none.
 export function extraShapeOf(step) {
-  if (Array.isArray(step.nodes) && "head" in step) return "list";
-  if ((Array.isArray(step.nodes) && "root" in step) || Array.isArray(step.heap)) return "tree";
+  const nodes = Array.isArray(step.nodes) && step.nodes.every((node) => node && typeof node === "object");
+  if (nodes && "head" in step) return "list";
+  if ((nodes && "root" in step) || Array.isArray(step.heap)) return "tree";
   for (const name of ["stack", "queue", "deque"]) if (Array.isArray(step[name]) || typeof step[name] === "string") return name;
   if (Array.isArray(step.buckets)) return "hash";
   if (Array.isArray(step.table)) return "table";

@@ -1147,6 +1147,19 @@ class StepShapeTests(unittest.TestCase):
         self.seek(3)
         self.assertTrue(browser.execute_script("return window.kept === document.querySelector('#stage .item')"))
         self.assertEqual([item.text for item in browser.find_elements(By.CSS_SELECTOR, "#stage .item")], ["{"])
+        # A step whose fields name a shape but do not fit it is shown as its JSON; the next one drawn.
+        set_source(browser, "\n".join([
+            "import json",
+            "print('@step ' + json.dumps({'action': 'bad', 'head': 0, 'nodes': [1, 2]}))",
+            "print('@step ' + json.dumps({'action': 'good', 'head': 0, 'nodes': [{'id': 0, 'value': 1, 'next': None}]}))",
+            "print('@step ' + json.dumps({'action': 'worse', 'buckets': [[1]]}))", ""]))
+        run_and_wait(browser)
+        self.assertIn('"nodes"', text_of(browser, "stage"))
+        self.seek(2)
+        self.assertEqual((count("pre.json"), count(".node")), (0, 1))
+        self.seek(3)
+        self.assertIn('"buckets"', text_of(browser, "stage"))
+        self.assertEqual(text_of(browser, "caption"), "worse")
         # Union-find: the re-parented node (path compression) is marked; roots are their own parent.
         self.run_steps_program("union-find.steps")
         self.seek(5)
