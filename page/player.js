@@ -1,13 +1,16 @@
 // The step player: one view per step shape of docs/challenges.md (array bars, a search window,
-// a graph's visited/frontier/current), play/pause/step/scrub/speed, the caption in an aria-live
-// region. Steps may be appended while a program still runs.
+// a graph's visited/frontier/current here; the other shapes' views in shapes.js),
+// play/pause/step/scrub/speed, the caption in an aria-live region. Steps may be appended while a
+// program still runs.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { EXTRA_VIEWS, SVG, clear, extraShapeOf, itemsOf, reducedMotion, setClass, setStyle } from "./shapes.js";
+
 const BASE_STEP_MS = 700;
-const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export function shapeOf(step) {
   if (!step || typeof step !== "object") return "json";
+  const extra = extraShapeOf(step);
+  if (extra) return extra;
   if (Array.isArray(step.array)) return "array";
   if ("low" in step && "high" in step) return "search";
   if (Array.isArray(step.visited) || Array.isArray(step.frontier)) return "graph";
@@ -22,6 +25,9 @@ export function describe(step) {
   if (Array.isArray(step.active) && step.active.length) parts.push("at " + step.active.join(" and "));
   if ("mid" in step) parts.push(`low ${step.low}, mid ${step.mid}, high ${step.high}`);
   if ("current" in step && step.current !== null) parts.push("current " + step.current);
+  if (step.moved && typeof step.moved === "object" && "value" in step.moved) parts.push(JSON.stringify(step.moved.value));
+  if (Array.isArray(step.cell)) parts.push("cell " + step.cell.join(", "));
+  if (typeof step.offset === "number") parts.push("offset " + step.offset);
   return parts.length ? parts.join(" ") : "(no caption)";
 }
 
@@ -48,21 +54,6 @@ function nextIdentities(previousArray, previousIds, array, fresh) {
     return id;
   });
 }
-
-const written = new WeakMap();
-function setStyle(element, property, value) {
-  let styles = written.get(element);
-  if (!styles) written.set(element, (styles = {}));
-  if (styles[property] === value) return;
-  styles[property] = value;
-  element.style[property] = value;
-}
-
-function setClass(element, name, on) {
-  if (element.classList.contains(name) !== on) element.classList.toggle(name, on);
-}
-
-function clear(element) { while (element.firstChild) element.removeChild(element.firstChild); }
 
 class ArrayView {
   constructor(stage) {
@@ -241,7 +232,15 @@ class JsonView {
   }
 }
 
-const VIEWS = { array: ArrayView, search: SearchView, graph: GraphView, json: JsonView };
+const VIEWS = { array: ArrayView, search: SearchView, graph: GraphView, json: JsonView, ...EXTRA_VIEWS };
+
+// The identities of a step's items: its own `ids` when it has them for every item (the recorder's),
+// else the items' positions.
+function ownIds(step) {
+  const items = itemsOf(step);
+  if (!items) return null;
+  return Array.isArray(step.ids) && step.ids.length === items.length ? step.ids : items.map((_, index) => index);
+}
 
 // Draws single steps on one stage; keeps its view while the shape stays the same.
 export class Stage {
@@ -267,7 +266,15 @@ export class Stage {
       this.shape = shape;
       previousIds = null;
     }
-    this.view.render(step, ids || step.array?.map((_, i) => i), range || rangeOf([step]), previousIds);
+    try {
+      this.view.render(step, ids || ownIds(step), range || rangeOf([step]), previousIds);
+    } catch {
+      // Fields that name a shape but do not fit it (a learner's own step lines): the step as JSON.
+      clear(this.element);
+      this.view = new JsonView(this.element);
+      this.shape = "json";
+      this.view.render(step);
+    }
   }
 }
 
@@ -350,10 +357,15 @@ export class Player {
   append(step, show = true) {
     const previous = this.steps[this.steps.length - 1];
     this.steps.push(step);
-    if (Array.isArray(step.array)) {
+    const items = itemsOf(step);
+    if (items && Array.isArray(step.ids) && step.ids.length === items.length) {
+      this.ids.push(step.ids);
+    } else if (items) {
+      // No ids from the program: equal values are matched in order with the step before.
       const previousIds = this.ids[this.ids.length - 1];
-      const usable = previous && Array.isArray(previous.array) && previousIds;
-      this.ids.push(nextIdentities(usable ? previous.array : null, usable ? previousIds : null, step.array, () => this.nextId++));
+      const before = previous && itemsOf(previous);
+      const usable = before && previousIds && shapeOf(previous) === shapeOf(step);
+      this.ids.push(nextIdentities(usable ? before : null, usable ? previousIds : null, items, () => "~" + this.nextId++));
     } else {
       this.ids.push(null);
     }
