@@ -54,6 +54,12 @@ public struct Step: Sendable, Hashable {
 public enum StepKind: String, Sendable, CaseIterable {
   case compare, swap, done, merge, pivot, place, settle, relax, visit, probe, insert, shift, push, pop, enqueue
   case dequeue, split, partition
+  // The recorder's array and graph forms, and the step shapes of docs/challenges.md ("Step shapes").
+  case overwrite, discover, relink, rotate, fill, union, find, resize, hash, roll, advance
+  case pushFront = "push_front"
+  case pushBack = "push_back"
+  case popFront = "pop_front"
+  case popBack = "pop_back"
   case other
 
   /// The kind of a step whose `action` field is this value.
@@ -86,6 +92,21 @@ public enum StepKind: String, Sendable, CaseIterable {
     case .dequeue: return "a dequeue"
     case .split: return "a split"
     case .partition: return "a partition"
+    case .overwrite: return "a write"
+    case .discover: return "a node's discovery"
+    case .relink: return "a change of links"
+    case .rotate: return "a rotation"
+    case .fill: return "filling a cell"
+    case .union: return "a union"
+    case .find: return "a find"
+    case .resize: return "a resize"
+    case .hash: return "hashing a key"
+    case .roll: return "rolling the hash"
+    case .advance: return "moving the window"
+    case .pushFront: return "a push at the front"
+    case .pushBack: return "a push at the back"
+    case .popFront: return "a pop from the front"
+    case .popBack: return "a pop from the back"
     case .other: return "a step"
     }
   }
@@ -111,6 +132,21 @@ public enum StepKind: String, Sendable, CaseIterable {
     case .dequeue: return "Take an item from the queue."
     case .split: return "Split a range in two."
     case .partition: return "Partition a range."
+    case .overwrite: return "Write a value into a slot."
+    case .discover: return "Discover a node: it joins the frontier."
+    case .relink: return "Change where a node's links point."
+    case .rotate: return "Rotate a subtree to restore balance."
+    case .fill: return "Fill a cell of the table from the cells it reads."
+    case .union: return "Join two sets under one root."
+    case .find: return "Find the root of an item's set."
+    case .resize: return "Grow or shrink the storage."
+    case .hash: return "Hash a key to its bucket."
+    case .roll: return "Roll the hash one character along."
+    case .advance: return "Move the window along the text."
+    case .pushFront: return "Push an item at the front."
+    case .pushBack: return "Push an item at the back."
+    case .popFront: return "Take the item at the front."
+    case .popBack: return "Take the item at the back."
     case .other: return "A step of the algorithm (its own caption is not shown for a hidden test)."
     }
   }

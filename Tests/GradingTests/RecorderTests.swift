@@ -185,6 +185,11 @@ import Wire
     #expect(Step(["action": "compare"], caption: "compare 42 with 17").dataFreeKind == "a comparison")
     #expect(Step(["action": "compare"], caption: "compare 42 with 17").dataFreeCaption == "Compare two items.")
     #expect(Step(["action": "move 42"], caption: "move 42").dataFreeKind == "a step")
+    // The recorder's own actions and the step shapes' (docs/challenges.md) are in the vocabulary too.
+    #expect(Step(["action": "overwrite"], caption: "Write 7 at index 2").dataFreeKind == "a write")
+    #expect(
+      Step(["action": "rotate"], caption: "Rotate 10 left").dataFreeCaption == "Rotate a subtree to restore balance.")
+    #expect(Step(["action": "push_front"], caption: "push 3").dataFreeKind == "a push at the front")
     #expect(Step(["array": [4, 2]]).dataFreeCaption.contains("not shown"))
   }
 }
