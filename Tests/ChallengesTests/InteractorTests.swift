@@ -81,6 +81,8 @@ private let linearGuess = try! String(
     let result = try grade(try guessTheNumber(limits: limits), neverFlushes)
     #expect(result.verdict == .timeLimit)
     #expect(result.tests[0].message == InteractorRunner.deadlockMessage)
+    // Ended by the deadlock's bound (a second and a half), long before the wall limit of a minute.
+    #expect(result.tests[0].wallMilliseconds < 30_000)
     // Its question never left its buffer.
     #expect(result.tests[0].transcript?.turns == [.init(from: .interactor, text: "10\n")])
   }
