@@ -35,10 +35,12 @@ final class InteractorSession: Sendable {
   private struct State {
     var learnerEnded = false
     var interactorEnded = false
-    /// The interactor ended before its stdin reached its end: it decided while the program still
-    /// talked, so what the program did after (reading the end of its input, crashing on it) is
-    /// a consequence, not a verdict.
-    var interactorDecidedFirst = false
+    /// Whether the interactor ended before its stdin reached its end, taken once, when its stdout
+    /// ended (its process exited, most often) or else its run did: before the program can read
+    /// the end of its own input. True: it decided while the program still talked, so what the
+    /// program did after (reading the end of its input, crashing on it) is a consequence, not a
+    /// verdict.
+    var interactorDecidedFirst: Bool?
     var deadlocked = false
   }
 
@@ -78,7 +80,10 @@ final class InteractorSession: Sendable {
       stdoutEnded: { toInteractor.sourceEnded() })
     let interactorLive = BoxLive(
       input: interactorInput, output: { stream, bytes in if stream == .stdout { toLearner.take(bytes) } },
-      stdoutEnded: { toLearner.sourceEnded() })
+      stdoutEnded: { [self] in
+        noteInteractorDecision()
+        toLearner.sourceEnded()
+      })
     let monitor = Thread { [self] in
       watchForDeadlock(fallbackWindowMilliseconds: fallbackWindowMilliseconds)
       monitorStopped.signal()
@@ -107,19 +112,24 @@ final class InteractorSession: Sendable {
       program: interactor, arguments: InteractorRunner.fileNames, limits: interactorLimits, extraFiles: files,
       live: interactorLive,
       ended: { [self] _ in
-        let decidedFirst = !toInteractor.targetFinished
+        noteInteractorDecision()
         toLearner.sourceEnded()
         toInteractor.targetEnded()
-        state.withLock {
-          $0.interactorEnded = true
-          $0.interactorDecidedFirst = decidedFirst
-        }
+        state.withLock { $0.interactorEnded = true }
       })
     let (learnerResult, interactorResult) = try executor.runTogether(learnerRun, interactorRun)
     let seen = state.withLock { $0 }
     return Ended(
-      learner: learnerResult, interactor: interactorResult, interactorDecidedFirst: seen.interactorDecidedFirst,
+      learner: learnerResult, interactor: interactorResult, interactorDecidedFirst: seen.interactorDecidedFirst ?? false,
       deadlocked: seen.deadlocked)
+  }
+
+  /// Takes `interactorDecidedFirst` the first time it is called.
+  private func noteInteractorDecision() {
+    let inputEnded = toInteractor.targetFinished
+    state.withLock { state in
+      if state.interactorDecidedFirst == nil { state.interactorDecidedFirst = !inputEnded }
+    }
   }
 
   /// The monitor (see the type's comment); returns once either program ended or it ended both.

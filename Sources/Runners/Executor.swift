@@ -691,6 +691,18 @@ func runHostCommand(_ argv: [String]) -> String? {
 public protocol RunGate: Sendable {
   func run<Value: Sendable>(_ work: @escaping @Sendable () throws(ExecuteError) -> Value) throws(ExecuteError)
     -> Value
+  /// `run` for work that runs `boxCount` boxes at once in its one turn (`Executor.runTogether`), so a
+  /// gate that counts runs counts each box.
+  func run<Value: Sendable>(boxCount: Int, _ work: @escaping @Sendable () throws(ExecuteError) -> Value)
+    throws(ExecuteError) -> Value
+}
+
+extension RunGate {
+  public func run<Value: Sendable>(boxCount: Int, _ work: @escaping @Sendable () throws(ExecuteError) -> Value)
+    throws(ExecuteError) -> Value
+  {
+    try run(work)
+  }
 }
 
 /// What every copy of an executor shares: probing a toolchain starts it, so once per process.

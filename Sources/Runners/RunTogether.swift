@@ -53,7 +53,7 @@ extension Executor {
     }
     let results: [Result<Outcome, ExecuteError>]
     if let gate {
-      results = try gate.run(work)
+      results = try gate.run(boxCount: 2, work)
     } else {
       results = try work()
     }

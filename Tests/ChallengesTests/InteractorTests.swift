@@ -159,6 +159,26 @@ private let linearGuess = try! String(
     #expect(broken.tests[0].message == "The dialogue broke the interactor's protocol: expected ? or !")
   }
 
+  /// The interactor decides when the program asks, and ends its output at once; it exits only a
+  /// second later, long after the program read the end of its input and crashed on it. Its
+  /// verdict is the test's: the crash came from the end it was given.
+  @Test func theInteractorsDecisionWinsOverACrashItCaused() throws {
+    let challenge = try pythonInteractor(
+      """
+      import os, sys, time
+      print(10, flush=True)
+      input()
+      print("no questions allowed", file=sys.stderr, flush=True)
+      os.close(1)
+      time.sleep(1)
+      sys.exit(1)
+
+      """)
+    let result = try grade(challenge, correctGuess)
+    #expect(result.verdict == .wrongAnswer, "\(result.message)")
+    #expect(result.tests[0].message == "no questions allowed")
+  }
+
   @Test func aHiddenTestKeepsNoTranscript() throws {
     let result = try grade(try guessTheNumber(tests: ["sample", "thousand-high"]), linearGuess)
     let hidden = try #require(result.tests.first { $0.name == "thousand-high" })
