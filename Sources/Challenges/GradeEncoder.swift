@@ -145,7 +145,8 @@ extension TestGrade {
 
 extension InteractionTranscript {
   public var wire: WireTranscript {
-    WireTranscript(turns: turns.map { WireTranscript.Turn(from: $0.from.rawValue, text: $0.text) }, truncated: truncated)
+    WireTranscript(
+      turns: turns.map { WireTranscript.Turn(from: $0.from.rawValue, text: $0.text) }, truncated: truncated)
   }
 
   /// A transcript read back from the wire; a side this build does not know reads as the program's.

@@ -276,7 +276,8 @@ public final class Grader: Sendable {
 
   /// A test's grade when the challenge's own program (its interactor) could not be prepared.
   static func challengeFailed(_ test: ChallengeTest, _ error: CheckerFailure) -> TestGrade {
-    var grade = TestGrade(name: test.name, verdict: .internalError, score: 0, points: test.points, message: error.message)
+    var grade = TestGrade(
+      name: test.name, verdict: .internalError, score: 0, points: test.points, message: error.message)
     grade.operatorDetail = error.detail
     return grade
   }

@@ -91,13 +91,15 @@ public struct InteractorRunner: Sendable {
       var tokens = stderr.split(whereSeparator: \.isWhitespace).map(String.init)
       if tokens.first == "points" { tokens.removeFirst() }
       guard let token = tokens.first, let score = Double(token), score.isFinite, (0...1).contains(score) else {
-        return .failed(CheckerFailure("the interactor exited 7 (partial) without a score from 0 to 1 first on its stderr"))
+        return .failed(
+          CheckerFailure("the interactor exited 7 (partial) without a score from 0 to 1 first on its stderr"))
       }
       if score == 1 { return .accepted }
       let rest = CheckerProgramRunner.excerpt(tokens.dropFirst().joined(separator: " "))
       return .wrong(
         CheckResult(
-          verdict: .wrongAnswer, score: score, message: "Partly right (score \(score))" + (rest.isEmpty ? "." : ": " + rest)))
+          verdict: .wrongAnswer, score: score,
+          message: "Partly right (score \(score))" + (rest.isEmpty ? "." : ": " + rest)))
     case (.ok, _), (.runtimeError, _):
       if let signal = outcome.signal {
         return .failed(CheckerFailure("the interactor crashed (\(signalName(signal)))"))

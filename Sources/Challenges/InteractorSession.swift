@@ -120,7 +120,8 @@ final class InteractorSession: Sendable {
     let (learnerResult, interactorResult) = try executor.runTogether(learnerRun, interactorRun)
     let seen = state.withLock { $0 }
     return Ended(
-      learner: learnerResult, interactor: interactorResult, interactorDecidedFirst: seen.interactorDecidedFirst ?? false,
+      learner: learnerResult, interactor: interactorResult,
+      interactorDecidedFirst: seen.interactorDecidedFirst ?? false,
       deadlocked: seen.deadlocked)
   }
 

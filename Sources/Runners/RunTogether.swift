@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Sandbox
+import Synchronization
 
 /// One of two programs run at once (`Executor.runTogether`), live: its stdin is `live.input` and
 /// its output goes to `live.output`, for the caller to connect with the other program's.

@@ -49,8 +49,10 @@ private let linearGuess = try! String(
     // n = 10, secret 7: 5 is too small, 8 too large, then 6 too small: 7.
     #expect(
       transcript.turns == [
-        .init(from: .interactor, text: "10\n"), .init(from: .program, text: "? 5\n"), .init(from: .interactor, text: ">\n"),
-        .init(from: .program, text: "? 8\n"), .init(from: .interactor, text: "<\n"), .init(from: .program, text: "? 6\n"),
+        .init(from: .interactor, text: "10\n"), .init(from: .program, text: "? 5\n"),
+        .init(from: .interactor, text: ">\n"),
+        .init(from: .program, text: "? 8\n"), .init(from: .interactor, text: "<\n"),
+        .init(from: .program, text: "? 6\n"),
         .init(from: .interactor, text: ">\n"), .init(from: .program, text: "! 7\n"),
       ])
     #expect(!transcript.truncated)
