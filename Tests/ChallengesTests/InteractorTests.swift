@@ -229,3 +229,23 @@ private let linearGuess = try! String(
     #expect(try fixture.load().problems.contains { $0.contains("interactor: must be an object") })
   }
 }
+
+@Suite struct InteractorCLITests {
+  @Test func aFailedVisibleTestShowsTheDialogue() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let challenge = repositoryRoot + "/challenges/guess-the-number"
+    let result = try runCLI(
+      [challenge + "/solutions/wrong/main.py", "--challenge", challenge, "--cache-dir", data.cache], data: data.path)
+    #expect(result.status == 120)
+    #expect(
+      result.stdout.contains(
+        """
+        The dialogue (> your program, < the interactor):
+          < 10
+          > ? 1
+          < >
+        """), "\(result.stdout)")
+    #expect(result.stdout.contains("  < >\n  > ? 5\n"), "\(result.stdout)")
+  }
+}
