@@ -89,6 +89,26 @@ struct GradeEndpointTests {
         == "Test sample: question 5 is one too many: for n = 10 at most 4 questions are allowed", "\(wrong.body)")
   }
 
+  /// An interactive test runs two boxes in one slot: the quota is charged both, and neither is
+  /// given back as a run the grade did not make.
+  @Test func anInlineInteractiveGradeIsChargedTwoRunsPerTest() throws {
+    let daemon = try daemonConfigured(#"{"rate_limit": {"runs": 100, "window_s": 600}}"#)
+    defer { daemon.cleanUp() }
+    let interactor = try String(
+      contentsOfFile: repositoryRoot + "/challenges/guess-the-number/interactor.cpp", encoding: .utf8)
+    let inline: [String: Any] = [
+      "title": "Guess", "statement": "Guess the number.", "interactor": ["language": "cpp", "source": interactor],
+      "tests": [
+        ["name": "a", "stdin": "10 7\n"], ["name": "b", "stdin": "1000 1\n"], ["name": "c", "stdin": "2 2\n"],
+      ],
+    ]
+    let graded = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": try solution("guess-the-number", "correct"), "challenge": inline])
+    #expect(graded.json["verdict"] as? String == "accepted", "\(graded.body)")
+    #expect(graded.headers["ratelimit"]?.contains("r=94") == true, "\(graded.headers)")
+  }
+
   @Test func gradesAnInlineChallengeAndRefusesBadOnes() throws {
     let daemon = try DaemonProcess()
     defer { daemon.cleanUp() }
