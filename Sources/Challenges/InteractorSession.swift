@@ -91,7 +91,10 @@ final class InteractorSession: Sendable {
     monitor.name = "dsa-run interaction monitor"
     monitor.start()
     defer {
-      // Whatever happened, both relays end (their targets' inputs are over) and the monitor stops.
+      // Whatever happened, both relays end (their targets' inputs are over, also when a box failed
+      // before its run could end them, so no send waits on a pipe nobody reads) and the monitor stops.
+      learnerInput.endRun()
+      interactorInput.endRun()
       for relay in [toInteractor, toLearner] { relay.targetEnded() }
       state.withLock {
         $0.learnerEnded = true
