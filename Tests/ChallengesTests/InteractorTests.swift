@@ -198,6 +198,20 @@ private let linearGuess = try! String(
     #expect(WireTestGrade(reading: object)?.transcript == result.tests[0].wire.transcript)
   }
 
+  @Test func theTranscriptIsBoundedAndMergesEachSidesWrites() {
+    var builder = TranscriptBuilder()
+    builder.append(Array("10\n".utf8), from: .interactor)
+    builder.append(Array("? ".utf8), from: .program)
+    builder.append(Array("5\n".utf8), from: .program)
+    builder.append(Array(repeating: UInt8(ascii: "x"), count: InteractionTranscript.maximumBytes), from: .interactor)
+    builder.append(Array("never kept\n".utf8), from: .program)
+    let transcript = builder.transcript
+    #expect(transcript.truncated)
+    #expect(transcript.turns.map(\.from) == [.interactor, .program, .interactor])
+    #expect(transcript.turns[1].text == "? 5\n")
+    #expect(transcript.turns.reduce(0) { $0 + $1.text.utf8.count } == InteractionTranscript.maximumBytes)
+  }
+
   @Test func aGradeIsChargedForBothPrograms() throws {
     let challenge = try guessTheNumber(tests: ["sample", "one", "two"])
     #expect(challenge.plannedRuns == 6)
