@@ -40,6 +40,8 @@ public struct Challenge: Sendable {
   public var plannedRuns: Int {
     var runs = tests.count
     if case .program = checker { runs += tests.count }
+    // An interactive test runs the interactor beside the program.
+    if case .interactor = checker { runs += tests.count }
     if let growth {
       for growthCase in growth.cases {
         runs += growth.sizes.count
@@ -70,6 +72,9 @@ public enum ChallengeChecker: Sendable {
   case program(CheckerProgram)
   /// A function challenge's results compared with its tests' expected values.
   case function(FunctionComparison)
+  /// An interactive challenge's interactor (`InteractorRunner`): it talks with the program and
+  /// gives each test's verdict; the same language and source as a custom checker's.
+  case interactor(CheckerProgram)
 
   /// Whether one text is the right output, so the expected output shown against the program's says
   /// what is wrong: true for `exact`, `lines` and `tokens` (a steps challenge's `output_checker`
@@ -83,7 +88,7 @@ public enum ChallengeChecker: Sendable {
     case .output(let checker): return oneText.contains(type(of: checker).name)
     case .steps(_, let output?): return oneText.contains(type(of: output).name)
     case .function(let comparison): return comparison == .exact
-    case .steps(_, nil), .program: return false
+    case .steps(_, nil), .program, .interactor: return false
     }
   }
 
@@ -94,6 +99,7 @@ public enum ChallengeChecker: Sendable {
     case .steps: return StepChecker.name
     case .program: return CheckerProgram.name
     case .function: return "function"
+    case .interactor: return "interactor"
     }
   }
 }

@@ -52,7 +52,7 @@ public enum ChallengeLoader {
   /// The top-level keys of challenge.json.
   public static let keys = [
     "title", "statement", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
-    "growth", "function", "compare",
+    "growth", "function", "compare", "interactor",
   ]
 
   /// Whether `id` is a valid challenge id: lowercase letters, digits and `-`, 1 to 64 characters.
@@ -174,6 +174,10 @@ private struct ChallengeParser {
     let statement = text(top.value("statement"), field: "statement", limit: ChallengeLoader.maximumStatementBytes)
     let tags = parseTags(top.value("tags"))
     let limits = parseLimits(top.value("limits"))
+    if let interactor = top.value("interactor") {
+      return parseInteractiveChallenge(
+        top, interactor: interactor, title: title, statement: statement ?? "", tags: tags, limits: limits)
+    }
     if let function = top.value("function") {
       return parseFunctionChallenge(
         top, function: function, title: title, statement: statement ?? "", tags: tags, limits: limits)
@@ -266,6 +270,53 @@ private struct ChallengeParser {
         wrongSolution: wrongSolution, growth: nil, function: signature))
   }
 
+  /// An interactive challenge (docs/challenges.md, "Interactive problems"): an `interactor` gives
+  /// each test's verdict, so no checker; tests have a `stdin` (the interactor's input file) and
+  /// may have an `expected_stdout` (its answer file).
+  private mutating func parseInteractiveChallenge(
+    _ top: StrictObject, interactor value: JSONValue, title: String, statement: String, tags: [String],
+    limits: StepLimits
+  ) -> Result<Challenge, ChallengeLoadError> {
+    for key in ["checker", "output_checker", "recorder", "growth", "function", "compare"] where top.value(key) != nil {
+      problem(key, "is not for interactive challenges: the interactor gives each test's verdict")
+    }
+    var interactor: CheckerProgram?
+    if case .object(let fields) = value {
+      interactor = parseProgram(fields, at: "interactor")
+    } else {
+      problem("interactor", "must be an object: {\"language\": \"cpp\", \"source\": \"interactor.cpp\"}")
+    }
+    if case .array(let items)? = top.value("tests") {
+      for (index, item) in items.enumerated() {
+        if case .object(let fields) = item, fields["expected_steps"] != nil {
+          problem("tests[\(index)].expected_steps", "is only for the steps checker")
+        }
+      }
+    }
+    let tests = parseTests(
+      top.value("tests"), checkerIsSteps: nil, stepChecker: nil, outputChecker: false, recorder: nil, function: nil)
+    let starters = parseSourceFolder("starter").reduce(into: [String: SourceFile]()) { $0[$1.0] = $1.1 }
+    var solutions: [ChallengeSolution] = []
+    for kind in [ChallengeSolution.Kind.correct, .wrong] {
+      for (language, file) in parseSourceFolder("solutions/" + kind.rawValue) {
+        solutions.append(ChallengeSolution(kind: kind, language: language, file: file))
+      }
+    }
+    if !parseSourceFolder("solutions/slow").isEmpty {
+      problem("solutions/slow/", "is for growth, which interactive challenges do not have")
+    }
+    checkSolutionsFolder()
+    let wrongSolution = parseWrongSolution(top.value("wrong_solution"), tests: tests, checkerIsSteps: false)
+    if wrongSolution == nil, top.value("wrong_solution") == nil, solutions.contains(where: { $0.kind == .wrong }) {
+      problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
+    }
+    guard problems.isEmpty, let interactor, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
+    return .success(
+      Challenge(
+        id: id, title: title, statement: statement, tags: tags, limits: limits, checker: .interactor(interactor),
+        recorder: nil, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution))
+  }
+
   // MARK: - Sections
 
   /// `growth` (GrowthSection.swift reads it).
@@ -328,18 +379,21 @@ private struct ChallengeParser {
     }
   }
 
-  private mutating func parseProgram(_ options: CheckerOptions) -> CheckerProgram? {
-    guard let fields = object(.object(options), field: "checker.options", allowed: ["language", "source"]) else {
+  /// A program of the challenge's (`{"language", "source"}` at `at`): a custom checker's options,
+  /// or an interactor.
+  private mutating func parseProgram(_ options: CheckerOptions, at place: String = "checker.options")
+    -> CheckerProgram?
+  {
+    guard let fields = object(.object(options), field: place, allowed: ["language", "source"]) else {
       return nil
     }
-    let language = string(
-      fields.value("language"), field: "checker.options.language", required: true, maximumLength: 32)
+    let language = string(fields.value("language"), field: place + ".language", required: true, maximumLength: 32)
     if let language, !ChallengeLanguages.names.contains(language) {
       problem(
-        "checker.options.language",
+        place + ".language",
         "unknown language \"\(language)\"; known: " + ChallengeLanguages.names.joined(separator: ", "))
     }
-    let field = "checker.options.source"
+    let field = place + ".source"
     guard let source = contents(fields.value("source"), field: field, limit: ChallengeLoader.maximumSourceBytes) else {
       return nil
     }

@@ -123,7 +123,7 @@ extension TestGrade {
       wallMilliseconds: wallMilliseconds, memoryKilobytes: memoryKilobytes, message: message, stderr: stderr,
       firstDifference: firstDifference?.wire, hidden: hidden,
       coarse: coarse.map { WireCoarseFigures(time: $0.time, memory: $0.memory) },
-      details: hidden ? nil : details?.wire)
+      details: hidden ? nil : details?.wire, transcript: hidden ? nil : transcript?.wire)
   }
 
   /// A test's grade read back from the wire (what `dsa-run --remote --challenge` prints); nil for a
@@ -139,6 +139,21 @@ extension TestGrade {
     coarse = wire.coarse.map { CoarseFigures(time: $0.time, memory: $0.memory) }
     firstDifference = wire.firstDifference.map(StepDifference.init(wire:))
     details = wire.details.map(FailureDetails.init(wire:))
+    transcript = wire.transcript.map(InteractionTranscript.init(wire:))
+  }
+}
+
+extension InteractionTranscript {
+  public var wire: WireTranscript {
+    WireTranscript(
+      turns: turns.map { WireTranscript.Turn(from: $0.from.rawValue, text: $0.text) }, truncated: truncated)
+  }
+
+  /// A transcript read back from the wire; a side this build does not know reads as the program's.
+  public init(wire: WireTranscript) {
+    self.init(
+      turns: wire.turns.map { Turn(from: InteractionSide(rawValue: $0.from) ?? .program, text: $0.text) },
+      truncated: wire.truncated)
   }
 }
 

@@ -70,6 +70,9 @@ public struct TestGrade: Sendable {
   /// What the learner may see of a visible test that did not pass: nil for a hidden, accepted,
   /// skipped or internal-error test.
   public var details: FailureDetails?
+  /// An interactive test's dialogue (`InteractionTranscript`); nil for other tests, and never in a
+  /// hidden test's grade.
+  public var transcript: InteractionTranscript?
 
   public init(name: String, verdict: GradeVerdict, score: Double, points: Double, message: String) {
     self.name = name

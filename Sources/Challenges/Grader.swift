@@ -134,6 +134,7 @@ public final class Grader: Sendable {
     }
 
     var checkerProgram: CheckerProgramRunner?
+    var interactor: InteractorRunner?
     if case .program(let source) = challenge.checker {
       do {
         checkerProgram = try CheckerProgramRunner(source, executor: executor, limits: options.checkerLimits)
@@ -147,12 +148,20 @@ public final class Grader: Sendable {
         return finish(result, challenge: challenge, options: options)
       }
     }
+    if case .interactor(let source) = challenge.checker {
+      do {
+        interactor = try InteractorRunner(source, executor: executor, limits: options.checkerLimits)
+      } catch {
+        result.tests = challenge.tests.map { Self.shown(Self.challengeFailed($0, error), of: $0) }
+        return finish(result, challenge: challenge, options: options)
+      }
+    }
 
     let shared = SharedProgress(count: challenge.tests.count)
     let deadline = DispatchTime.now().uptimeNanoseconds + options.timeBoundMilliseconds * 1_000_000
     let work = TestWork(
       executor: executor, challenge: challenge, program: program, checkerProgram: checkerProgram,
-      deadline: deadline, boundMilliseconds: options.timeBoundMilliseconds)
+      interactor: interactor, deadline: deadline, boundMilliseconds: options.timeBoundMilliseconds)
     let workers = min(options.parallelism ?? defaultParallelism, challenge.tests.count)
     let group = DispatchGroup()
     for _ in 0..<max(1, workers) {
@@ -272,6 +281,14 @@ public final class Grader: Sendable {
     test.hidden ? grade.redactedForHiddenTest() : grade
   }
 
+  /// A test's grade when the challenge's own program (its interactor) could not be prepared.
+  static func challengeFailed(_ test: ChallengeTest, _ error: CheckerFailure) -> TestGrade {
+    var grade = TestGrade(
+      name: test.name, verdict: .internalError, score: 0, points: test.points, message: error.message)
+    grade.operatorDetail = error.detail
+    return grade
+  }
+
   static func seconds(_ milliseconds: UInt64) -> String {
     milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : String(format: "%.1f s", Double(milliseconds) / 1000)
   }
@@ -292,6 +309,7 @@ private struct TestWork: Sendable {
   let challenge: Challenge
   let program: PreparedProgram
   let checkerProgram: CheckerProgramRunner?
+  let interactor: InteractorRunner?
   /// When the grade's time bound passes (uptime nanoseconds), and the bound itself.
   let deadline: UInt64
   let boundMilliseconds: UInt64
@@ -318,6 +336,13 @@ private struct TestWork: Sendable {
     var grade = TestGrade(name: test.name, verdict: .internalError, score: 0, points: test.points, message: "")
     let outcome: Outcome
     let (limits, lowered) = withinBound(challenge.limits, runner: program.runner)
+    if let interactor {
+      let (interactorLimits, _) = withinBound(
+        interactor.limits(for: program.runner.runLimits(limits)), runner: interactor.program.runner)
+      return interactor.grade(
+        test, program: program, learnerLimits: limits, interactorLimits: interactorLimits, lowered: lowered,
+        boundMilliseconds: boundMilliseconds, challenge: challenge)
+    }
     do throws(ExecuteError) {
       outcome = try executor.run(program, stdin: test.stdin, limits: limits)
     } catch {
@@ -403,6 +428,9 @@ private struct TestWork: Sendable {
     case .function:
       // Function challenges are graded by FunctionTestWork, never here.
       return .failure(CheckerFailure("a function challenge's test reached the output checkers"))
+    case .interactor:
+      // Interactive tests are graded by InteractorRunner, never here.
+      return .failure(CheckerFailure("an interactive test reached the output checkers"))
     }
   }
 

@@ -373,6 +373,22 @@ public final class Executor: Sendable {
     _ program: PreparedProgram, stdin: Data, arguments: [String], limits stepLimits: StepLimits,
     extraFiles: [SourceFile], live: BoxLive?, mergesStderrIntoStdout: Bool = false
   ) throws(ExecuteError) -> Outcome {
+    let command = try runCommand(
+      program, stdin: stdin, arguments: arguments, limits: stepLimits, extraFiles: extraFiles, live: live,
+      mergesStderrIntoStdout: mergesStderrIntoStdout)
+    var outcome = try inBox(command) { outcome, _ in outcome }
+    // Merged streams, or a terminal's stdout, hold the program's stderr: they name the learner's files too.
+    outcome.rewriteText(stdout: mergesStderrIntoStdout || command.spec.terminal) {
+      LearnerNames.rewrite($0, names: program.learnerNames)
+    }
+    return outcome
+  }
+
+  /// The box command that runs a prepared program (`run`'s, and each of an interaction's two).
+  func runCommand(
+    _ program: PreparedProgram, stdin: Data, arguments: [String], limits stepLimits: StepLimits,
+    extraFiles: [SourceFile], live: BoxLive?, mergesStderrIntoStdout: Bool = false
+  ) throws(ExecuteError) -> BoxCommand {
     guard let programFiles = program.runFiles else {
       throw .badFiles("the program did not compile, so it cannot run")
     }
@@ -401,12 +417,7 @@ public final class Executor: Sendable {
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
     spec.terminal = live?.terminal ?? false
     spec.mergesStderrIntoStdout = mergesStderrIntoStdout
-    var outcome = try inBox(BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)) { outcome, _ in outcome }
-    // Merged streams, or a terminal's stdout, hold the program's stderr: they name the learner's files too.
-    outcome.rewriteText(stdout: mergesStderrIntoStdout || spec.terminal) {
-      LearnerNames.rewrite($0, names: program.learnerNames)
-    }
-    return outcome
+    return BoxCommand(spec: spec, files: runFiles, stdin: stdin, live: live)
   }
 
   /// The compile step in its own box. Returns the outcome and, when it
@@ -463,7 +474,7 @@ public final class Executor: Sendable {
     }
   }
 
-  private static func run<Result>(
+  static func run<Result>(
     _ command: BoxCommand, in environments: any BoxEnvironmentPool,
     finish: (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
   ) throws(ExecuteError) -> Result {
@@ -680,6 +691,18 @@ func runHostCommand(_ argv: [String]) -> String? {
 public protocol RunGate: Sendable {
   func run<Value: Sendable>(_ work: @escaping @Sendable () throws(ExecuteError) -> Value) throws(ExecuteError)
     -> Value
+  /// `run` for work that runs `boxCount` boxes at once in its one turn (`Executor.runTogether`), so a
+  /// gate that counts runs counts each box.
+  func run<Value: Sendable>(boxCount: Int, _ work: @escaping @Sendable () throws(ExecuteError) -> Value)
+    throws(ExecuteError) -> Value
+}
+
+extension RunGate {
+  public func run<Value: Sendable>(boxCount: Int, _ work: @escaping @Sendable () throws(ExecuteError) -> Value)
+    throws(ExecuteError) -> Value
+  {
+    try run(work)
+  }
 }
 
 /// What every copy of an executor shares: probing a toolchain starts it, so once per process.

@@ -44,8 +44,9 @@ public final class BoxCancellation: Sendable {
     return try body()
   }
 
-  /// The calling thread's cancellation, if any.
-  static var current: BoxCancellation? {
+  /// The calling thread's cancellation, if any: a thread that runs a box on the caller's behalf
+  /// (an interactive test's second box) makes it current there too, with `within`.
+  public static var current: BoxCancellation? {
     pthread_getspecific(threadKey).map { Unmanaged<BoxCancellation>.fromOpaque($0).takeUnretainedValue() }
   }
 

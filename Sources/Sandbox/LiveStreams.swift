@@ -42,16 +42,22 @@ public struct BoxLive: Sendable {
   /// at a prompt. A consumer that holds back the end of a chunk until the next one tells what it
   /// is (`LearnerNameStream`) gives it out here. It must not block either.
   public var outputRests: (@Sendable () -> Void)?
+  /// Called on the pump's thread once the program's stdout reaches its end: the program (and every
+  /// process it started) closed it, which may be before the program ends. An interactive test
+  /// gives the interactor its end of input then (`InteractorRun`). It must not block.
+  public var stdoutEnded: (@Sendable () -> Void)?
 
   public init(
     input: BoxLiveInput, terminal: Bool = false, idleLimitMilliseconds: UInt64? = nil,
-    output: @escaping @Sendable (BoxStream, [UInt8]) -> Void, outputRests: (@Sendable () -> Void)? = nil
+    output: @escaping @Sendable (BoxStream, [UInt8]) -> Void, outputRests: (@Sendable () -> Void)? = nil,
+    stdoutEnded: (@Sendable () -> Void)? = nil
   ) {
     self.input = input
     self.terminal = terminal
     self.idleLimitMilliseconds = idleLimitMilliseconds
     self.output = output
     self.outputRests = outputRests
+    self.stdoutEnded = stdoutEnded
   }
 }
 
@@ -81,6 +87,9 @@ public final class BoxLiveInput: @unchecked Sendable {
   /// Bytes written into the pipe so far; the pump compares it with the pipe's unread count.
   private let writtenBytes = Atomic<UInt64>(0)
   private let outputPausedFlag = Atomic<Bool>(false)
+  /// The box's CPU time as the pump last read it (its cgroup's), or `UInt64.max` before the first
+  /// reading and when the box has no cgroup to read.
+  private let cpuSeen = Atomic<UInt64>(UInt64.max)
   /// Written at each request (kill, signal, pause, resume), so the pump's poll wakes at once.
   private let wake: OwnedPair
 
@@ -189,6 +198,17 @@ public final class BoxLiveInput: @unchecked Sendable {
     // A full wake pipe already means "look again"; losing this byte changes nothing.
     _ = Glibc.write(wake.write.rawValue, &byte, 1)
   }
+
+  /// The box's CPU time in microseconds (all its processes) as the pump last read it, every 5 to
+  /// 250 ms while the program runs; nil before the first reading and when the box has no cgroup
+  /// (rlimit-only mode). An interactive test reads it to tell two programs waiting on each other
+  /// from one that computes (`InteractorRun`).
+  public var cpuMicrosecondsSeen: UInt64? {
+    let seen = cpuSeen.load(ordering: .relaxed)
+    return seen == UInt64.max ? nil : seen
+  }
+
+  func noteCPU(_ microseconds: UInt64) { cpuSeen.store(microseconds, ordering: .relaxed) }
 
   /// Whether `kill` was called.
   public var killRequested: Bool { killRequestedFlag.load(ordering: .sequentiallyConsistent) }

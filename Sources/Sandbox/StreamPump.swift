@@ -280,6 +280,7 @@ struct StreamPump {
       }
       if after >= nextCPUCheck {
         if let used = cpuMicroseconds() {
+          live?.input.noteCPU(used)
           if used > cpuLimitMicroseconds {
             watch.cpuTimeExceeded = true
             killBox(&watch)
@@ -409,6 +410,7 @@ struct StreamPump {
       }
       if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
       (isStdout ? stdoutPipe : stderrPipe).close()
+      if isStdout { live?.stdoutEnded?() }
       return
     }
   }

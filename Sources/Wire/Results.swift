@@ -356,15 +356,18 @@ public struct WireTestGrade: Sendable, Equatable {
   /// A visible test that did not pass: its input, outputs and last matching step. Never in a
   /// hidden test's form.
   public var details: WireTestDetails?
+  /// A visible interactive test's dialogue; never in a hidden test's form, absent for other tests.
+  public var transcript: WireTranscript?
 
   /// A test's grade from its parts.
   public init(
     name: String, verdict: String, score: Double, points: Double, cpuMilliseconds: UInt64,
     wallMilliseconds: UInt64, memoryKilobytes: UInt64, message: String, stderr: String,
     firstDifference: WireStepDifference?, hidden: Bool, coarse: WireCoarseFigures? = nil,
-    details: WireTestDetails? = nil
+    details: WireTestDetails? = nil, transcript: WireTranscript? = nil
   ) {
     self.details = details
+    self.transcript = transcript
     self.name = name
     self.verdict = verdict
     self.score = score
@@ -383,12 +386,14 @@ public struct WireTestGrade: Sendable, Equatable {
   /// `memory_kb`; a hidden one `time` and `memory`).
   public static let keys = [
     "name", "verdict", "score", "points", "cpu_ms", "wall_ms", "memory_kb", "time", "memory", "message", "stderr",
-    "first_difference", "hidden", "details",
+    "first_difference", "hidden", "details", "transcript",
   ]
   /// The keys of a visible test's object.
   public static let visibleKeys = keys.filter { $0 != "time" && $0 != "memory" }
   /// The keys of a hidden test's object.
-  public static let hiddenKeys = keys.filter { !["cpu_ms", "wall_ms", "memory_kb", "details"].contains($0) }
+  public static let hiddenKeys = keys.filter {
+    !["cpu_ms", "wall_ms", "memory_kb", "details", "transcript"].contains($0)
+  }
 
   /// Reads a test object; nil when a problem was recorded.
   public init?(reading object: StrictObject) {
@@ -425,6 +430,12 @@ public struct WireTestGrade: Sendable, Equatable {
     if hidden == true, details != nil {
       object.reader.report(object.path("details"), "is not part of a hidden test", kind: .unknownKey)
     }
+    let transcript =
+      object.has("transcript")
+      ? object.object("transcript", keys: WireTranscript.keys).flatMap(WireTranscript.init(reading:)) : nil
+    if hidden == true, transcript != nil {
+      object.reader.report(object.path("transcript"), "is not part of a hidden test", kind: .unknownKey)
+    }
     guard object.reader.problems.count == before, let name, let verdict, let score, let points,
       figures != nil || coarse != nil, let message, let stderr, let hidden
     else { return nil }
@@ -432,6 +443,7 @@ public struct WireTestGrade: Sendable, Equatable {
       name: name, verdict: verdict, score: score, points: points, cpuMilliseconds: figures?.0 ?? 0,
       wallMilliseconds: figures?.1 ?? 0, memoryKilobytes: figures?.2 ?? 0, message: message, stderr: stderr,
       firstDifference: difference, hidden: hidden, coarse: coarse, details: details)
+    self.transcript = transcript
   }
 
   /// The test object.
@@ -455,7 +467,53 @@ public struct WireTestGrade: Sendable, Equatable {
       object["memory_kb"] = .number(Double(memoryKilobytes))
     }
     if !hidden { object["details"] = details?.json ?? .null }
+    if !hidden, let transcript { object["transcript"] = transcript.json }
     return .object(object)
+  }
+}
+
+/// What each side of an interactive test wrote, in order: `{"turns": [{"from": "program", "text":
+/// "5\n"}, {"from": "interactor", "text": "<\n"}], "truncated": false}`.
+public struct WireTranscript: Sendable, Equatable {
+  public struct Turn: Sendable, Equatable {
+    /// "program" or "interactor".
+    public var from: String
+    public var text: String
+    public init(from: String, text: String) {
+      self.from = from
+      self.text = text
+    }
+  }
+
+  public var turns: [Turn]
+  public var truncated: Bool
+
+  public init(turns: [Turn], truncated: Bool) {
+    self.turns = turns
+    self.truncated = truncated
+  }
+
+  public static let keys = ["turns", "truncated"]
+
+  /// Reads a transcript object; nil when a problem was recorded.
+  public init?(reading object: StrictObject) {
+    let before = object.reader.problems.count
+    let turns = object.objects("turns", keys: ["from", "text"], required: true)?.compactMap { turn -> Turn? in
+      guard let from = turn.string("from", required: true), let text = turn.string("text", required: true) else {
+        return nil
+      }
+      return Turn(from: from, text: text)
+    }
+    let truncated = object.bool("truncated", required: true)
+    guard object.reader.problems.count == before, let turns, let truncated else { return nil }
+    self.init(turns: turns, truncated: truncated)
+  }
+
+  public var json: JSONValue {
+    [
+      "turns": .array(turns.map { .object(["from": .string($0.from), "text": .string($0.text)]) }),
+      "truncated": .bool(truncated),
+    ]
   }
 }
 

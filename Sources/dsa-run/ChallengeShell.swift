@@ -40,6 +40,11 @@ func excerpt(_ text: String, indent: String = "    ") -> String {
 /// first difference (where the two still agreed), for output the lines around the first difference.
 func visibleDetails(of grade: TestGrade, test: ChallengeTest, challenge: Challenge) -> String {
   var lines = ["", "Input of test \(test.name):", excerpt(String(decoding: test.stdin, as: UTF8.self))]
+  if let transcript = grade.transcript {
+    lines.append("The dialogue (> your program, < the interactor):")
+    lines.append(dialogue(transcript))
+    return lines.joined(separator: "\n")
+  }
   let parsed = try? StepParser().parse(grade.stdout).get()
   if let difference = grade.firstDifference {
     if let number = difference.step, number > 1, let steps = parsed?.steps, steps.count >= number - 1 {
@@ -55,6 +60,22 @@ func visibleDetails(of grade: TestGrade, test: ChallengeTest, challenge: Challen
   let yours = challenge.stepChecker != nil ? (parsed?.ordinaryOutput ?? grade.stdout) : grade.stdout
   lines.append(outputDifference(expected: expected, yours: yours))
   return lines.joined(separator: "\n")
+}
+
+/// An interactive test's transcript, one line per line written, marked by who wrote it; its end
+/// when long, as that is where a dialogue goes wrong.
+func dialogue(_ transcript: InteractionTranscript) -> String {
+  var lines: [String] = []
+  for turn in transcript.turns {
+    var written = turn.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if written.last == "" { written.removeLast() }
+    let mark = turn.from == .program ? "  > " : "  < "
+    lines += written.map { mark + $0 }
+  }
+  if transcript.truncated { lines.append("    ... (the rest was not kept)") }
+  let shown = 2 * shownLines
+  guard lines.count > shown else { return lines.joined(separator: "\n") }
+  return (["    ... (\(lines.count - shown) earlier lines)"] + lines.suffix(shown)).joined(separator: "\n")
 }
 
 /// Expected against yours from a little before the first line that differs: "-" expected, "+" yours.

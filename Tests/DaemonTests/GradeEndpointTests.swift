@@ -58,6 +58,57 @@ struct GradeEndpointTests {
     #expect(metrics.contains("dsa_run_run_duration_seconds_count 0\n"))
   }
 
+  /// An interactive challenge through the run service: both boxes of a test in one slot, the
+  /// transcript on visible tests only.
+  @Test func gradesAnInteractiveChallenge() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.cleanUp() }
+    let one = try curl(daemon.baseURL + "/v1/challenges/guess-the-number")
+    #expect(one.json["checker"] as? String == "interactor", "\(one.body)")
+    let correct = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": try solution("guess-the-number", "correct"), "challenge": "guess-the-number"])
+    #expect(correct.json["verdict"] as? String == "accepted", "\(correct.body)")
+    let tests = try #require(correct.json["tests"] as? [[String: Any]])
+    #expect(tests.count == 9)
+    for test in tests {
+      let hidden = test["hidden"] as? Bool == true
+      #expect((test["transcript"] != nil) == !hidden, "\(test)")
+    }
+    let sample = try #require(tests.first?["transcript"] as? [String: Any])
+    let turns = try #require(sample["turns"] as? [[String: Any]])
+    #expect(turns.first?["from"] as? String == "interactor" && turns.first?["text"] as? String == "10\n")
+    #expect(turns.last?["text"] as? String == "! 7\n")
+
+    let wrong = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": try solution("guess-the-number", "wrong"), "challenge": "guess-the-number"])
+    #expect(wrong.json["verdict"] as? String == "wrong_answer", "\(wrong.body)")
+    #expect(
+      wrong.json["message"] as? String
+        == "Test sample: question 5 is one too many: for n = 10 at most 4 questions are allowed", "\(wrong.body)")
+  }
+
+  /// An interactive test runs two boxes in one slot: the quota is charged both, and neither is
+  /// given back as a run the grade did not make.
+  @Test func anInlineInteractiveGradeIsChargedTwoRunsPerTest() throws {
+    let daemon = try daemonConfigured(#"{"rate_limit": {"runs": 100, "window_s": 600}}"#)
+    defer { daemon.cleanUp() }
+    let interactor = try String(
+      contentsOfFile: repositoryRoot + "/challenges/guess-the-number/interactor.cpp", encoding: .utf8)
+    let inline: [String: Any] = [
+      "title": "Guess", "statement": "Guess the number.", "interactor": ["language": "cpp", "source": interactor],
+      "tests": [
+        ["name": "a", "stdin": "10 7\n"], ["name": "b", "stdin": "1000 1\n"], ["name": "c", "stdin": "2 2\n"],
+      ],
+    ]
+    let graded = try post(
+      daemon, "/v1/grade",
+      ["language": "python", "source": try solution("guess-the-number", "correct"), "challenge": inline])
+    #expect(graded.json["verdict"] as? String == "accepted", "\(graded.body)")
+    #expect(graded.headers["ratelimit"]?.contains("r=94") == true, "\(graded.headers)")
+  }
+
   @Test func gradesAnInlineChallengeAndRefusesBadOnes() throws {
     let daemon = try DaemonProcess()
     defer { daemon.cleanUp() }

@@ -504,6 +504,13 @@ private final class SlotGate: RunGate {
   func run<Value: Sendable>(_ work: @escaping @Sendable () throws(ExecuteError) -> Value) throws(ExecuteError)
     -> Value
   {
+    try run(boxCount: 1, work)
+  }
+
+  /// An interactive test's two boxes share one slot and count as two runs (both were charged).
+  func run<Value: Sendable>(boxCount: Int, _ work: @escaping @Sendable () throws(ExecuteError) -> Value)
+    throws(ExecuteError) -> Value
+  {
     let first = state.withLock { tally -> Bool? in
       guard tally.refusal == nil else { return nil }
       defer { tally.first = false }
@@ -543,7 +550,7 @@ private final class SlotGate: RunGate {
       throw .notStarted("the job is not to start after all")
     }
     state.withLock { tally in
-      tally.runs += 1
+      tally.runs += boxCount
       tally.waited += waited
       tally.ran += running
     }

@@ -1,0 +1,8 @@
+#include <iostream>
+
+int main() {
+  long long n;
+  std::cin >> n;
+  // Ask with std::cout << ... << std::endl (endl flushes), then read a reply: "<", ">" or "=".
+  std::cout << "! " << 1 << std::endl;
+}

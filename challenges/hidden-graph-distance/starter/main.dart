@@ -1,0 +1,9 @@
+import 'dart:io';
+
+Future<void> main() async {
+  final n = int.parse(stdin.readLineSync()!.trim());
+  // Ask with stdout.writeln(...) and await stdout.flush() (Dart writes stdout asynchronously),
+  // then read a reply: "k u1 ... uk" with stdin.readLineSync().
+  stdout.writeln('! -1');
+  await stdout.flush();
+}
