@@ -94,7 +94,8 @@ struct FunctionReport {
     guard let position = stderrMarkers.firstIndex(of: index), stderrMarkers.count(where: { $0 == index }) == 1,
       stderrMarkers.prefix(position + 1).elementsEqual(begun.prefix(position + 1))
     else { return nil }
-    if position + 1 < stderrMarkers.count, position + 1 >= begun.count || stderrMarkers[position + 1] != begun[position + 1]
+    if position + 1 < stderrMarkers.count,
+      position + 1 >= begun.count || stderrMarkers[position + 1] != begun[position + 1]
     {
       return nil
     }

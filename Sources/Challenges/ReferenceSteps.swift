@@ -2,8 +2,8 @@ import Foundation
 import Grading
 import Runners
 import Sandbox
-import SystemCore
 import Synchronization
+import SystemCore
 import Wire
 
 /// `expected/stamp.json`: what the steps in `expected/<test>.steps` were recorded from

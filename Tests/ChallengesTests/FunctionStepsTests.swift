@@ -223,7 +223,8 @@ private let traceSources = [
     let unrecorded = ChallengeLoader.load(directory: directory).problems
     #expect(unrecorded.count == 2, "\(unrecorded)")
     #expect(
-      unrecorded.first?.contains("(expected/stamp.json is missing); record them again: dsa-run challenges --check --record")
+      unrecorded.first?.contains(
+        "(expected/stamp.json is missing); record them again: dsa-run challenges --check --record")
         == true, "\(unrecorded)")
 
     func record() throws -> ReferenceRecorder.Recording {
@@ -265,7 +266,8 @@ private let traceSources = [
     let failing = reference.replacingOccurrences(of: "return 2 * n", with: "return 2 * n if n < 2 else 0")
     try Data(failing.utf8).write(to: URL(fileURLWithPath: referencePath))
     let problems = try record().problems
-    #expect(problems.count == 1 && problems[0].hasPrefix("test two: the reference failed it: wrong_answer"), "\(problems)")
+    #expect(
+      problems.count == 1 && problems[0].hasPrefix("test two: the reference failed it: wrong_answer"), "\(problems)")
   }
 
   @Test func inlineChallengesTakeNoReference() {
@@ -276,6 +278,7 @@ private let traceSources = [
        "tests": [{"args": {"n": 1}, "expected": 2}]}
       """
     let problems = ChallengeLoader.decodeInline(Data(json.utf8), id: "t").problems
-    #expect(problems.first?.hasPrefix("challenge t: reference: is only for a challenge directory") == true, "\(problems)")
+    #expect(
+      problems.first?.hasPrefix("challenge t: reference: is only for a challenge directory") == true, "\(problems)")
   }
 }
