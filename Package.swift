@@ -139,7 +139,9 @@ let package = Package(
     .target(name: "Grading", dependencies: ["Wire"], swiftSettings: strictSwift),
     .testTarget(name: "GradingTests", dependencies: ["Grading", "Wire"], swiftSettings: strictSwift),
     // Challenge files, the custom checker program and the grading pipeline.
-    .target(name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox", "Wire"], swiftSettings: strictSwift),
+    .target(
+      name: "Challenges", dependencies: ["Grading", "Runners", "Sandbox", "SystemCore", "Wire"],
+      swiftSettings: strictSwift),
     .testTarget(
       name: "ChallengesTests",
       // dsa-run is built too: the tests grade through its CLI.

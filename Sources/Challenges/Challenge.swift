@@ -30,6 +30,12 @@ public struct Challenge: Sendable {
   /// A function challenge's function (docs/challenges.md, "Function challenges"): the learner
   /// writes it, a generated driver calls it on each test's arguments. nil for a stdin program.
   public var function: FunctionSignature? = nil
+  /// A function challenge's steps checker (`"checker": {"name": "steps", ...}`): the step lines the
+  /// function prints during a test are compared with the test's expected steps, besides its value.
+  public var functionSteps: StepChecker? = nil
+  /// The reference solution whose recorded steps are the expected steps of the tests without
+  /// `expected_steps` (docs/challenges.md, "Expected steps from a reference solution").
+  public var reference: ChallengeReference? = nil
 
   /// The sum of the tests' points.
   public var totalPoints: Double { tests.reduce(0) { $0 + $1.points } }
@@ -57,7 +63,7 @@ public struct Challenge: Sendable {
   /// The steps checker, when the challenge grades steps.
   public var stepChecker: StepChecker? {
     if case .steps(let checker, _) = checker { return checker }
-    return nil
+    return functionSteps
   }
 }
 
@@ -159,6 +165,25 @@ public struct ChallengeTest: Sendable {
     self.expectedSteps = expectedSteps
     self.points = points
     self.hidden = hidden
+  }
+}
+
+/// `"reference": "solutions/correct/main.py"`: the solution whose step lines, recorded by
+/// `dsa-run challenges --check --record` into `expected/`, are the expected steps of every test
+/// without `expected_steps`.
+public struct ChallengeReference: Sendable {
+  /// The path in the challenge directory, as challenge.json gives it.
+  public var path: String
+  public var language: String
+  public var file: SourceFile
+  /// The tests whose expected steps come from the reference (by index): `--record` runs it on these.
+  public var recordedTests: [Int]
+
+  public init(path: String, language: String, file: SourceFile, recordedTests: [Int]) {
+    self.path = path
+    self.language = language
+    self.file = file
+    self.recordedTests = recordedTests
   }
 }
 

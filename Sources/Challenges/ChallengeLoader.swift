@@ -52,7 +52,7 @@ public enum ChallengeLoader {
   /// The top-level keys of challenge.json.
   public static let keys = [
     "title", "statement", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
-    "growth", "function", "compare", "interactor",
+    "growth", "function", "compare", "reference", "interactor",
   ]
 
   /// Whether `id` is a valid challenge id: lowercase letters, digits and `-`, 1 to 64 characters.
@@ -64,10 +64,13 @@ public enum ChallengeLoader {
   }
 
   /// Loads the challenge in `directory`; its id is the directory's name.
-  public static func load(directory: String) -> Result<Challenge, ChallengeLoadError> {
+  ///
+  /// `recording`: the steps recorded from a `reference` are not read (they are about to be recorded
+  /// again, `dsa-run challenges --check --record`); its tests are listed in `reference.recordedTests`.
+  public static func load(directory: String, recording: Bool = false) -> Result<Challenge, ChallengeLoadError> {
     let id = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
     do {
-      return load(try ChallengeDirectory(path: directory), id: id)
+      return load(try ChallengeDirectory(path: directory), id: id, recording: recording)
     } catch {
       return .failure(ChallengeLoadError(problems: [ChallengeProblem(challenge: id, field: "", message: "\(error)")]))
     }
@@ -90,8 +93,11 @@ public enum ChallengeLoader {
   }
 
   /// Loads an already opened challenge directory (the catalog opens entries without following links).
-  static func load(_ directory: ChallengeDirectory, id: String) -> Result<Challenge, ChallengeLoadError> {
+  static func load(_ directory: ChallengeDirectory, id: String, recording: Bool = false) -> Result<
+    Challenge, ChallengeLoadError
+  > {
     var parser = ChallengeParser(id: id, directory: directory)
+    parser.recording = recording
     if !isValidID(id) {
       parser.problem(
         "", "the directory name is not a valid challenge id (lowercase letters, digits and -, 1 to 64 characters)")
@@ -142,6 +148,11 @@ private struct ChallengeParser {
   /// Step fields some expected step of some test has, and where those steps came from.
   private var stepFieldsSeen: Set<String> = []
   private var stepSources: Set<String> = []
+  /// Whether the reference's recorded steps are skipped (`ChallengeLoader.load(directory:recording:)`).
+  var recording = false
+  /// The `reference` section, read before the tests, and what `expected/stamp.json` says.
+  private var reference: ChallengeReference?
+  private var stamp: RecordedStepsStamp?
 
   init(id: String, directory: ChallengeDirectory?) {
     self.id = id
@@ -191,6 +202,15 @@ private struct ChallengeParser {
     let checkerIsSteps = checker == nil ? nil : stepChecker != nil
     let outputChecker = parseOutputChecker(top.value("output_checker"), checkerIsSteps: checkerIsSteps)
     let recorder = parseRecorder(top.value("recorder"), checkerIsSteps: checkerIsSteps)
+    if top.value("reference") != nil {
+      if checkerIsSteps == false {
+        problem("reference", "is only for the steps checker: its steps are the expected ones")
+      } else if recorder != nil {
+        problem("reference", "give recorder or reference, not both: each gives the expected steps")
+      } else {
+        parseReference(top.value("reference"))
+      }
+    }
     let tests = parseTests(
       top.value("tests"), checkerIsSteps: checkerIsSteps, stepChecker: stepChecker, outputChecker: outputChecker != nil,
       recorder: recorder, function: nil)
@@ -216,7 +236,7 @@ private struct ChallengeParser {
       Challenge(
         id: id, title: title, statement: statement ?? "", tags: tags, limits: limits, checker: checker,
         recorder: recorder, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution,
-        growth: growth))
+        growth: growth, reference: reference))
   }
 
   /// A function challenge (docs/challenges.md, "Function challenges"): `function`, `compare` and
@@ -228,6 +248,26 @@ private struct ChallengeParser {
   ) -> Result<Challenge, ChallengeLoadError> {
     let section = FunctionSectionParser(reader: reader)
     let signature = section.signature(value)
+    // The one checker a function challenge takes: steps, over what the function prints during a test.
+    var stepChecker: StepChecker?
+    if let checker = top.value("checker") {
+      switch parseChecker(checker) {
+      case .steps(let made, _)?: stepChecker = made
+      case nil: break
+      default:
+        problem(
+          "checker",
+          "a function challenge's values are compared by compare; its only checker is steps (the step lines the "
+            + "function prints)")
+      }
+    }
+    if top.value("reference") != nil {
+      if stepChecker == nil {
+        problem("reference", "is only for the steps checker: its steps are the expected ones")
+      } else {
+        parseReference(top.value("reference"))
+      }
+    }
     for key in FunctionSectionParser.stdinOnlyKeys where top.value(key) != nil {
       problem(
         key,
@@ -236,8 +276,8 @@ private struct ChallengeParser {
     }
     let comparison = section.comparison(top.value("compare"), returns: signature?.returns)
     let tests = parseTests(
-      top.value("tests"), checkerIsSteps: false, stepChecker: nil, outputChecker: false, recorder: nil,
-      function: (signature, comparison))
+      top.value("tests"), checkerIsSteps: stepChecker != nil, stepChecker: stepChecker, outputChecker: false,
+      recorder: nil, function: (signature, comparison))
     if !parseSourceFolder("starter").isEmpty {
       problem(
         "starter/",
@@ -258,7 +298,8 @@ private struct ChallengeParser {
       problem("solutions/slow/", "is for growth, which function challenges do not have yet")
     }
     checkSolutionsFolder()
-    let wrongSolution = parseWrongSolution(top.value("wrong_solution"), tests: tests, checkerIsSteps: false)
+    let wrongSolution = parseWrongSolution(
+      top.value("wrong_solution"), tests: tests, checkerIsSteps: stepChecker != nil)
     if wrongSolution == nil, top.value("wrong_solution") == nil, solutions.contains(where: { $0.kind == .wrong }) {
       problem("wrong_solution", "is required when solutions/wrong/ holds solutions: say how they must fail")
     }
@@ -267,7 +308,8 @@ private struct ChallengeParser {
       Challenge(
         id: id, title: title, statement: statement, tags: tags, limits: limits, checker: .function(comparison),
         recorder: nil, tests: tests, starters: FunctionDrivers.starters(signature), solutions: solutions,
-        wrongSolution: wrongSolution, growth: nil, function: signature))
+        wrongSolution: wrongSolution, growth: nil, function: signature, functionSteps: stepChecker,
+        reference: reference))
   }
 
   /// An interactive challenge (docs/challenges.md, "Interactive problems"): an `interactor` gives
@@ -277,7 +319,8 @@ private struct ChallengeParser {
     _ top: StrictObject, interactor value: JSONValue, title: String, statement: String, tags: [String],
     limits: StepLimits
   ) -> Result<Challenge, ChallengeLoadError> {
-    for key in ["checker", "output_checker", "recorder", "growth", "function", "compare"] where top.value(key) != nil {
+    for key in ["checker", "output_checker", "recorder", "growth", "function", "compare", "reference"]
+    where top.value(key) != nil {
       problem(key, "is not for interactive challenges: the interactor gives each test's verdict")
     }
     var interactor: CheckerProgram?
@@ -479,7 +522,8 @@ private struct ChallengeParser {
       let field = "tests[\(index)]"
       let keys =
         function != nil
-        ? FunctionSectionParser.testKeys : ["name", "stdin", "expected_stdout", "expected_steps", "points", "hidden"]
+        ? FunctionSectionParser.testKeys + ["expected_steps"]
+        : ["name", "stdin", "expected_stdout", "expected_steps", "points", "hidden"]
       guard let fields = object(item, field: field, allowed: keys) else { continue }
       var name = String(index + 1)
       if let given = string(fields.value("name"), field: field + ".name", required: false, maximumLength: 64) {
@@ -526,6 +570,12 @@ private struct ChallengeParser {
           hidden: hidden)
         test.arguments = arguments
         test.expected = expected
+        if let stepChecker {
+          test.expectedSteps = stepsFromFileOrReference(
+            fields, field: field, index: index, name: name, input: test.stdin, checker: stepChecker)
+        } else if fields.value("expected_steps") != nil {
+          problem(field + ".expected_steps", "is only for the steps checker")
+        }
         tests.append(test)
         continue
       }
@@ -559,6 +609,9 @@ private struct ChallengeParser {
           } catch {
             problem(field + ".stdin", "the \(recorder.name) recorder cannot read it: \(error.message)")
           }
+        } else if reference != nil {
+          expectedSteps = stepsFromFileOrReference(
+            fields, field: field, index: index, name: name, input: stdin, checker: stepChecker)
         } else if fields.value("expected_steps") == nil {
           problem(field, "expected_steps is required: the challenge has no recorder to take the steps from")
         }
@@ -581,6 +634,79 @@ private struct ChallengeParser {
       }
     }
     return problems.count == before ? tests : nil
+  }
+
+  /// A steps test's expected steps: its `expected_steps` file, else the steps recorded from the
+  /// reference (nil while recording them).
+  private mutating func stepsFromFileOrReference(
+    _ fields: StrictObject, field: String, index: Int, name: String, input: Data, checker: StepChecker
+  ) -> [Step]? {
+    if fields.value("expected_steps") != nil {
+      let text = testFile(fields.value("expected_steps"), field: field + ".expected_steps", required: false)
+        .flatMap { utf8($0, field: field + ".expected_steps") }
+      return text.flatMap { parseExpectedSteps($0, field: field + ".expected_steps", checker: checker) }
+    }
+    guard let reference else {
+      problem(field, "expected_steps is required: the challenge has no reference to take the steps from")
+      return nil
+    }
+    self.reference?.recordedTests.append(index)
+    if recording { return nil }
+    let path = RecordedStepsStamp.stepsPath(test: name)
+    let why: String?
+    var text: String?
+    if let stamp {
+      let data = try? directory?.read(path, limit: ChallengeLoader.maximumTestFileBytes)
+      text = data.flatMap { String(data: $0, encoding: .utf8) }
+      why = stamp.staleness(test: name, input: input, steps: text, reference: reference)
+    } else {
+      why = "\(RecordedStepsStamp.path) is missing"
+    }
+    if let why {
+      problem(
+        field,
+        "the steps recorded from the reference \(reference.path) are out of date (\(why)); record them again: "
+          + "dsa-run challenges --check --record \(directory?.path ?? "DIR")")
+      return nil
+    }
+    return text.flatMap { parseExpectedSteps($0, field: path, checker: checker) }
+  }
+
+  /// `reference`: a solution in the challenge directory (any language) whose steps are recorded
+  /// ahead (`--record`); never in an inline challenge, whose grade may not run the author's code.
+  private mutating func parseReference(_ value: JSONValue?) {
+    guard let directory else {
+      problem(
+        "reference",
+        "is only for a challenge directory: its steps are recorded ahead by dsa-run challenges --check --record; "
+          + "send expected_steps instead")
+      return
+    }
+    guard case .string(let path)? = value else {
+      problem("reference", "must be a string (a relative path)")
+      return
+    }
+    let name = String(path.split(separator: "/").last ?? "")
+    guard let language = ChallengeLanguages.language(ofFile: name) else {
+      problem("reference", "\(path): the extension names no language")
+      return
+    }
+    guard let contents = contents(value, field: "reference", limit: ChallengeLoader.maximumSourceBytes) else { return }
+    reference = ChallengeReference(
+      path: path, language: language, file: SourceFile(name: name, contents: contents), recordedTests: [])
+    guard !recording else { return }
+    let data: Data
+    do {
+      data = try directory.read(RecordedStepsStamp.path, limit: ChallengeLoader.maximumDescriptionBytes)
+    } catch {
+      // A missing stamp is said at each test that needs it; any other failure here.
+      if !"\(error)".hasSuffix("no such file") { problem(RecordedStepsStamp.path, "\(error)") }
+      return
+    }
+    switch RecordedStepsStamp.read(data) {
+    case .success(let read): stamp = read
+    case .failure(let failure): problem(RecordedStepsStamp.path, failure.message)
+    }
   }
 
   private mutating func parseExpectedSteps(_ text: String, field: String, checker: StepChecker) -> [Step]? {

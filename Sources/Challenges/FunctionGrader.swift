@@ -74,9 +74,32 @@ struct FunctionReport {
     var pieces = text.components(separatedBy: marker)
     stderrBeforeTests = pieces.removeFirst()
     for piece in pieces {
-      guard let newline = piece.firstIndex(of: "\n"), let index = Int(piece[..<newline]) else { continue }
+      guard let newline = piece.firstIndex(of: "\n"), let index = Int(piece[..<newline]) else {
+        stderrMarkers.append(-1)
+        continue
+      }
+      stderrMarkers.append(index)
       stderrByTest[index, default: ""] += String(piece[piece.index(after: newline)...])
     }
+  }
+
+  /// The tests named by the markers in stderr, in order (-1 for a marker naming none).
+  var stderrMarkers: [Int] = []
+
+  /// What the function printed during test `index`, when the markers around it in stderr are the
+  /// driver's: the markers up to the next test's are the tests begun, in order, and no other marker
+  /// names this test. Only code that dug the nonce out of the driver's memory can print a marker
+  /// (docs/security.md); its steps then count for no test after the forged marker.
+  func printedDuring(_ index: Int) -> String? {
+    guard let position = stderrMarkers.firstIndex(of: index), stderrMarkers.count(where: { $0 == index }) == 1,
+      stderrMarkers.prefix(position + 1).elementsEqual(begun.prefix(position + 1))
+    else { return nil }
+    if position + 1 < stderrMarkers.count,
+      position + 1 >= begun.count || stderrMarkers[position + 1] != begun[position + 1]
+    {
+      return nil
+    }
+    return stderrByTest[index] ?? ""
   }
 }
 
@@ -93,6 +116,9 @@ struct FunctionTestWork: Sendable {
   let program: PreparedProgram
   let deadline: UInt64
   let boundMilliseconds: UInt64
+  /// Given what each accepted test printed (its cut of the learner's output), when the reference's
+  /// steps are being recorded (`ReferenceRecorder`).
+  var printedSteps: (@Sendable (Int, String) -> Void)? = nil
 
   /// The limits of one test (the challenge's laid over the runner's).
   var perTest: BoxLimits { program.runner.runLimits(challenge.limits) }
@@ -111,7 +137,7 @@ struct FunctionTestWork: Sendable {
       pending.removeAll { $0 == index }
       var grade = given
       // As for a stdin challenge: the arguments, the expected value when one is right, the value returned.
-      if ![.accepted, .skipped, .internalError].contains(grade.verdict) {
+      if grade.details == nil, ![.accepted, .skipped, .internalError].contains(grade.verdict) {
         grade.details = FailureDetails(
           challenge.tests[index], output: grade.stdout, challenge: challenge, lastMatchingStep: nil)
       }
@@ -165,6 +191,12 @@ struct FunctionTestWork: Sendable {
         guard let result = report.results[index] else { continue }
         reportedCPU += result.cpuMilliseconds
         var grade = graded(index, result: result)
+        if let steps = challenge.functionSteps, [.accepted, .wrongAnswer].contains(grade.verdict) {
+          grade = withSteps(grade, index: index, printed: report.printedDuring(index), checker: steps)
+        }
+        if let printedSteps, grade.verdict == .accepted, let printed = report.printedDuring(index) {
+          printedSteps(index, printed)
+        }
         grade.memoryKilobytes = outcome.memoryKilobytes
         grade.stderr = excerpt(report.stderrByTest[index] ?? "")
         finish(index, grade)
@@ -329,12 +361,66 @@ struct FunctionTestWork: Sendable {
     if comparison.accepts(actual, expected: expected) {
       grade.verdict = .accepted
       grade.score = 1
-      grade.stdout = ""
+      // Kept for the details when the steps are compared and fail.
+      grade.stdout = challenge.functionSteps == nil ? "" : actual.json + "\n"
       return grade
     }
     let wanted = comparison == .anyOf ? "one of \(expected.excerpt())" : expected.excerpt()
     let order = comparison == .unordered ? " (in any order)" : ""
     grade.message = "Expected \(wanted)\(order), your function returned \(actual.excerpt())."
+    return grade
+  }
+
+  /// A value's grade joined with the steps the function printed during the test, as a stdin
+  /// challenge's steps with its `output_checker`: the test passes only when both pass, and its score
+  /// is the steps' when the value is right, else 0.
+  func withSteps(_ valueGrade: TestGrade, index: Int, printed: String?, checker: StepChecker) -> TestGrade {
+    let test = challenge.tests[index]
+    var grade = valueGrade
+    let valueRight = valueGrade.verdict == .accepted
+    guard let expected = test.expectedSteps else {
+      grade.verdict = .internalError
+      grade.score = 0
+      grade.message = "The test has no expected steps, which is not your fault."
+      return grade
+    }
+    guard let printed else {
+      grade.verdict = .wrongAnswer
+      grade.score = 0
+      grade.message =
+        "Your output held a copy of the driver's test marker, so the steps of this test could not be told "
+        + "from another test's."
+      return grade
+    }
+    var result: CheckResult
+    var parsedSteps: [Step] = []
+    switch checker.parser.parse(printed) {
+    case .failure(let error): result = .wrongAnswer("Your output's \(error)")
+    case .success(let parsed):
+      parsedSteps = parsed.steps
+      result = checker.check(expectedSteps: expected, actualSteps: parsed.steps)
+    }
+    grade.firstDifference = result.firstDifference
+    if valueRight {
+      grade.verdict = result.verdict == .accepted ? .accepted : .wrongAnswer
+      grade.score = result.score
+      grade.message = result.message
+      if grade.verdict == .accepted {
+        grade.stdout = ""
+        return grade
+      }
+    } else {
+      grade.score = 0
+      grade.message =
+        result.verdict == .accepted
+        ? "The steps are right, but the value is not: " + valueGrade.message
+        : result.message + " The value is wrong too: " + valueGrade.message
+    }
+    var lastMatchingStep: JSONValue?
+    if let number = result.firstDifference?.step, number > 1, parsedSteps.count >= number - 1 {
+      lastMatchingStep = parsedSteps[number - 2].projected(on: checker.fields)
+    }
+    grade.details = FailureDetails(test, output: grade.stdout, challenge: challenge, lastMatchingStep: lastMatchingStep)
     return grade
   }
 

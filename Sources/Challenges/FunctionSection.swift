@@ -11,7 +11,7 @@ struct FunctionSectionParser {
   /// The keys of a function challenge's test.
   static let testKeys = ["name", "args", "args_file", "expected", "expected_file", "points", "hidden"]
   /// The sections of a stdin challenge that a function challenge has no use for.
-  static let stdinOnlyKeys = ["checker", "output_checker", "recorder", "growth"]
+  static let stdinOnlyKeys = ["output_checker", "recorder", "growth"]
   /// Parameters a function may take.
   static let maximumParameters = 8
 

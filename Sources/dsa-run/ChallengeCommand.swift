@@ -257,12 +257,14 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
   var asJSON = false
   var check = false
   var solutions = false
+  var record = false
   var paths: [String] = []
   for argument in arguments {
     switch argument {
     case "--json": asJSON = true
     case "--check": check = true
     case "--solutions": solutions = true
+    case "--record": record = true
     default:
       if argument.hasPrefix("-") { fail("unknown option \"\(argument)\" (see dsa-run challenges --help)", code: 2) }
       paths.append(argument)
@@ -274,12 +276,14 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
       code: 2)
   }
   if solutions && !check { fail("--solutions goes with --check", code: 2) }
+  if record && !check { fail("--record goes with --check", code: 2) }
   if paths.isEmpty {
     guard let root = ChallengeCatalog.locateRoot() else {
       fail("cannot find the challenges/ folder (set DSA_RUN_DATA to the folder that holds it)", code: 2)
     }
     paths = [root]
   }
+  let recordingFailures = record ? recordReferences(paths) : 0
   var challenges: [Challenge] = []
   var problems: [ChallengeProblem] = []
   for path in paths {
@@ -306,7 +310,7 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
       problems.isEmpty
         ? "\(challenges.count) challenge(s), all valid"
         : "\(challenges.count) valid challenge(s), \(broken) broken (\(problems.count) problem(s))")
-    finish(problems.isEmpty && mismatches == 0 ? 0 : 1)
+    finish(problems.isEmpty && mismatches == 0 && recordingFailures == 0 ? 0 : 1)
   }
   if asJSON {
     FileHandle.standardOutput.write(ResultEncoder.data(challenges.map(GradeEncoder.summaryObject)) + Data("\n".utf8))
@@ -325,6 +329,64 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
       Data("dsa-run: broken challenges not listed: \(broken) (see dsa-run challenges --check)\n".utf8))
   }
   finish(0)
+}
+
+/// The challenge directories under `paths` (a challenge directory, or a root of them).
+func challengeDirectories(_ paths: [String]) -> [String] {
+  paths.flatMap { path -> [String] in
+    if FileManager.default.fileExists(atPath: path + "/challenge.json") { return [path] }
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    return entries.sorted().filter { !$0.hasPrefix(".") }.map { path + "/" + $0 }
+      .filter { FileManager.default.fileExists(atPath: $0 + "/challenge.json") }
+  }
+}
+
+/// `--check --record`: runs each challenge's `reference` on the tests that take their steps from it
+/// and writes `expected/` (docs/challenges.md, "Expected steps from a reference solution"); returns
+/// how many challenges could not be recorded. The check that follows loads what was written.
+func recordReferences(_ paths: [String]) -> Int {
+  var recordable: [(String, Challenge)] = []
+  for directory in challengeDirectories(paths) {
+    if case .success(let challenge) = ChallengeLoader.load(directory: directory, recording: true),
+      challenge.reference != nil
+    {
+      recordable.append((directory, challenge))
+    }
+  }
+  guard !recordable.isEmpty else { return 0 }
+  let executor = checkingExecutor()
+  defer { executor.environments.drain() }
+  var failures = 0
+  for (directory, challenge) in recordable {
+    guard let reference = challenge.reference else { continue }
+    do {
+      let recording = try ReferenceRecorder(executor: executor).record(challenge)
+      if !recording.problems.isEmpty {
+        failures += 1
+        for problem in recording.problems { print("\(challenge.id): reference \(reference.path): \(problem)") }
+        continue
+      }
+      try ReferenceRecorder.write(recording, reference: reference, to: directory)
+      print("\(challenge.id): recorded the steps of \(recording.steps.count) test(s) from \(reference.path)")
+    } catch {
+      failures += 1
+      print("\(challenge.id): reference \(reference.path): not recorded: \(error)")
+    }
+  }
+  return failures
+}
+
+/// The executor `--check --solutions` and `--check --record` run boxes with.
+func checkingExecutor() -> Executor {
+  do {
+    if let problem = boxesNeedRoot() { throw problem }
+    return try makeExecutor(
+      configuration: SandboxConfiguration(), cacheDirectory: "/var/cache/dsa-run/compile", warmBoxes: true)
+  } catch let error as UsageError {
+    fail(error.message, code: 2)
+  } catch {
+    fail("\(error)", code: 2)
+  }
 }
 
 /// Grades every reference solution (`--check --solutions`), one line each; returns how many did not

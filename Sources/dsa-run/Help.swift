@@ -116,9 +116,11 @@ let challengesHelp = """
     dsa-run challenges show ID|DIR                the statement and the sample tests
     dsa-run challenges starter ID|DIR --lang LANG [-o FILE]
                                                   the starter code (on stdout, or written to FILE)
-    dsa-run challenges --check [--solutions] [DIR...]
+    dsa-run challenges --check [--solutions] [--record] [DIR...]
                                                   validate challenges (a challenge or a challenges/ folder);
-                                                  --solutions also grades every reference solution
+                                                  --solutions also grades every reference solution;
+                                                  --record first runs each challenge's "reference" and
+                                                  writes the expected steps it prints to expected/
 
   """
 

@@ -198,7 +198,10 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
     let checker = problems(
       challenge(
         params: one, tests: #"[{"args": {"xs": []}, "expected": 1}]"#, extra: #", "checker": {"name": "lines"}"#))
-    #expect(checker.contains { $0.contains("checker: is not for function challenges") })
+    #expect(
+      checker.contains {
+        $0.contains("checker: a function challenge's values are compared by compare; its only checker is steps")
+      })
     let stdin = problems(challenge(params: one, tests: #"[{"stdin": "1", "args": {"xs": []}, "expected": 1}]"#))
     #expect(stdin.contains { $0.contains("tests[0].stdin: unknown key") })
     // `double` is Java's and Dart's type: a function so named would not compile there.
