@@ -55,7 +55,7 @@ indirect enum RecorderStepValue: Decodable, Equatable, CustomStringConvertible {
 }
 
 enum RecorderFixture {
-  static let languages = ["python", "javascript", "cpp", "c"]
+  static let languages = ["python", "javascript", "cpp", "c", "java", "kotlin"]
   static let directory = TestExecutors.repositoryRoot + "/Tests/Fixtures/recorder"
   static let tooManySteps = "too many steps: the recorder keeps at most 100000"
 
@@ -215,6 +215,64 @@ private let scenarioProbes: [String: String] = [
   }
 
   """#,
+  "java": #"""
+  import dsa.Recorder;
+  import java.util.List;
+  import java.util.Map;
+
+  public class Main {
+      public static void main(String[] args) {
+          Recorder rec = new Recorder(new long[] {3, 1, 2});
+          rec.compare(0, 1);
+          rec.swap(0, 1);
+          rec.overwrite(2, 7, "seven");
+          rec.markSorted(0);
+          rec.done();
+          new Recorder(new double[] {1.5, -0.25}).compare(0, 1);
+          new Recorder(new String[] {"b", "ä\"\n"}).swap(0, 1);
+          new Recorder(new long[] {Long.MAX_VALUE, Long.MIN_VALUE}).compare(0, 1);
+          Recorder search = new Recorder();
+          search.probe(0, 2L, 4, false);
+          search.probe(3, 3L, 4, true);
+          search.probe(5, null, 4, false);
+          Recorder graph = new Recorder();
+          graph.discover(0);
+          graph.visit(0);
+          graph.discover(1);
+          graph.discover(2, "ünï \"q\"\n");
+          graph.visit(1);
+          graph.step("highlight", Map.of("cells", List.of(1, 2)));
+      }
+  }
+
+  """#,
+  "kotlin": #"""
+  import dsa.Recorder
+
+  fun main() {
+      val rec = Recorder(longArrayOf(3, 1, 2))
+      rec.compare(0, 1)
+      rec.swap(0, 1)
+      rec.overwrite(2, 7L, "seven")
+      rec.markSorted(0)
+      rec.done()
+      Recorder(doubleArrayOf(1.5, -0.25)).compare(0, 1)
+      Recorder(arrayOf("b", "ä\"\n")).swap(0, 1)
+      Recorder(longArrayOf(Long.MAX_VALUE, Long.MIN_VALUE)).compare(0, 1)
+      val search = Recorder()
+      search.probe(0, 2L, 4, false)
+      search.probe(3, 3L, 4, true)
+      search.probe(5, null, 4, false)
+      val graph = Recorder()
+      graph.discover(0)
+      graph.visit(0)
+      graph.discover(1)
+      graph.discover(2, "ünï \"q\"\n")
+      graph.visit(1)
+      graph.step("highlight", mapOf("cells" to listOf(1, 2)))
+  }
+
+  """#,
 ]
 
 /// Three steps with the learner's own prints between them, through every route the language
@@ -277,6 +335,36 @@ private let printingProbes: [String: String] = [
     dsa_done(&rec, NULL);
     dsa_recorder_free(&rec);
     return 0;
+  }
+
+  """#,
+  "java": #"""
+  import dsa.Recorder;
+
+  public class Main {
+      public static void main(String[] args) {
+          Recorder rec = new Recorder(new long[] {2, 1});
+          rec.compare(0, 1);
+          System.out.println("between one");
+          System.out.print("between two\n");
+          rec.swap(0, 1);
+          System.out.println("between three");
+          rec.done();
+      }
+  }
+
+  """#,
+  "kotlin": #"""
+  import dsa.Recorder
+
+  fun main() {
+      val rec = Recorder(longArrayOf(2, 1))
+      rec.compare(0, 1)
+      println("between one")
+      print("between two\n")
+      rec.swap(0, 1)
+      println("between three")
+      rec.done()
   }
 
   """#,
@@ -359,6 +447,47 @@ private let boundProbes: [String: String] = [
       dsa_compare(&rec, 0, 1, NULL);
       count++;
     }
+  }
+
+  """#,
+  "java": #"""
+  import dsa.Recorder;
+  import java.io.*;
+
+  public class Main {
+      public static void main(String[] args) throws IOException {
+          System.setOut(new PrintStream(new FileOutputStream("/dev/null")));
+          Recorder rec = new Recorder(new long[] {1, 2});
+          long count = 0;
+          try {
+              for (;;) {
+                  rec.compare(0, 1);
+                  count++;
+              }
+          } finally {
+              System.err.println("steps written: " + count);
+          }
+      }
+  }
+
+  """#,
+  "kotlin": #"""
+  import dsa.Recorder
+  import java.io.FileOutputStream
+  import java.io.PrintStream
+
+  fun main() {
+      System.setOut(PrintStream(FileOutputStream("/dev/null")))
+      val rec = Recorder(longArrayOf(1, 2))
+      var count = 0L
+      try {
+          while (true) {
+              rec.compare(0, 1)
+              count++
+          }
+      } finally {
+          System.err.println("steps written: $count")
+      }
   }
 
   """#,
