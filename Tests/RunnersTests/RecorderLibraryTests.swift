@@ -55,7 +55,7 @@ indirect enum RecorderStepValue: Decodable, Equatable, CustomStringConvertible {
 }
 
 enum RecorderFixture {
-  static let languages = ["python", "javascript", "cpp", "c", "java", "kotlin"]
+  static let languages = ["python", "javascript", "cpp", "c", "java", "kotlin", "go"]
   static let directory = TestExecutors.repositoryRoot + "/Tests/Fixtures/recorder"
   static let tooManySteps = "too many steps: the recorder keeps at most 100000"
 
@@ -273,6 +273,35 @@ private let scenarioProbes: [String: String] = [
   }
 
   """#,
+  "go": #"""
+  package main
+
+  import "dsa"
+
+  func main() {
+  	rec := dsa.NewRecorder([]int{3, 1, 2})
+  	rec.Compare(0, 1)
+  	rec.Swap(0, 1)
+  	rec.Overwrite(2, 7, "seven")
+  	rec.MarkSorted(0)
+  	rec.Done()
+  	dsa.NewRecorder([]float64{1.5, -0.25}).Compare(0, 1)
+  	dsa.NewRecorder([]string{"b", "ä\"\n"}).Swap(0, 1)
+  	dsa.NewRecorder([]int64{9223372036854775807, -9223372036854775808}).Compare(0, 1)
+  	search := dsa.NewSearchRecorder()
+  	search.Probe(0, 2, 4, false)
+  	search.Probe(3, 3, 4, true)
+  	search.ProbeEmpty(5, 4)
+  	graph := dsa.NewGraphRecorder()
+  	graph.Discover(0)
+  	graph.Visit(0)
+  	graph.Discover(1)
+  	graph.Discover(2, "ünï \"q\"\n")
+  	graph.Visit(1)
+  	graph.Step("highlight", map[string]any{"cells": []int{1, 2}})
+  }
+
+  """#,
 ]
 
 /// Three steps with the learner's own prints between them, through every route the language
@@ -365,6 +394,26 @@ private let printingProbes: [String: String] = [
       rec.swap(0, 1)
       println("between three")
       rec.done()
+  }
+
+  """#,
+  "go": #"""
+  package main
+
+  import (
+  	"dsa"
+  	"fmt"
+  	"os"
+  )
+
+  func main() {
+  	rec := dsa.NewRecorder([]int{2, 1})
+  	rec.Compare(0, 1)
+  	fmt.Println("between one")
+  	os.Stdout.WriteString("between two\n")
+  	rec.Swap(0, 1)
+  	fmt.Print("between three\n")
+  	rec.Done()
   }
 
   """#,
@@ -488,6 +537,31 @@ private let boundProbes: [String: String] = [
       } finally {
           System.err.println("steps written: $count")
       }
+  }
+
+  """#,
+  "go": #"""
+  package main
+
+  import (
+  	"dsa"
+  	"fmt"
+  	"os"
+  )
+
+  func main() {
+  	devnull, _ := os.OpenFile("/dev/null", os.O_WRONLY, 0)
+  	os.Stdout = devnull
+  	rec := dsa.NewRecorder([]int{1, 2})
+  	count := 0
+  	defer func() {
+  		fmt.Fprintf(os.Stderr, "steps written: %d\n", count)
+  		panic(recover())
+  	}()
+  	for {
+  		rec.Compare(0, 1)
+  		count++
+  	}
   }
 
   """#,
