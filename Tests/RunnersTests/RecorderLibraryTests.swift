@@ -55,7 +55,7 @@ indirect enum RecorderStepValue: Decodable, Equatable, CustomStringConvertible {
 }
 
 enum RecorderFixture {
-  static let languages = ["python", "javascript", "cpp", "c", "java", "kotlin", "go"]
+  static let languages = ["python", "javascript", "cpp", "c", "java", "kotlin", "go", "dart"]
   static let directory = TestExecutors.repositoryRoot + "/Tests/Fixtures/recorder"
   static let tooManySteps = "too many steps: the recorder keeps at most 100000"
 
@@ -302,6 +302,33 @@ private let scenarioProbes: [String: String] = [
   }
 
   """#,
+  "dart": #"""
+  import 'package:dsa/dsa.dart';
+
+  void main() {
+    final rec = Recorder([3, 1, 2]);
+    rec.compare(0, 1);
+    rec.swap(0, 1);
+    rec.overwrite(2, 7, caption: 'seven');
+    rec.markSorted(0);
+    rec.done();
+    Recorder([1.5, -0.25]).compare(0, 1);
+    Recorder(['b', 'ä"\n']).swap(0, 1);
+    Recorder([9223372036854775807, -9223372036854775808]).compare(0, 1);
+    final search = Recorder();
+    search.probe(0, 2, 4, false);
+    search.probe(3, 3, 4, true);
+    search.probe(5, null, 4, false);
+    final graph = Recorder();
+    graph.discover(0);
+    graph.visit(0);
+    graph.discover(1);
+    graph.discover(2, caption: 'ünï "q"\n');
+    graph.visit(1);
+    graph.step('highlight', {'cells': [1, 2]});
+  }
+
+  """#,
 ]
 
 /// Three steps with the learner's own prints between them, through every route the language
@@ -414,6 +441,22 @@ private let printingProbes: [String: String] = [
   	rec.Swap(0, 1)
   	fmt.Print("between three\n")
   	rec.Done()
+  }
+
+  """#,
+  "dart": #"""
+  import 'dart:io';
+  import 'package:dsa/dsa.dart';
+
+  void main() {
+    final rec = Recorder([2, 1]);
+    rec.compare(0, 1);
+    print('between one');
+    print('between two');
+    rec.swap(0, 1);
+    print('between three');
+    rec.done();
+    stdout.flush();
   }
 
   """#,
@@ -562,6 +605,28 @@ private let boundProbes: [String: String] = [
   		rec.Compare(0, 1)
   		count++
   	}
+  }
+
+  """#,
+  "dart": #"""
+  import 'dart:async';
+  import 'dart:io';
+  import 'package:dsa/dsa.dart';
+
+  void main() {
+    var count = 0;
+    // The recorder prints; 100000 steps go nowhere here.
+    runZoned(() {
+      final rec = Recorder([1, 2]);
+      try {
+        for (;;) {
+          rec.compare(0, 1);
+          count++;
+        }
+      } finally {
+        stderr.writeln('steps written: $count');
+      }
+    }, zoneSpecification: ZoneSpecification(print: (self, parent, zone, line) {}));
   }
 
   """#,
