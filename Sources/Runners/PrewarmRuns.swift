@@ -15,6 +15,7 @@ import Synchronization
 /// reflection's frames cut from its stack trace, so the uncaught exception prints as a cold run's.
 public final class PrewarmRuns: Sendable {
   public let pool: PrewarmPool<PrewarmedBox>
+  private let slots: LateBoundSlots
   private let launchers = Mutex<[String: [BoxFile]]>([:])
 
   /// The languages with a launcher.
@@ -24,13 +25,19 @@ public final class PrewarmRuns: Sendable {
   static let readyMarker = Data("\u{0}dsa-run-prewarm-ready\n".utf8)
   static let javaLauncherClass = "DsaRunPrewarmLauncher"
 
-  /// A pool of `sizes[language]` boxes per language, refilled within `slots` on `host`.
-  public init(host: SandboxHost, sizes: [String: Int], slots: any PrewarmSlots) {
-    pool = PrewarmPool(sizes: sizes.filter { Self.languages.contains($0.key) }, slots: slots) {
+  /// A pool of `sizes[language]` boxes per language, refilled within `slots` on `host` (or, when
+  /// nil, the slots given to `bind` later: none is idle until then).
+  public init(host: SandboxHost, sizes: [String: Int], slots: (any PrewarmSlots)? = nil) {
+    let lateSlots = LateBoundSlots(slots)
+    self.slots = lateSlots
+    pool = PrewarmPool(sizes: sizes.filter { Self.languages.contains($0.key) }, slots: lateSlots) {
       recipe throws(SandboxError) in
       try PrewarmedBox(host: host, spec: recipe.spec, files: recipe.files, readyMarker: recipe.readyMarker)
     }
   }
+
+  /// Refills in `slots` from now on (the daemon's box slots exist only once its service does).
+  public func bind(slots: any PrewarmSlots) { self.slots.bind(slots) }
 
   /// The launcher's compiled files for `runner` (compiled once, in a box, through the cache).
   func launcherFiles(for runner: Runner, executor: Executor) -> [BoxFile]? {
@@ -214,5 +221,19 @@ extension Executor {
           readyMarker: PrewarmRuns.readyMarker),
         family: language)
     }
+  }
+}
+
+/// Slots known only after the pool is made; until then none is idle.
+final class LateBoundSlots: PrewarmSlots {
+  private let slots: Mutex<(any PrewarmSlots)?>
+
+  init(_ slots: (any PrewarmSlots)?) { self.slots = Mutex(slots) }
+
+  func bind(_ slots: any PrewarmSlots) { self.slots.withLock { $0 = slots } }
+
+  func runIfIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
+    guard let slots = slots.withLock({ $0 }) else { return false }
+    return slots.runIfIdle(work)
   }
 }
