@@ -101,9 +101,10 @@ public final class WorkQueue: Sendable {
     return (.admitted, job.value)
   }
 
-  /// Runs `work` on a slot only when one is idle and nobody waits (`PrewarmSlots`): true when it
-  /// was put in line for that slot, false at once otherwise. Not timed, so the estimate that
-  /// admission uses stays the requests' own.
+  /// Runs `work` on a slot only when one is idle and nobody waits (`PrewarmSlots`), and, with more
+  /// than one slot, only when another stays idle for the next request: true when it was put in line
+  /// for that slot, false at once otherwise. Not timed, so the estimate that admission uses stays
+  /// the requests' own.
   public func runIfIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
     shared.enqueueIfIdle(Job<Void>(work))
   }
@@ -223,10 +224,10 @@ private final class Shared: @unchecked Sendable {
     return entry
   }
 
-  /// Puts a job in line only when a slot is free and nobody waits.
+  /// Puts a job in line only when nobody waits and it leaves a slot idle (or takes the only one).
   func enqueueIfIdle(_ job: AnyJob) -> Bool {
     let entered = locked { () -> Bool in
-      guard line.count - head == 0, running < slots else { return false }
+      guard line.count - head == 0, running + 1 < slots || (slots == 1 && running == 0) else { return false }
       job.untimed = true
       line.append(job)
       return true
