@@ -39,15 +39,27 @@ public final class PrewarmRuns: Sendable {
   /// Refills in `slots` from now on (the daemon's box slots exist only once its service does).
   public func bind(slots: any PrewarmSlots) { self.slots.bind(slots) }
 
-  /// The launcher's compiled files for `runner` (compiled once, in a box, through the cache).
+  /// The launcher's files for `runner` if `launcherFiles` compiled them already: a run never
+  /// compiles the launcher itself (a grade's gated executor would wait for a second slot).
+  func compiledLauncherFiles(for runner: Runner) -> [BoxFile]? {
+    launchers.withLock { $0[runner.language + "@" + runner.version] }.flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// The launcher's compiled files for `runner` (compiled once, in a box, through the cache; a
+  /// compile that failed is not tried again).
   func launcherFiles(for runner: Runner, executor: Executor) -> [BoxFile]? {
-    if let known = launchers.withLock({ $0[runner.language + "@" + runner.version] }) { return known }
+    if let known = launchers.withLock({ $0[runner.language + "@" + runner.version] }) {
+      return known.isEmpty ? nil : known
+    }
     guard runner.language == "java",
       let program = try? executor.prepare(
         runner, requestedAs: runner.language,
         files: [SourceFile(name: Self.javaLauncherClass + ".java", contents: Data(Self.javaLauncher.utf8))]),
       program.isRunnable, program.mainClass == Self.javaLauncherClass, let files = program.runFiles
-    else { return nil }
+    else {
+      launchers.withLock { $0[runner.language + "@" + runner.version] = [] }
+      return nil
+    }
     let boxFiles = files.map { BoxFile(name: $0.0, contents: $0.1, executable: $0.2) }
     launchers.withLock { $0[runner.language + "@" + runner.version] = boxFiles }
     return boxFiles
@@ -173,7 +185,7 @@ extension Executor {
   ) throws(ExecuteError) -> Outcome? {
     guard let prewarm, prewarm.pool.serves(program.runner.language), !spec.mergesStderrIntoStdout,
       !spec.terminal, !program.mainClass.isEmpty,
-      let launcher = prewarm.launcherFiles(for: program.runner, executor: self)
+      let launcher = prewarm.compiledLauncherFiles(for: program.runner)
     else { return nil }
     let recipe = PrewarmRecipe(
       spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass),

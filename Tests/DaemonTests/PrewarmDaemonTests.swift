@@ -6,6 +6,15 @@ import Testing
 // The daemon's pre-warmed Java boxes: a hit through HTTP counted in /metrics, the config's sizes
 // checked, and nothing of the pool left once the daemon stopped.
 
+/// The pre-warmed JVMs in boxes of the daemon `pid` (its boxes' cgroups are named after it; other
+/// suites of this process keep pools of their own).
+func prewarmedJVMs(of pid: Int32) -> [Int32] {
+  processes(containing: "DsaRunPrewarmLauncher").filter { jvm in
+    let groups = FileManager.default.contents(atPath: "/proc/\(jvm)/cgroup") ?? Data()
+    return String(decoding: groups, as: UTF8.self).contains("dsa-run-\(pid)-")
+  }
+}
+
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct PrewarmDaemonTests {
   static let hello = "public class Main { public static void main(String[] a) { System.out.println(\"warm\"); } }"
@@ -18,7 +27,8 @@ struct PrewarmDaemonTests {
     defer { daemon.cleanUp() }
     let ready = #"dsa_run_prewarm_ready{language="java"}"#
     #expect(waitUntil(timeout: .seconds(90)) { (try? metric(daemon, ready)) == 1 }, "\(daemon.log)")
-    #expect(!processes(containing: "DsaRunPrewarmLauncher").isEmpty)
+    let pid = daemon.process.processIdentifier
+    #expect(prewarmedJVMs(of: pid).count == 1)
     let answer = try execute(daemon, ["language": "java", "source": Self.hello])
     #expect(answer.status == 200)
     #expect((answer.json["run"] as? [String: Any])?["stdout"] as? String == "warm\n")
@@ -28,9 +38,8 @@ struct PrewarmDaemonTests {
     // Refilled in the background for the next one.
     #expect(waitUntil(timeout: .seconds(90)) { (try? metric(daemon, ready)) == 1 })
     #expect((try metric(daemon, #"dsa_run_prewarm_refills_total{language="java"}"#) ?? 0) >= 2)
-    let pid = daemon.process.processIdentifier
     #expect(try daemon.stop() == 0)
-    #expect(processes(containing: "DsaRunPrewarmLauncher").isEmpty, "a pre-warmed JVM outlived its daemon")
+    #expect(prewarmedJVMs(of: pid).isEmpty, "a pre-warmed JVM outlived its daemon")
     #expect(leftovers(of: pid, workRoot: testWorkRoot).isEmpty, "\(leftovers(of: pid, workRoot: testWorkRoot))")
   }
 
