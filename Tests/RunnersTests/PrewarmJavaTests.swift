@@ -205,6 +205,28 @@ func coldAndWarm(_ source: String, stdin: String = "", arguments: [String] = [])
   }
 }
 
+/// The runner tests' Java probes (those run with the default limits), cold and pre-warmed.
+extension PrewarmJavaTests {
+  static var java: LanguagePrograms? { programs.first { $0.language == "java" } }
+
+  @Test(.enabled(if: installed("java"), "needs the Java toolchain"))
+  func everyDefaultLimitProbeMatchesTheColdRun() throws {
+    let java = try #require(Self.java)
+    let numbers = (1...2000).map { String($0 * 7 % 1001 - 500) }.joined(separator: " ") + "\n"
+    let probes: [(String, String, String, [String])] = [
+      ("hello", java.hello, "", []), ("sum", java.sum, numbers, []),
+      ("arguments", java.arguments, "", ["one", "two words", "ü"]), ("utf8", java.utf8, "", []),
+      ("crash", java.crash, "", []), ("readShadow", java.readShadow, "", []),
+    ]
+    for (name, source, stdin, arguments) in probes {
+      let (cold, warm) = try coldAndWarm(source + uniqueComment(), stdin: stdin, arguments: arguments)
+      #expect(warm.stdout == cold.stdout, "\(name)")
+      #expect(warm.stderr == cold.stderr, "\(name): cold \(cold.stderr) warm \(warm.stderr)")
+      #expect(warm.run?.status == cold.run?.status && warm.run?.exitCode == cold.run?.exitCode, "\(name)")
+    }
+  }
+}
+
 @Suite struct PrewarmPoolTests {
   final class FakeItem: PrewarmItem, @unchecked Sendable {
     let key: PrewarmKey
