@@ -71,7 +71,8 @@ public final class PrewarmedBox: @unchecked Sendable {
       try box.prepare(limits: spec.limits)
       for file in files { try box.writeFile(file.name, contents: file.contents, executable: file.executable) }
       var started = spec
-      started.limits.cpuTimeMilliseconds += Self.warmUpCPUAllowanceMilliseconds
+      started.limits.cpuTimeMilliseconds = min(
+        BoxLimits.ceilings.cpuTimeMilliseconds, spec.limits.cpuTimeMilliseconds + Self.warmUpCPUAllowanceMilliseconds)
       let program = try box.startProgram(started, live: nil)
       self.program = program
       try Self.awaitReady(program, process: box, marker: readyMarker, timeoutMilliseconds: timeoutMilliseconds)
