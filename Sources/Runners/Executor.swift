@@ -139,6 +139,9 @@ public final class Executor: Sendable {
   /// Where each box of this executor runs: nil at once on the calling thread; a gated copy
   /// (`gated(by:)`) hands every box to its gate.
   public let gate: (any RunGate)?
+  /// Pre-warmed run steps (the daemon's, when configured): a run whose spec has a waiting box is
+  /// handed to it, any other runs cold (`PrewarmRuns`).
+  public let prewarm: PrewarmRuns?
   /// Shared by every gated copy, so a copy per request probes no toolchain again.
   private let memo: ExecutorMemo
 
@@ -189,8 +192,10 @@ public final class Executor: Sendable {
 
   public init(
     environments: any BoxEnvironmentPool, catalog: RunnerCatalog, policies: [String: SeccompPolicy],
-    cache: CompileCache?, probesVersions: Bool = true, versionCache: VersionCache? = nil
+    cache: CompileCache?, probesVersions: Bool = true, versionCache: VersionCache? = nil,
+    prewarm: PrewarmRuns? = nil
   ) {
+    self.prewarm = prewarm
     self.environments = environments
     self.probesVersions = probesVersions
     self.versionCache = versionCache
@@ -209,6 +214,7 @@ public final class Executor: Sendable {
     policies = base.policies
     cache = base.cache
     memo = base.memo
+    prewarm = base.prewarm
     self.gate = gate
   }
 
@@ -376,7 +382,26 @@ public final class Executor: Sendable {
     let command = try runCommand(
       program, stdin: stdin, arguments: arguments, limits: stepLimits, extraFiles: extraFiles, live: live,
       mergesStderrIntoStdout: mergesStderrIntoStdout)
-    var outcome = try inBox(command) { outcome, _ in outcome }
+    var outcome: Outcome
+    if live == nil, prewarm != nil {
+      let environments = self.environments
+      let warm = { @Sendable () throws(ExecuteError) -> Outcome in
+        if let outcome = try self.prewarmedRun(
+          program, spec: command.spec, files: command.files, stdin: stdin, arguments: arguments,
+          limits: command.spec.limits)
+        {
+          return outcome
+        }
+        return try Self.run(command, in: environments) { outcome, _ in outcome }
+      }
+      if let gate {
+        outcome = try gate.run(warm)
+      } else {
+        outcome = try warm()
+      }
+    } else {
+      outcome = try inBox(command) { outcome, _ in outcome }
+    }
     // Merged streams, or a terminal's stdout, hold the program's stderr: they name the learner's files too.
     outcome.rewriteText(stdout: mergesStderrIntoStdout || command.spec.terminal) {
       LearnerNames.rewrite($0, names: program.learnerNames)
@@ -589,7 +614,7 @@ public final class Executor: Sendable {
     }
   }
 
-  private func expand(
+  func expand(
     _ templates: [String], mainFile: String, mainClass: String, limits: BoxLimits, sources: [String] = []
   ) -> [String] {
     let memory = limits.memoryBytes >> 20

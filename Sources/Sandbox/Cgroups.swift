@@ -394,6 +394,9 @@ final class BoxCgroup: @unchecked Sendable {
     }
   }
 
+  /// Counts this run's CPU time from now on: a pre-warmed program's start-up is not the learner's.
+  func restartCPUCount() { cpuBase += cpuMicroseconds() ?? 0 }
+
   /// CPU time of every process that ran in the box (this run).
   func cpuMicroseconds() -> UInt64? {
     let total: UInt64?

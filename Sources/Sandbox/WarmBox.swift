@@ -259,7 +259,21 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   }
 
   private func run(_ spec: BoxSpec, stdin input: Data, live: BoxLive?) throws(SandboxError) -> Outcome {
-    guard !destroyed, !isBroken, let process else {
+    let program = try startProgram(spec, live: live)
+    return try awaitProgram(program, spec: spec, stdin: input, live: live)
+  }
+
+  /// The host's ends of a started program's stdio (a pre-warmed program keeps them while it waits).
+  struct StartedProgram {
+    let stdin: OwnedDescriptor
+    let stdout: OwnedDescriptor
+    let stderr: OwnedDescriptor
+    let terminal: OwnedDescriptor?
+  }
+
+  /// Sends the program to the init; it runs from here on, and `awaitProgram` pumps its stdio.
+  func startProgram(_ spec: BoxSpec, live: BoxLive?) throws(SandboxError) -> StartedProgram {
+    guard !destroyed, !isBroken, process != nil else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
     try validateProgram(spec, ceilings: live == nil ? .ceilings : .liveCeilings)
@@ -277,12 +291,6 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     let stdinPipe = try PipePair.makePipe()
     let stdoutPipe = try PipePair.makePipe()
     let stderrPipe = try PipePair.makePipe()
-    defer {
-      for pair in [stdinPipe, stdoutPipe, stderrPipe] {
-        pair.read.close()
-        pair.write.close()
-      }
-    }
     for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] {
       _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
     }
@@ -314,11 +322,23 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       }
       terminal = master
     }
+    return StartedProgram(
+      stdin: stdinPipe.write, stdout: stdoutPipe.read, stderr: stderrPipe.read, terminal: terminal)
+  }
 
+  /// Feeds a started program its stdin and reads its output until it ends; its wall time (and,
+  /// as `beginRun` or `restartCPUCount` left the cgroup, its CPU time) counts from this call.
+  func awaitProgram(
+    _ program: StartedProgram, spec: BoxSpec, stdin input: Data, live: BoxLive?
+  ) throws(SandboxError) -> Outcome {
+    guard !destroyed, !isBroken, let process else {
+      throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
+    }
+    let terminal = program.terminal
     let started = monotonicMilliseconds()
     let startedMicroseconds = monotonicMicroseconds()
     var pump = StreamPump(
-      input: input, stdin: stdinPipe.write, stdout: terminal ?? stdoutPipe.read, stderr: stderrPipe.read,
+      input: input, stdin: program.stdin, stdout: terminal ?? program.stdout, stderr: program.stderr,
       reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream),
       live: live, terminal: terminal != nil)
     let control = self.control.rawValue

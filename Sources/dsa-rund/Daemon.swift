@@ -143,9 +143,16 @@ func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, san
       try CompileCache(directory: $0, maximumBytes: UInt64(configuration.cacheSizeMegabytes) << 20)
     }
     pool = BoxPool(host: host, maximumIdlePerLayout: configuration.resolvedSlots)
+    // Without a cgroup a run's CPU time cannot be counted from a handover: no pre-warmed boxes.
+    let prewarmSizes = host.cgroups.mode == .rlimitOnly ? [:] : configuration.resolvedPrewarmSizes
+    if host.cgroups.mode == .rlimitOnly && !configuration.resolvedPrewarmSizes.isEmpty {
+      logLine(
+        "warning", ["message": "prewarm is off in rlimit-only mode (no cgroup to count CPU time from a handover)"])
+    }
     let executor = Executor(
       environments: pool, catalog: catalog, policies: policies, cache: cache,
-      versionCache: VersionCache(directory: configuration.workRoot + "/versions"))
+      versionCache: VersionCache(directory: configuration.workRoot + "/versions"),
+      prewarm: prewarmSizes.isEmpty ? nil : PrewarmRuns(host: host, sizes: prewarmSizes))
     // Every answer names its toolchain's version: probed now (or read back), so no request waits.
     executor.probeAllVersions()
     // A broken challenge is logged and left out; it never stops the daemon or gets graded.
@@ -177,6 +184,7 @@ func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, san
       handler: router.handle)
     try server.start()
     router.startSubmissionWorkers()
+    router.service.startPrewarming()
     logLine(
       "started",
       [
@@ -191,6 +199,7 @@ func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, san
         "submission_store": router.submissions?.store.kindName ?? NSNull(),
         "page": apiConfiguration.page != nil,
         "judge0_poll_hold_ms": apiConfiguration.judge0?.pollHoldMilliseconds ?? NSNull(),
+        "prewarm": prewarmSizes,
       ])
   } catch let error as UsageError {
     logLine("error", ["message": error.message])
@@ -218,6 +227,7 @@ func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, san
     logLine("warning", ["message": "stored jobs still running after drain_s; their leases will lapse"])
   }
   server.stop(drainingFor: max(.zero, drain - (ContinuousClock.now - drainStart)))
+  routerForStop?.service.stopPrewarming()
   pool.drain()
   logLine("stopped", ["open_connections": server.connectionCount])
   exit(0)

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import HTTP
+import Runners
 import Sandbox
 import Wire
 
@@ -77,6 +78,8 @@ struct DaemonConfiguration: Equatable {
   var pistonEnabled = true
   /// The Jobe REST API for Moodle CodeRunner (JobeConfiguration).
   var jobe = JobeConfiguration()
+  /// Pre-warmed boxes per language (`prewarm`); nil is the default (`resolvedPrewarmSizes`).
+  var prewarmSizes: [String: Int]?
 
   static let defaultPath = "/etc/dsa-run/dsa-rund.json"
 
@@ -88,8 +91,12 @@ struct DaemonConfiguration: Equatable {
     "read_timeout_s", "idle_timeout_s", "write_timeout_s", "max_connections", "bearer_tokens", "drain_s",
     "grade_wall_ms", "expose_compile_cache", "rate_limit", "submissions", "live_sessions", "live_idle_s",
     "live_stall_s", "live_wall_s", "page",
-    "cors_origins", "judge0", "piston", "jobe",
+    "cors_origins", "judge0", "piston", "jobe", "prewarm",
   ]
+  /// The languages `prewarm` may name (every runner's); only those with a launcher may be above 0.
+  static let prewarmLanguages = ["c", "cpp", "dart", "go", "java", "javascript", "kotlin", "python"]
+  /// The most pre-warmed boxes a language may keep: each holds a started runtime's memory.
+  static let maximumPrewarmPerLanguage = 8
   static let pageKeys = ["enabled", "javascript_dir", "frame_ancestors"]
   static let rateLimitKeys = ["runs", "window_s", "tokens"]
   /// The bounds of `grade_wall_ms`: below the shortest test the grader starts, nothing could run; an
@@ -98,6 +105,13 @@ struct DaemonConfiguration: Equatable {
   static let limitKeys = ["cpu_ms", "wall_ms", "memory_mb", "output_kb", "processes"]
 
   var resolvedSlots: Int { max(1, slots ?? ProcessInfo.processInfo.activeProcessorCount) }
+
+  /// The pre-warmed boxes per language: as asked, or by default one Java box, none with one slot
+  /// (a refill there would take the only slot).
+  var resolvedPrewarmSizes: [String: Int] {
+    if let prewarmSizes { return prewarmSizes.filter { $0.value > 0 } }
+    return resolvedSlots > 1 ? ["java": 1] : [:]
+  }
 
   // MARK: Reading the file
 
@@ -200,6 +214,13 @@ struct DaemonConfiguration: Equatable {
       pistonEnabled = enabled
     }
     if let object = file.object("jobe", keys: JobeConfiguration.keys) { jobe.apply(object) }
+    if let object = file.object("prewarm", keys: Self.prewarmLanguages) {
+      var sizes: [String: Int] = [:]
+      for language in Self.prewarmLanguages {
+        if let size = object.integer(language, as: Int.self) { sizes[language] = size }
+      }
+      prewarmSizes = sizes
+    }
   }
 
   static func cgroupMode(_ text: String, problems: inout [String]) -> CgroupMode? {
@@ -284,6 +305,17 @@ struct DaemonConfiguration: Equatable {
       problems.append("page.frame_ancestors: \"\(origin)\" is not an origin such as https://app.example.org")
     }
     if liveSessions < 1 { problems.append("live_sessions must be at least 1") }
+    for (language, size) in (prewarmSizes ?? [:]).sorted(by: { $0.key < $1.key }) {
+      if !(0...Self.maximumPrewarmPerLanguage).contains(size) {
+        problems.append(
+          "prewarm.\(language) must be from 0 to \(Self.maximumPrewarmPerLanguage) (each box holds a started runtime), got \(size)"
+        )
+      } else if size > 0 && !PrewarmRuns.languages.contains(language) {
+        problems.append(
+          "prewarm.\(language): \(language) has no pre-warmed runtime yet (only \(PrewarmRuns.languages.sorted().joined(separator: ", ")) has one); set it to 0 or leave it out"
+        )
+      }
+    }
     if !(liveIdleSeconds > 0) { problems.append("live_idle_s must be positive") }
     if !(liveStallSeconds > 0) { problems.append("live_stall_s must be positive") }
     let wallCeiling = Double(BoxLimits.liveCeilings.wallTimeMilliseconds) / 1000

@@ -45,7 +45,7 @@ final class ConfigurationReloader: @unchecked Sendable {
       ("page", { $0.pageEnabled == $1.pageEnabled && $0.pageJavascriptDirectory == $1.pageJavascriptDirectory }),
       ("live_sessions", same(\.liveSessions)), ("live_idle_s", same(\.liveIdleSeconds)),
       ("live_stall_s", same(\.liveStallSeconds)), ("live_wall_s", same(\.liveWallSeconds)),
-      ("judge0", same(\.judge0)), ("piston", same(\.pistonEnabled)),
+      ("judge0", same(\.judge0)), ("piston", same(\.pistonEnabled)), ("prewarm", same(\.prewarmSizes)),
     ]
 
   private static func take<Value: Equatable & Sendable>(

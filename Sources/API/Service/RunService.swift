@@ -58,6 +58,9 @@ public struct RunContext: Sendable {
 /// the quota any other way (`Tests/ArchitectureTests` holds them to it).
 public final class RunService: Sendable {
   private let executor: Executor
+  /// The executor's pre-warmed runs (RunServicePrewarm.swift).
+  var prewarm: PrewarmRuns? { executor.prewarm }
+  var prewarmAhead: @Sendable () -> Void { { [executor] in executor.prewarmAhead() } }
   let configuration: APIConfiguration
   /// The box slots and their line.
   let queue: WorkQueue
@@ -442,6 +445,7 @@ public final class RunService: Sendable {
       Double(liveSlots.inUse))
     writer.gauge(
       "dsa_run_live_sessions_limit", help: "Live runs allowed at once (live_sessions).", Double(liveSlots.limit))
+    prewarmMetricsText(&writer)
   }
 
   // MARK: Units

@@ -101,6 +101,14 @@ public final class WorkQueue: Sendable {
     return (.admitted, job.value)
   }
 
+  /// Runs `work` on a slot only when one is idle and nobody waits (`PrewarmSlots`), and, with more
+  /// than one slot, only when another stays idle for the next request: true when it was put in line
+  /// for that slot, false at once otherwise. Not timed, so the estimate that admission uses stays
+  /// the requests' own.
+  public func runIfIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
+    shared.enqueueIfIdle(Job<Void>(work))
+  }
+
   static func seconds(_ duration: Duration) -> Double {
     let (whole, fraction) = duration.components
     return Double(whole) + Double(fraction) / 1e18
@@ -121,6 +129,8 @@ public final class WorkQueue: Sendable {
 private class AnyJob: @unchecked Sendable {
   /// Guarded by the queue's mutex: whether a worker took it.
   var taken = false
+  /// A pool's refill: its time is not a request's, so the run-time average leaves it out.
+  var untimed = false
   let finished = DispatchSemaphore(value: 0)
   func run() {}
 }
@@ -214,6 +224,18 @@ private final class Shared: @unchecked Sendable {
     return entry
   }
 
+  /// Puts a job in line only when nobody waits and it leaves a slot idle (or takes the only one).
+  func enqueueIfIdle(_ job: AnyJob) -> Bool {
+    let entered = locked { () -> Bool in
+      guard line.count - head == 0, running + 1 < slots || (slots == 1 && running == 0) else { return false }
+      job.untimed = true
+      line.append(job)
+      return true
+    }
+    if entered { pthread_cond_signal(condition) }
+    return entered
+  }
+
   /// Whether a worker took `job`; if not, it leaves the line for good.
   /// A job a free worker is about to take counts as started: the deadline is for waiting behind
   /// busy slots, not for a thread's wake-up.
@@ -255,7 +277,7 @@ private final class Shared: @unchecked Sendable {
       job.run()
       let ranSeconds = Double(monotonicMicroseconds() - started) / 1e6
       pthread_mutex_lock(mutex)
-      averageRunSeconds += Self.averageWeight * (ranSeconds - averageRunSeconds)
+      if !job.untimed { averageRunSeconds += Self.averageWeight * (ranSeconds - averageRunSeconds) }
       running -= 1
       job.finished.signal()
     }

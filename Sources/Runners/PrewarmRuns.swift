@@ -1,0 +1,251 @@
+import Foundation
+import Sandbox
+import Synchronization
+
+/// Pre-warmed run steps: for a language whose runtime takes long to start (the JVM), boxes whose
+/// runtime started ahead of any request and waits for one program (`Sandbox.PrewarmedBox`), kept by
+/// a `PrewarmPool`. Only the Java run step has a launcher so far.
+///
+/// The JVM is started with the run step's own argv, flags and limits, with the launcher's class
+/// as `{class}`; it warms up (class loading, a first lambda, Scanner and formatting), writes a
+/// marker on stderr and blocks reading its stdin. The handover is one message on stdin: the
+/// number of arguments, the class to start and the arguments, each ended by a NUL byte; the
+/// learner's stdin follows. The launcher loads the class through the system class loader (the one
+/// `-cp out` made, as cold), calls its `main` and rethrows what it throws with the launcher's and
+/// reflection's frames cut from its stack trace, so the uncaught exception prints as a cold run's.
+public final class PrewarmRuns: Sendable {
+  public let pool: PrewarmPool<PrewarmedBox>
+  private let slots: LateBoundSlots
+  private let launchers = Mutex<[String: [BoxFile]]>([:])
+
+  /// The languages with a launcher.
+  public static let languages: Set<String> = ["java"]
+
+  /// What the launcher writes on stderr once it waits.
+  static let readyMarker = Data("\u{0}dsa-run-prewarm-ready\n".utf8)
+  static let javaLauncherClass = "DsaRunPrewarmLauncher"
+
+  /// A pool of `sizes[language]` boxes per language, refilled within `slots` on `host` (or, when
+  /// nil, the slots given to `bind` later: none is idle until then).
+  public init(host: SandboxHost, sizes: [String: Int], slots: (any PrewarmSlots)? = nil) {
+    let lateSlots = LateBoundSlots(slots)
+    self.slots = lateSlots
+    pool = PrewarmPool(sizes: sizes.filter { Self.languages.contains($0.key) }, slots: lateSlots) {
+      recipe throws(SandboxError) in
+      try PrewarmedBox(host: host, spec: recipe.spec, files: recipe.files, readyMarker: recipe.readyMarker)
+    }
+  }
+
+  /// Refills in `slots` from now on (the daemon's box slots exist only once its service does).
+  public func bind(slots: any PrewarmSlots) { self.slots.bind(slots) }
+
+  /// The launcher's files for `runner` if `launcherFiles` compiled them already: a run never
+  /// compiles the launcher itself (a grade's gated executor would wait for a second slot).
+  func compiledLauncherFiles(for runner: Runner) -> [BoxFile]? {
+    launchers.withLock { $0[runner.language + "@" + runner.version] }.flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// The launcher's compiled files for `runner` (compiled once, in a box, through the cache; a
+  /// compile that failed is not tried again).
+  func launcherFiles(for runner: Runner, executor: Executor) -> [BoxFile]? {
+    if let known = launchers.withLock({ $0[runner.language + "@" + runner.version] }) {
+      return known.isEmpty ? nil : known
+    }
+    guard runner.language == "java",
+      let program = try? executor.prepare(
+        runner, requestedAs: runner.language,
+        files: [SourceFile(name: Self.javaLauncherClass + ".java", contents: Data(Self.javaLauncher.utf8))]),
+      program.isRunnable, program.mainClass == Self.javaLauncherClass, let files = program.runFiles
+    else {
+      launchers.withLock { $0[runner.language + "@" + runner.version] = [] }
+      return nil
+    }
+    let boxFiles = files.map { BoxFile(name: $0.0, contents: $0.1, executable: $0.2) }
+    launchers.withLock { $0[runner.language + "@" + runner.version] = boxFiles }
+    return boxFiles
+  }
+
+  /// The handover message: the arguments' count, the class and the arguments, each ended by NUL.
+  static func handover(mainClass: String, arguments: [String]) -> Data {
+    Data(([String(arguments.count), mainClass] + arguments).map { $0 + "\u{0}" }.joined().utf8)
+  }
+
+  /// The Java launcher. Nothing it does before the handover writes to stdout, reads stdin past
+  /// its message, or changes what a learner's program can observe.
+  static let javaLauncher = #"""
+    import java.io.ByteArrayOutputStream;
+    import java.io.FileDescriptor;
+    import java.io.FileInputStream;
+    import java.io.FileOutputStream;
+    import java.io.IOException;
+    import java.lang.reflect.InvocationTargetException;
+    import java.lang.reflect.Method;
+    import java.nio.charset.StandardCharsets;
+    import java.util.ArrayList;
+    import java.util.Collections;
+    import java.util.HashMap;
+    import java.util.IdentityHashMap;
+    import java.util.List;
+    import java.util.Map;
+    import java.util.Scanner;
+
+    public final class DsaRunPrewarmLauncher {
+      private DsaRunPrewarmLauncher() {}
+
+      public static void main(String[] ignored) throws Throwable {
+        warmUp();
+        FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+        err.write("\u0000dsa-run-prewarm-ready\n".getBytes(StandardCharsets.US_ASCII));
+        err.flush();
+        FileInputStream in = new FileInputStream(FileDescriptor.in);
+        int count = Integer.parseInt(field(in));
+        String className = field(in);
+        String[] arguments = new String[count];
+        for (int index = 0; index < count; index++) arguments[index] = field(in);
+        Class<?> main = Class.forName(className, false, ClassLoader.getSystemClassLoader());
+        Method method = main.getMethod("main", String[].class);
+        method.setAccessible(true);
+        try {
+          method.invoke(null, (Object) arguments);
+        } catch (InvocationTargetException error) {
+          Throwable cause = error.getCause();
+          trim(cause, new IdentityHashMap<>());
+          throw cause;
+        } catch (ExceptionInInitializerError error) {
+          trim(error, new IdentityHashMap<>());
+          throw error;
+        }
+      }
+
+      /// One NUL-ended field of the handover, read a byte at a time: nothing past it is taken.
+      private static String field(FileInputStream in) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        while (true) {
+          int next = in.read();
+          if (next < 0) System.exit(125);
+          if (next == 0) return new String(bytes.toByteArray(), StandardCharsets.UTF_8);
+          bytes.write(next);
+        }
+      }
+
+      /// Cuts the frames the launcher adds under the learner's main (reflection's and its own)
+      /// from a throwable, its causes and its suppressed ones.
+      private static void trim(Throwable thrown, Map<Throwable, Boolean> seen) {
+        if (thrown == null || seen.put(thrown, Boolean.TRUE) != null) return;
+        StackTraceElement[] trace = thrown.getStackTrace();
+        int end = trace.length;
+        while (end > 0 && added(trace[end - 1])) end--;
+        if (end < trace.length) {
+          StackTraceElement[] kept = new StackTraceElement[end];
+          System.arraycopy(trace, 0, kept, 0, end);
+          thrown.setStackTrace(kept);
+        }
+        trim(thrown.getCause(), seen);
+        for (Throwable suppressed : thrown.getSuppressed()) trim(suppressed, seen);
+      }
+
+      private static boolean added(StackTraceElement frame) {
+        String name = frame.getClassName();
+        return name.equals(DsaRunPrewarmLauncher.class.getName())
+          || name.startsWith("jdk.internal.reflect.")
+          || name.equals("java.lang.reflect.Method");
+      }
+
+      /// What most learners' first lines cost a cold JVM: Scanner and its patterns, formatting,
+      /// collections, a lambda's bootstrap, strings to numbers and back.
+      private static void warmUp() {
+        Scanner scanner = new Scanner("12 -3 4.5 word\nline\n");
+        long total = scanner.nextInt() + scanner.nextLong();
+        total += (long) scanner.nextDouble();
+        total += scanner.next().length() + scanner.nextLine().length() + scanner.nextLine().length();
+        total += scanner.hasNextInt() ? 1 : 0;
+        List<Integer> values = new ArrayList<>();
+        for (int index = 0; index < 64; index++) values.add((index * 37) % 64);
+        Collections.sort(values);
+        values.sort((left, right) -> Integer.compare(right, left));
+        Map<String, Integer> counts = new HashMap<>();
+        counts.merge("a", 1, Integer::sum);
+        total += values.stream().mapToInt(Integer::intValue).filter(value -> value % 2 == 0).sum();
+        String text = String.format("%d %s %.2f", total, counts, 1.5) + String.join(",", "a", "b");
+        StringBuilder builder = new StringBuilder(text);
+        builder.reverse();
+        total += Integer.parseInt("42") + Long.parseLong("-7") + builder.length() + Double.toString(0.1).length();
+        if (total == Long.MIN_VALUE) System.err.print("");
+      }
+    }
+    """#
+}
+
+extension Executor {
+  /// Runs `spec` in a pre-warmed box when the pool has one for it: the outcome, or nil for a cold
+  /// run (no pool for the language, a miss, or a box that stopped waiting).
+  func prewarmedRun(
+    _ program: PreparedProgram, spec: BoxSpec, files: [BoxFile], stdin: Data, arguments: [String],
+    limits: BoxLimits
+  ) throws(ExecuteError) -> Outcome? {
+    guard let prewarm, prewarm.pool.serves(program.runner.language), !spec.mergesStderrIntoStdout,
+      !spec.terminal, !program.mainClass.isEmpty,
+      let launcher = prewarm.compiledLauncherFiles(for: program.runner)
+    else { return nil }
+    let recipe = PrewarmRecipe(
+      spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass),
+      files: launcher, readyMarker: PrewarmRuns.readyMarker)
+    guard let box = prewarm.pool.take(recipe, family: program.runner.language) else { return nil }
+    // The box's spec is the one it started with: the run's own class and arguments come with the
+    // handover.
+    do throws(SandboxError) {
+      return try box.handOver(
+        spec: recipe.spec, files: files,
+        handover: PrewarmRuns.handover(mainClass: program.mainClass, arguments: arguments), stdin: stdin)
+    } catch {
+      throw .sandbox(error)
+    }
+  }
+
+  /// The run step's spec for `program` under `limits`, starting `mainClass` with no arguments.
+  func prewarmSpec(_ program: PreparedProgram, limits: BoxLimits, mainClass: String) -> BoxSpec {
+    let runner = program.runner
+    var spec = BoxSpec(
+      command: expand(runner.run.argv, mainFile: "", mainClass: mainClass, limits: limits),
+      environment: expand(runner.run.environment, mainFile: "", mainClass: mainClass, limits: limits),
+      policy: program.policy)
+    spec.limits = limits
+    spec.readOnlyMounts = runner.mounts + runner.run.mounts
+    spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
+    return spec
+  }
+
+  /// The pool's first recipe per language, for the runner's default run limits, so the first
+  /// request after the start can hit already.
+  public func prewarmAhead() {
+    guard let prewarm else { return }
+    for language in prewarm.pool.sizes.keys {
+      guard let runner = try? runner(language: language, version: nil), let policy = policies[runner.policy],
+        let launcher = prewarm.launcherFiles(for: runner, executor: self)
+      else { continue }
+      let program = PreparedProgram(
+        runner: runner, policy: policy, version: runner.version, mainFile: launcher[0].name, learnerNames: [],
+        runFiles: nil)
+      let limits = runner.runLimits(StepLimits())
+      prewarm.pool.want(
+        PrewarmRecipe(
+          spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass), files: launcher,
+          readyMarker: PrewarmRuns.readyMarker),
+        family: language)
+    }
+  }
+}
+
+/// Slots known only after the pool is made; until then none is idle.
+final class LateBoundSlots: PrewarmSlots {
+  private let slots: Mutex<(any PrewarmSlots)?>
+
+  init(_ slots: (any PrewarmSlots)?) { self.slots = Mutex(slots) }
+
+  func bind(_ slots: any PrewarmSlots) { self.slots.withLock { $0 = slots } }
+
+  func runIfIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
+    guard let slots = slots.withLock({ $0 }) else { return false }
+    return slots.runIfIdle(work)
+  }
+}
