@@ -101,7 +101,9 @@ func coldAndWarm(_ source: String, stdin: String = "", arguments: [String] = [])
     let (cold, warm) = try coldAndWarm(source, stdin: "one\ntwo é\n", arguments: ["a b", "", "ç"])
     #expect(warm.stdout == cold.stdout, "cold: \(cold.stdout) \(cold.stderr)")
     #expect(warm.stderr == cold.stderr)
-    #expect(warm.stdout.hasPrefix("echo one\necho two é\n3 a b||ç\nout:/opt/dsa-run/recorder/java/dsa.jar /box\ntrue\n1 Main.class\n"))
+    #expect(
+      warm.stdout.hasPrefix(
+        "echo one\necho two é\n3 a b||ç\nout:/opt/dsa-run/recorder/java/dsa.jar /box\ntrue\n1 Main.class\n"))
   }
 
   @Test(.enabled(if: installed("java"), "needs the Java toolchain"))
