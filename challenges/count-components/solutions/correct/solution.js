@@ -1,0 +1,26 @@
+/**
+ * @param {number} n
+ * @param {number[][]} edges
+ * @return {number}
+ */
+function countComponents(n, edges) {
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const size = new Array(n).fill(1);
+  const find = (x) => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]]; // path halving
+      x = parent[x];
+    }
+    return x;
+  };
+  let components = n;
+  for (const [u, v] of edges) {
+    let a = find(u), b = find(v);
+    if (a === b) continue;
+    if (size[a] < size[b]) [a, b] = [b, a];
+    parent[b] = a; // the smaller tree goes under the larger one's root
+    size[a] += size[b];
+    components--;
+  }
+  return components;
+}

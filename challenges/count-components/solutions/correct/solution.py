@@ -1,0 +1,21 @@
+def count_components(n: int, edges: list[list[int]]) -> int:
+    parent = list(range(n))
+    size = [1] * n
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]  # path halving
+            x = parent[x]
+        return x
+
+    components = n
+    for u, v in edges:
+        a, b = find(u), find(v)
+        if a == b:
+            continue
+        if size[a] < size[b]:
+            a, b = b, a
+        parent[b] = a  # the smaller tree goes under the larger one's root
+        size[a] += size[b]
+        components -= 1
+    return components

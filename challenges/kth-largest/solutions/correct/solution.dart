@@ -1,0 +1,30 @@
+int kthLargest(List<int> nums, int k) {
+  final heap = <int>[]; // a min-heap of the k largest values seen so far
+  void swap(int i, int j) {
+    final t = heap[i];
+    heap[i] = heap[j];
+    heap[j] = t;
+  }
+
+  for (final value in nums) {
+    heap.add(value);
+    for (var i = heap.length - 1; i > 0 && heap[i] < heap[(i - 1) >> 1]; i = (i - 1) >> 1) {
+      swap(i, (i - 1) >> 1);
+    }
+    if (heap.length > k) {
+      final last = heap.removeLast();
+      heap[0] = last;
+      var i = 0;
+      while (true) {
+        final left = 2 * i + 1, right = left + 1;
+        var smallest = i;
+        if (left < heap.length && heap[left] < heap[smallest]) smallest = left;
+        if (right < heap.length && heap[right] < heap[smallest]) smallest = right;
+        if (smallest == i) break;
+        swap(i, smallest);
+        i = smallest;
+      }
+    }
+  }
+  return heap[0];
+}

@@ -1,0 +1,12 @@
+#include <stddef.h>
+
+struct ListNode *reverseList(struct ListNode *head) {
+    struct ListNode *prev = NULL, *curr = head;
+    while (curr != NULL) {
+        struct ListNode *following = curr->next; /* saved before the link is turned around */
+        curr->next = prev;
+        prev = curr;
+        curr = following;
+    }
+    return prev;
+}

@@ -1,0 +1,11 @@
+class Solution {
+    fun isValidBst(root: TreeNode?): Boolean {
+        // Wrong on purpose: compares each node with its own children only, not with the bounds set by its ancestors.
+        if (root == null) return true
+        val left = root.left
+        val right = root.right
+        if (left != null && left.`val` >= root.`val`) return false
+        if (right != null && right.`val` <= root.`val`) return false
+        return isValidBst(left) && isValidBst(right)
+    }
+}
