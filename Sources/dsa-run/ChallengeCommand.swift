@@ -303,8 +303,12 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
     let broken = Set(problems.map(\.challenge)).count
     let mismatches = solutions ? verifySolutions(challenges) : 0
     if solutions {
+      // A broken challenge's solutions were never graded: "every solution" would claim them too.
+      let graded = broken == 0 ? "every solution" : "every solution of the valid challenges"
       print(
-        mismatches == 0 ? "every solution behaved as expected" : "\(mismatches) solution(s) did not behave as expected")
+        mismatches == 0
+          ? "\(graded) behaved as expected" + (broken == 0 ? "" : "; the broken challenges' solutions were not graded")
+          : "\(mismatches) solution(s) did not behave as expected")
     }
     print(
       problems.isEmpty

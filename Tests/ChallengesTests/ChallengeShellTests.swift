@@ -35,6 +35,19 @@ import Testing
     #expect(!result.stdout.contains(String(line)), "\(result.stdout)")
   }
 
+  /// A challenge refused at load has no solutions graded: the summary must not say they behaved.
+  @Test func checkSolutionsDoesNotVouchForABrokenChallengesSolutions() throws {
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    let broken = data.path + "/challenges/broken"
+    try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+    try Data(#"{"title": "Broken", "colour": "red"}"#.utf8).write(to: URL(fileURLWithPath: broken + "/challenge.json"))
+    let result = try runCLI(["challenges", "--check", "--solutions", broken], data: data.path)
+    #expect(result.status == 1, "\(result.stdout)")
+    #expect(!result.stdout.contains("every solution behaved as expected"), "\(result.stdout)")
+    #expect(result.stdout.contains("the broken challenges' solutions were not graded"), "\(result.stdout)")
+  }
+
   /// balanced-brackets shows 2000-character strings as visible tests: each is cut to a line a
   /// terminal can hold, saying how much was left out.
   @Test func showCutsALongLine() throws {
