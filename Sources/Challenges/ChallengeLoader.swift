@@ -42,7 +42,7 @@ public struct ChallengeLoadError: Error, Sendable, CustomStringConvertible {
 public enum ChallengeLoader {
   public static let maximumDescriptionBytes = 64 << 10
   public static let maximumStatementBytes = 64 << 10
-  public static let maximumTestFileBytes = 1 << 20
+  public static let maximumTestFileBytes = 8 << 20
   /// All of a challenge's test files together.
   public static let maximumTotalTestBytes = 32 << 20
   public static let maximumSourceBytes = Executor.maximumSourceBytes

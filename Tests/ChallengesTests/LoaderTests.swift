@@ -72,8 +72,8 @@ let brokenCases: [BrokenCase] = [
   BrokenCase("oversized statement", "statement.md: is 65537 bytes, more than the 64 KiB allowed") {
     $0.files["statement.md"] = Data(count: 65537)
   },
-  BrokenCase("oversized test file", "tests/sample.out: is 1048577 bytes, more than the 1 MiB allowed") {
-    $0.files["tests/sample.out"] = Data(count: (1 << 20) + 1)
+  BrokenCase("oversized test file", "tests/sample.out: is 8388609 bytes, more than the 8 MiB allowed") {
+    $0.files["tests/sample.out"] = Data(count: (8 << 20) + 1)
   },
   BrokenCase("oversized challenge.json", "challenge.json: is 70000 bytes, more than the 64 KiB allowed") {
     $0.rawDescription = Data(count: 70000)
