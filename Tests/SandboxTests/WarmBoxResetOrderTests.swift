@@ -177,4 +177,21 @@ private final class Acquirer: @unchecked Sendable {
     #expect(abs(before - (used + timeWait)) < 64, "\(before) against \(used) + \(timeWait)")
     #expect(BoxFingerprint.socketCount(initPID: -1) == nil)
   }
+
+  /// A run with the limits of the run before skips writing them (BoxCgroup.beginRun): each run's
+  /// limits still hold, repeated or changed.
+  @Test func eachRunsMemoryLimitHoldsWhetherItRepeatsOrChanges() throws {
+    let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 1)
+    defer { pool.drain() }
+    var statuses: [Status] = []
+    for megabytes: UInt64 in [64, 64, 256, 256, 64] {
+      var spec = BoxSpec(
+        command: ["/usr/bin/python3", "-c", "a = bytearray(120 << 20); print('held')"], policy: Fixture.defaultPolicy)
+      spec.limits.memoryBytes = megabytes << 20
+      statuses.append(
+        try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in try box.run(spec) }
+          .status)
+    }
+    #expect(statuses == [.memoryLimit, .memoryLimit, .ok, .ok, .memoryLimit])
+  }
 }
