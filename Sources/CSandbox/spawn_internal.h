@@ -173,7 +173,7 @@ __attribute__((noreturn)) void dsa_init_serve(const struct dsa_spawn_plan *plan)
 /// Init of a warm box, before its first run: opens the pid namespace's counter.
 void dsa_init_open_pid_counter(void);
 
-/// Init of a warm box, with the box empty after a run, before its report: removes every SysV IPC
+/// Init of a warm box, with the box empty after a run, after the run's report: removes every SysV IPC
 /// object, replaces the IPC namespace, rewinds the pid counter. The failing DSA_RESET_* step (errno
 /// set), or 0.
 int dsa_init_reset_after_run(void);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -57,6 +58,47 @@ int dsa_memfd(const char *name) { return (int)syscall(SYS_memfd_create, name, 1U
 ssize_t dsa_extended_attribute_bytes(int fd) {
   ssize_t size = flistxattr(fd, NULL, 0);
   return size < 0 ? -errno : size;
+}
+
+// The number after `key` (" used ", " tw ") on the line that starts with `line`; -1 if none.
+static long sockstat_number(const char *text, const char *line, const char *key) {
+  size_t line_length = strlen(line);
+  for (const char *start = text; *start; ) {
+    const char *end = strchr(start, '\n');
+    if (end == NULL) end = start + strlen(start);
+    if ((size_t)(end - start) >= line_length && memcmp(start, line, line_length) == 0) {
+      const char *found = memmem(start, (size_t)(end - start), key, strlen(key));
+      if (found == NULL) return -1;
+      const char *digit = found + strlen(key);
+      if (*digit < '0' || *digit > '9') return -1;
+      long value = 0;
+      for (; digit < end && *digit >= '0' && *digit <= '9'; digit++) value = value * 10 + (*digit - '0');
+      return value;
+    }
+    start = *end ? end + 1 : end;
+  }
+  return -1;
+}
+
+long dsa_socket_count(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/net/sockstat", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char text[2048];
+  size_t total = 0;
+  for (;;) {
+    ssize_t count = read(fd, text + total, sizeof text - 1 - total);
+    if (count < 0 && errno == EINTR) continue;
+    if (count <= 0) break;
+    total += (size_t)count;
+    if (total == sizeof text - 1) break;
+  }
+  close(fd);
+  text[total] = 0;
+  long used = sockstat_number(text, "sockets:", " used ");
+  long time_wait = sockstat_number(text, "TCP:", " tw ");
+  return used < 0 || time_wait < 0 ? -1 : used + time_wait;
 }
 
 int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard) {

@@ -125,9 +125,16 @@ void dsa_init_serve(const struct dsa_spawn_plan *plan) {
     record.kind = DSA_REPORT_PROGRAM_ENDED;
     record.index = -1;
     dsa_init_reap_box(pid, control_fd, signal_fd, &record);
-    record.reset_step = dsa_init_reset_after_run();
-    record.reset_error = record.reset_step != 0 ? errno : 0;
+    // The run's end first, so its answer does not wait for the reset; the next command is read
+    // only after the reset, and the parent takes the box as reset only on its record.
     dsa_init_send_report(control_fd, &record);
+    struct dsa_report reset;
+    memset(&reset, 0, sizeof reset);
+    reset.kind = DSA_REPORT_RESET_DONE;
+    reset.index = -1;
+    reset.reset_step = dsa_init_reset_after_run();
+    reset.reset_error = reset.reset_step != 0 ? errno : 0;
+    dsa_init_send_report(control_fd, &reset);
   }
 }
 

@@ -1,5 +1,5 @@
 // A warm box's reset (child side: the warm box's init, after each run, with the box empty and
-// before the run's report): the kernel state of the box's namespaces a run could leave. The host
+// after the run's report, before its own): the kernel state of the box's namespaces a run could leave. The host
 // empties /box, /tmp and /dev/shm and checks the rest (WarmBox.swift, BoxFingerprint).
 #define _GNU_SOURCE
 #include "csandbox.h"
@@ -54,8 +54,9 @@ static int last_pid_fd = -1;
 
 void dsa_init_open_pid_counter(void) { last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC); }
 
-// Called with the box empty, before the run's report: the parent takes the
-// report as "the box is reset" and checks the rest itself (BoxFingerprint).
+// Called with the box empty, after the run's report and before the reset's
+// (DSA_REPORT_RESET_DONE): the parent takes that as "the box is reset" and
+// checks the rest itself (BoxFingerprint).
 // Returns the failing DSA_RESET_* step, or 0, with errno set on failure.
 int dsa_init_reset_after_run(void) {
   if (remove_ipc_objects() != 0) return DSA_RESET_IPC_OBJECTS;

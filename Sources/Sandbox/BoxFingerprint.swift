@@ -134,19 +134,8 @@ public struct BoxFingerprint: Sendable, Equatable {
   /// From the box's /proc/net/sockstat ("sockets: used N", "TCP: ... tw N"),
   /// which the kernel counts per network namespace.
   static func socketCount(initPID: Int32) -> Int? {
-    guard let text = KernelFile.read("/proc/\(initPID)/net/sockstat") else { return nil }
-    var used: Int?
-    var timeWait: Int?
-    for line in text.split(separator: "\n") {
-      let words = line.split(separator: " ")
-      if words.first == "sockets:", let index = words.firstIndex(of: "used"), index + 1 < words.count {
-        used = Int(words[index + 1])
-      } else if words.first == "TCP:", let index = words.firstIndex(of: "tw"), index + 1 < words.count {
-        timeWait = Int(words[index + 1])
-      }
-    }
-    guard let used, let timeWait else { return nil }
-    return used + timeWait
+    let count = dsa_socket_count(initPID)
+    return count < 0 ? nil : count
   }
 
   static func initRLimits(_ pid: Int32) -> [UInt64] {

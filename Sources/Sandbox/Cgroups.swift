@@ -357,12 +357,21 @@ final class BoxCgroup: @unchecked Sendable {
   /// not from zero; the run's own peak is the part above it.
   private var usageBase: UInt64 = 0
 
+  /// The memory and process limits the last run of a warm box set, nil until one did or after a
+  /// write failed: a run with the same limits skips writing them again (nothing in the box can
+  /// change them: the group's files are not the box's to write).
+  private var limitsInForce: (memoryBytes: UInt64, processes: UInt64)?
+
   /// A warm box's next run: its limits, and counters reset or remembered.
   func beginRun(limits: BoxLimits) throws(SandboxError) {
+    let unchanged = limitsInForce.map { $0 == (limits.memoryBytes, limits.processes) } ?? false
+    if !unchanged {
+      limitsInForce = nil
+      try writeLimits(limits)
+      limitsInForce = (limits.memoryBytes, limits.processes)
+    }
     switch mode {
     case .v2:
-      try KernelFile.write(String(limits.memoryBytes), to: file(.memory, "memory.max"))
-      try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
       // Writing to memory.peak resets it (Linux 6.12+); older kernels keep
       // the group's all-time peak, so this run's peak is known only if it
       // climbs above the old one (see peakMemoryBytes).
@@ -376,6 +385,20 @@ final class BoxCgroup: @unchecked Sendable {
       maxEventsBase = KernelFile.readKey("max", in: file(.memory, "memory.events")) ?? 0
       cpuBase = KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat")) ?? 0
     default:
+      try KernelFile.write("0", to: file(.memory, "memory.max_usage_in_bytes"))
+      try KernelFile.write("0", to: file(.memory, "memory.failcnt"))
+      usageBase = KernelFile.readNumber(file(.memory, "memory.usage_in_bytes")) ?? 0
+      oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0
+      cpuBase = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 } ?? 0
+    }
+  }
+
+  private func writeLimits(_ limits: BoxLimits) throws(SandboxError) {
+    switch mode {
+    case .v2:
+      try KernelFile.write(String(limits.memoryBytes), to: file(.memory, "memory.max"))
+      try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
+    default:
       let memory = String(limits.memoryBytes)
       let swapLimit = file(.memory, "memory.memsw.limit_in_bytes")
       let hasSwapLimit = KernelFile.exists(swapLimit)
@@ -386,11 +409,6 @@ final class BoxCgroup: @unchecked Sendable {
       try KernelFile.write(memory, to: file(.memory, "memory.limit_in_bytes"))
       if hasSwapLimit && limits.memoryBytes <= current { try KernelFile.write(memory, to: swapLimit) }
       try KernelFile.write(String(limits.processes), to: file(.pids, "pids.max"))
-      try KernelFile.write("0", to: file(.memory, "memory.max_usage_in_bytes"))
-      try KernelFile.write("0", to: file(.memory, "memory.failcnt"))
-      usageBase = KernelFile.readNumber(file(.memory, "memory.usage_in_bytes")) ?? 0
-      oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0
-      cpuBase = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 } ?? 0
     }
   }
 

@@ -33,8 +33,18 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   private var planned: [PlannedMount] = []
   private var destroyed = false
   private var interruption: UInt64?
-  /// True once the init died or the protocol failed: the box must not run again.
-  public private(set) var isBroken = false
+  private var broken = false
+  /// True once the init died, the protocol failed or a reset failed: the box must not run again.
+  /// Waits for a reset the pool is doing after the box's last run.
+  public var isBroken: Bool {
+    pendingReset.wait()
+    return broken
+  }
+  /// `isBroken` for the pool's reset thread, which holds the gate.
+  var isBrokenWithoutWaiting: Bool { broken }
+  /// Open while the pool resets the box on its reset thread (`BoxPool.put`): what callers observe
+  /// of the box waits for that reset.
+  let pendingReset = ResetGate()
   /// Runs served so far.
   public private(set) var runCount = 0
   /// The box's state before its first run; every reset must bring it back.
@@ -46,9 +56,12 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// The init's end-of-run reset of the last run: the failed DSA_RESET_*
   /// step (0 for none) and its errno; nil when the run sent no report.
   private var initReset: (step: Int32, error: Int32)?
+  /// The last run ended and the init's reset record has not been read yet (the init sends it
+  /// after the run's end, so the answer does not wait for the reset).
+  private var initResetPending = false
   /// Whether the init still runs (its pidfd is not readable yet).
   public var isAlive: Bool {
-    guard !destroyed, !isBroken, let process else { return false }
+    guard !destroyed, !broken, let process else { return false }
     var entry = pollfd(fd: process.pidfd, events: Int16(POLLIN), revents: 0)
     return poll(&entry, 1, 0) == 0
   }
@@ -121,15 +134,20 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     interruption = lease.registerInterruption(process)
     // Kept past `pipes.closeAll()`: the box holds it from here on.
     parentAlive = OwnedDescriptor(pipes.go.write.take())
-    var fresh = fingerprint()
+    var fresh = readFingerprint()
     // Under cgroup v1 the init joins its groups itself, perhaps after this
     // reading; a fresh box holds its init and nothing else.
     if fresh.processes != nil { fresh.processes = 1 }
     freshFingerprint = fresh
   }
 
-  /// The box's state now, as the host sees it.
+  /// The box's state now, as the host sees it (once a reset in progress is done).
   public func fingerprint() -> BoxFingerprint {
+    pendingReset.wait()
+    return readFingerprint()
+  }
+
+  private func readFingerprint() -> BoxFingerprint {
     BoxFingerprint.read(roots: scratchRoots, initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
   }
 
@@ -142,7 +160,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// if the last run's caller did not). Call before writing the next run's
   /// files; `run` does not empty /box (the files are input).
   public func prepare(limits: BoxLimits) throws(SandboxError) {
-    guard !destroyed, !isBroken else {
+    guard !destroyed, !broken else {
       throw SandboxError(step: "prepare: the warm box is not usable", errorNumber: EINVAL)
     }
     if needsReset {
@@ -162,7 +180,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
         scratchOptions[index] = wanted[index]
       }
     } catch {
-      isBroken = true
+      broken = true
       throw error
     }
   }
@@ -173,8 +191,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// outputs have been read: it empties /box.
   @discardableResult
   public func reset() -> Set<BoxDiscardReason> {
-    guard !destroyed, !isBroken, process != nil, let fresh = freshFingerprint else { return [.broken] }
+    guard !destroyed, !broken, process != nil, let fresh = freshFingerprint else { return [.broken] }
     guard needsReset else { return [] }
+    if initResetPending { awaitInitReset() }
     var reasons: Set<BoxDiscardReason> = []
     switch initReset?.step {
     case 0?: break
@@ -188,10 +207,46 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     if reasons.isEmpty {
       needsReset = false
     } else {
-      isBroken = true
+      broken = true
     }
     return reasons
   }
+
+  /// Reads the init's record of its reset after the last run (other records, a late report of
+  /// the run, are skipped). Without it (the init died or hung), `initReset` stays nil and the
+  /// reset discards the box.
+  private func awaitInitReset() {
+    initResetPending = false
+    guard let process else { return }
+    let size = MemoryLayout<dsa_report>.size
+    var entries = [
+      pollfd(fd: control.rawValue, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: process.pidfd, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      let ready = poll(&entries, 2, Self.initResetWaitMilliseconds)
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return }
+      if entries[0].revents & Int16(POLLIN) != 0 {
+        var record = dsa_report()
+        let received = withUnsafeMutableBytes(of: &record) {
+          recv(control.rawValue, $0.baseAddress, size, Int32(MSG_DONTWAIT))
+        }
+        if received < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+        guard received == size else { return }
+        if UInt32(bitPattern: record.kind) == DSA_REPORT_RESET_DONE.rawValue {
+          initReset = (record.reset_step, record.reset_error)
+          return
+        }
+        continue
+      }
+      // Hung up, or the init ended with nothing more to read.
+      return
+    }
+  }
+
+  /// How long a reset waits for the init's reset record before it gives the box up.
+  static let initResetWaitMilliseconds: Int32 = 10_000
 
   /// Empties a scratch root and gives it back its fresh mode, owner, times
   /// and no extended attributes. The program owns the root, so it may have
@@ -217,7 +272,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// socket cycle in flight that the kernel's garbage collector has not
   /// visited yet. Anything else is final.
   private func settle(towards fresh: BoxFingerprint) -> Set<BoxDiscardReason> {
-    var now = fingerprint()
+    var now = readFingerprint()
     var reasons = now.differences(from: fresh)
     if !reasons.isEmpty && reasons.isSubset(of: [.memory, .sockets]) {
       if reasons.contains(.memory) { cgroup?.reclaimMemory() }
@@ -225,7 +280,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       let deadline = monotonicMilliseconds() + Self.settleMilliseconds
       while !reasons.isEmpty && monotonicMilliseconds() < deadline {
         usleep(1000)
-        now = fingerprint()
+        now = readFingerprint()
         reasons = now.differences(from: fresh)
       }
     }
@@ -246,7 +301,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
 
   /// Writes the command's files and runs it (after `prepare`, which `BoxPool.get` does).
   public func run(_ command: BoxCommand) throws(SandboxError) -> Outcome {
-    guard !destroyed, !isBroken else {
+    guard !destroyed, !broken else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
     for file in command.files { try writeFile(file.name, contents: file.contents, executable: file.executable) }
@@ -273,7 +328,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
 
   /// Sends the program to the init; it runs from here on, and `awaitProgram` pumps its stdio.
   func startProgram(_ spec: BoxSpec, live: BoxLive?) throws(SandboxError) -> StartedProgram {
-    guard !destroyed, !isBroken, process != nil else {
+    guard !destroyed, !broken, process != nil else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
     try validateProgram(spec, ceilings: live == nil ? .ceilings : .liveCeilings)
@@ -283,6 +338,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     if spec.terminal && live == nil {
       throw SandboxError(step: "run: a terminal needs live input (BoxCommand.live)", errorNumber: EINVAL)
     }
+    // A caller that ran twice without a reset between: the init reset the box before it read
+    // this command; its record is the last run's.
+    if initResetPending { awaitInitReset() }
     runCount += 1
     needsReset = true
     initReset = nil
@@ -303,7 +361,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
         spec, stdin: programStdin?.rawValue ?? stdinPipe.read.rawValue, stdout: stdoutPipe.write.rawValue,
         stderr: spec.mergesStderrIntoStdout ? stdoutPipe.write.rawValue : stderrPipe.write.rawValue)
     } catch {
-      isBroken = true
+      broken = true
       // An init that failed to build the box reports the step and ends, often before the run is sent.
       if let failure = pendingSetupFailure() { throw setupError(failure, plan: planned, command: spec.command) }
       throw error
@@ -317,7 +375,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       let (master, failure) = receiveTerminal(control.rawValue)
       if let failure { throw setupError(failure, plan: planned, command: spec.command) }
       guard let master else {
-        isBroken = true
+        broken = true
         throw SandboxError(step: "the warm box's init sent no pty for the run", errorNumber: errno)
       }
       terminal = master
@@ -331,7 +389,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   func awaitProgram(
     _ program: StartedProgram, spec: BoxSpec, stdin input: Data, live: BoxLive?
   ) throws(SandboxError) -> Outcome {
-    guard !destroyed, !isBroken, let process else {
+    guard !destroyed, !broken, let process else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
     let terminal = program.terminal
@@ -352,17 +410,23 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     live?.input.endRun()
     let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
     let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
-    if let ended { initReset = (ended.reset_step, ended.reset_error) }
+    if ended != nil {
+      if let done = pump.report(DSA_REPORT_RESET_DONE) {
+        initReset = (done.reset_step, done.reset_error)
+      } else {
+        initResetPending = true
+      }
+    }
     let setupFailure = pump.report(DSA_REPORT_SETUP_FAILED)
     let initDied = pump.initExited || pump.channel.hungUp
     if initDied, let setupFailure {
       // The init could not build the box (a mount source the box's user cannot reach, say) and
       // ended: name the step it reported, not just its death.
-      isBroken = true
+      broken = true
       throw setupError(setupFailure, plan: planned, command: spec.command)
     }
     if initDied {
-      isBroken = true
+      broken = true
       // The OOM killer may take the init (see Box.run); the run still ran
       // out of memory. The broken box is discarded by the pool.
       guard cgroup?.memoryLimitHit() == true else {
@@ -423,7 +487,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
         step: "the command, its arguments and environment exceed \(capacity) bytes", errorNumber: E2BIG)
     }
     if dsa_send_run_command(control.rawValue, buffer, length, stdin, stdout, stderr) != 0 {
-      isBroken = true
+      broken = true
       throw SandboxError(step: "send a run to the warm box", errorNumber: errno)
     }
   }
@@ -485,27 +549,46 @@ struct ControlSocketReports: InitReportChannel {
   }
 }
 
-/// Warm boxes kept for reuse, by layout. A box is handed to one caller at a
-/// time; a broken box is destroyed instead of returned.
-public final class BoxPool: BoxEnvironmentPool {
+/// Warm boxes kept for reuse, by layout. A box is handed to one caller at a time. A box given
+/// back is reset on the pool's reset thread, after its caller has its answer and before anyone
+/// gets the box again; a box whose reset fails, or a broken one, is destroyed instead.
+public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
   public let host: SandboxHost
   public let maximumIdlePerLayout: Int
-  private let idle = Mutex<[BoxLayout: [WarmBox]]>([:])
-  private let discards = Mutex<[BoxDiscardReason: UInt64]>([:])
+  /// Guards everything below; waited on by callers that need a box of a layout whose boxes are all
+  /// being reset, and by `drain` and the observers, which wait for every reset to end.
+  private let state = NSCondition()
+  private var idle: [BoxLayout: [WarmBox]] = [:]
+  /// Boxes given back whose reset has not ended, per layout (queued or in progress).
+  private var resetting: [BoxLayout: Int] = [:]
+  private var resetQueue: [WarmBox] = []
+  /// Resets asked for and ended since the pool was made; they end in the order asked for.
+  private var resetsBegun: UInt64 = 0
+  private var resetsEnded: UInt64 = 0
+  private var resetThreadRuns = false
+  private var discards: [BoxDiscardReason: UInt64] = [:]
+  /// Callers waiting in `get` for a reset to end (tests).
+  private var waitingForReset = 0
+  /// Called on the reset thread before each reset (tests: a reset that blocks).
+  private let beforeReset: (@Sendable (WarmBox) -> Void)?
 
-  /// Boxes discarded instead of reused, per reason (a box may count under
-  /// several), since the pool was made.
-  public var discardCounts: [BoxDiscardReason: UInt64] { discards.withLock { $0 } }
+  /// How long the reset thread waits for more boxes before it ends (the next `put` starts another).
+  static let resetThreadIdleSeconds = 2.0
 
-  private func countDiscard(_ reasons: Set<BoxDiscardReason>) {
-    discards.withLock { counts in
-      for reason in reasons { counts[reason, default: 0] += 1 }
-    }
+  /// Boxes discarded instead of reused, per reason (a box may count under several), since the
+  /// pool was made; waits for the resets in progress.
+  public var discardCounts: [BoxDiscardReason: UInt64] {
+    settled { discards }
   }
 
-  public init(host: SandboxHost, maximumIdlePerLayout: Int = ProcessInfo.processInfo.activeProcessorCount) {
+  public convenience init(host: SandboxHost, maximumIdlePerLayout: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    self.init(host: host, maximumIdlePerLayout: maximumIdlePerLayout, beforeReset: nil)
+  }
+
+  init(host: SandboxHost, maximumIdlePerLayout: Int, beforeReset: (@Sendable (WarmBox) -> Void)?) {
     self.host = host
     self.maximumIdlePerLayout = maximumIdlePerLayout
+    self.beforeReset = beforeReset
   }
 
   /// Tests at once: as many as the pool keeps idle per layout.
@@ -520,58 +603,160 @@ public final class BoxPool: BoxEnvironmentPool {
       // An idle box was reset when its last run ended, so this is a remount that failed: not this
       // caller's fault, so the box is discarded (prepare marked it broken) and the caller gets a fresh
       // one, whose failure would be the sandbox's own.
-      release(box)
+      discard(box, reasons: [.broken])
       box = try WarmBox(host: host, layout: layout)
       do {
         try box.prepare(limits: limits)
       } catch {
-        release(box)
+        discard(box, reasons: [.broken])
         throw error
       }
     }
     return box
   }
 
-  public func put(_ box: WarmBox) { release(box) }
+  /// Takes a box back after its run and returns at once: the box is reset on the reset thread.
+  public func put(_ box: WarmBox) {
+    box.pendingReset.close()
+    state.lock()
+    resetting[box.layout, default: 0] += 1
+    resetsBegun += 1
+    resetQueue.append(box)
+    let startsThread = !resetThreadRuns
+    resetThreadRuns = true
+    state.signal()
+    state.unlock()
+    if startsThread {
+      let thread = Thread { [self] in serveResets() }
+      thread.name = "dsa-box-reset"
+      thread.start()
+    }
+  }
 
+  /// An idle box of the layout; while every box of it is being reset, waits for one rather than
+  /// making another; a new box when there is none.
   func acquire(layout: BoxLayout) throws(SandboxError) -> WarmBox {
-    // An idle box whose init died (an operator, the OOM killer) is dropped
-    // here rather than failing the next run.
-    while let box = idle.withLock({ $0[layout]?.popLast() }) {
+    while true {
+      state.lock()
+      while idle[layout]?.isEmpty ?? true, resetting[layout, default: 0] > 0 {
+        waitingForReset += 1
+        state.wait()
+        waitingForReset -= 1
+      }
+      let box = idle[layout]?.popLast()
+      state.unlock()
+      guard let box else { return try WarmBox(host: host, layout: layout) }
+      // An idle box whose init died (an operator, the OOM killer) is dropped here rather than
+      // failing the next run.
       if box.isAlive { return box }
-      countDiscard([.broken])
-      box.destroy()
+      discard(box, reasons: [.broken])
     }
-    return try WarmBox(host: host, layout: layout)
   }
 
-  /// Takes a box back: reset to its fresh state at once, so nothing of the
-  /// run stays charged or visible while it is idle, or discarded when the
-  /// reset cannot prove that.
-  func release(_ box: WarmBox) {
-    let reasons = box.isBroken ? [.broken] : box.reset()
-    if !reasons.isEmpty {
-      countDiscard(reasons)
-      box.destroy()
-      return
+  /// The reset thread: resets boxes in the order they were given back; ends when idle a while.
+  private func serveResets() {
+    state.lock()
+    while true {
+      if resetQueue.isEmpty {
+        let signalled = state.wait(until: Date(timeIntervalSinceNow: Self.resetThreadIdleSeconds))
+        if !signalled && resetQueue.isEmpty {
+          resetThreadRuns = false
+          state.unlock()
+          return
+        }
+        continue
+      }
+      let box = resetQueue.removeFirst()
+      state.unlock()
+      reset(box)
+      state.lock()
     }
-    let kept = idle.withLock { boxes -> Bool in
-      if boxes[box.layout, default: []].count >= maximumIdlePerLayout { return false }
-      boxes[box.layout, default: []].append(box)
-      return true
-    }
-    if !kept { box.destroy() }
   }
 
-  /// Destroys every idle box.
+  /// Resets a box given back and keeps it idle, or destroys it when the reset cannot prove it
+  /// fresh or the layout has idle boxes enough. Nothing of the run stays charged or visible in
+  /// an idle box.
+  private func reset(_ box: WarmBox) {
+    beforeReset?(box)
+    let reasons = box.isBrokenWithoutWaiting ? [.broken] : box.reset()
+    // Only this thread adds idle boxes, so the room seen here is there below.
+    var destroys = !reasons.isEmpty
+    if !destroys {
+      state.lock()
+      destroys = idle[box.layout, default: []].count >= maximumIdlePerLayout
+      state.unlock()
+    }
+    // Destroyed before the reset counts as ended, so `drain` leaves no box behind; the gate opened
+    // before the box is idle, so a later run's reset cannot be taken for this one's end.
+    if destroys { box.destroy() }
+    box.pendingReset.open()
+    state.lock()
+    if !destroys { idle[box.layout, default: []].append(box) }
+    for reason in reasons { discards[reason, default: 0] += 1 }
+    resetting[box.layout, default: 0] -= 1
+    resetsEnded += 1
+    state.broadcast()
+    state.unlock()
+  }
+
+  private func discard(_ box: WarmBox, reasons: Set<BoxDiscardReason>) {
+    box.destroy()
+    state.lock()
+    for reason in reasons { discards[reason, default: 0] += 1 }
+    state.unlock()
+  }
+
+  /// Runs `body` under the lock once every reset begun before the call has ended (not later ones:
+  /// under steady load some reset is always in progress).
+  private func settled<Result>(_ body: () -> Result) -> Result {
+    state.lock()
+    defer { state.unlock() }
+    let begun = resetsBegun
+    while resetsEnded < begun { state.wait() }
+    return body()
+  }
+
+  /// Waits for the resets in progress, then destroys every idle box.
   public func drain() {
-    let boxes = idle.withLock { boxes -> [WarmBox] in
-      defer { boxes = [:] }
-      return boxes.values.flatMap { $0 }
+    let boxes = settled { () -> [WarmBox] in
+      defer { idle = [:] }
+      return idle.values.flatMap { $0 }
     }
     for box in boxes { box.destroy() }
   }
 
-  /// Idle boxes per layout, for metrics and tests.
-  public var idleCount: Int { idle.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+  /// Idle boxes, once the resets in progress are done (metrics, tests).
+  public var idleCount: Int { settled { idle.values.reduce(0) { $0 + $1.count } } }
+
+  /// Callers waiting for a box being reset (tests).
+  var callersWaitingForReset: Int {
+    state.lock()
+    defer { state.unlock() }
+    return waitingForReset
+  }
+}
+
+/// Closed while a warm box is being reset after its run; `wait` returns once it is open.
+final class ResetGate: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var isClosed = false
+
+  func close() {
+    condition.lock()
+    isClosed = true
+    condition.unlock()
+  }
+
+  func open() {
+    condition.lock()
+    isClosed = false
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func wait() {
+    condition.lock()
+    while isClosed { condition.wait() }
+    condition.unlock()
+  }
 }

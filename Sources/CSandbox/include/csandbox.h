@@ -118,6 +118,9 @@ enum dsa_report_kind {
   DSA_REPORT_SETUP_FAILED = 1,
   /// The program ended: `wait_status` and the rusage figures are set.
   DSA_REPORT_PROGRAM_ENDED = 2,
+  /// A warm box's init reset the box after a run (sent after the run's end, so the answer does not
+  /// wait for it): `reset_step` and `reset_error` are set.
+  DSA_REPORT_RESET_DONE = 3,
 };
 
 /// Fixed-size record written to the report pipe (smaller than PIPE_BUF, so
@@ -135,7 +138,7 @@ struct dsa_report {
   int64_t system_cpu_us;
   /// Largest resident set of any single reaped process, in KiB.
   int64_t max_rss_kb;
-  /// Warm boxes: the DSA_RESET_* step that failed after the run (0: the
+  /// Warm boxes' DSA_REPORT_RESET_DONE: the DSA_RESET_* step that failed after the run (0: the
   /// box's IPC objects and pid counter are reset), and its errno.
   int32_t reset_step;
   int32_t reset_error;
@@ -145,7 +148,7 @@ struct dsa_report {
   int64_t program_rlimit_cpu_us;
 };
 
-/// What a warm box's init resets after every run, before its report.
+/// What a warm box's init resets after every run, reported after the run's end (DSA_REPORT_RESET_DONE).
 enum dsa_reset_step {
   /// IPC_RMID of every SysV shared memory segment, message queue and
   /// semaphore set.
@@ -367,6 +370,11 @@ int dsa_memfd(const char *name);
 /// flistxattr(fd, NULL, 0): the size of a file's extended attribute name
 /// list (ACLs included), or -errno.
 ssize_t dsa_extended_attribute_bytes(int fd);
+
+/// A process's network namespace's sockets in use plus its TCP TIME_WAIT entries, from
+/// /proc/<pid>/net/sockstat ("sockets: used N", "TCP: ... tw N"); -1 when unreadable. A warm box's
+/// fingerprint, read after every run: parsed here, without the allocations of a Swift string.
+long dsa_socket_count(pid_t pid);
 
 /// prlimit64(pid, resource, NULL, &old): another process's limits; 0 or an errno.
 int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard);
