@@ -76,11 +76,12 @@ __attribute__((noreturn)) static void become_program(const struct dsa_program *p
 
   // ETXTBSY: a process this one did not start (a test's Foundation.Process, an operator's tool)
   // forked while the program file was open for writing and holds that descriptor until its own
-  // exec; SpawnLock covers only our clones. The window is short, so a few waits outlast it.
-  for (int attempt = 0; attempt < 50; attempt++) {
+  // exec; SpawnLock covers only our clones. The window is short, but a loaded host can stretch it:
+  // up to a second of waits, spent only when the file is busy.
+  for (int attempt = 0; attempt < 200; attempt++) {
     syscall(SYS_execve, program->argv[0], program->argv, program->envp);
     if (errno != ETXTBSY) break;
-    struct timespec pause = {.tv_sec = 0, .tv_nsec = 2 * 1000 * 1000};
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = 5 * 1000 * 1000};
     syscall(SYS_nanosleep, &pause, NULL);
   }
   dsa_child_fail(report_fd, DSA_STEP_EXECVE, -1);

@@ -126,7 +126,8 @@ struct PostgresSubmissionTests {
     defer { first.cleanUp() }
     let marker = uniqueMarker()
     let sleeperID = try #require(
-      try post(first, "/v1/submissions", sleeper(seconds: 3, marker: marker)).json["id"] as? String)
+      // Long enough to be running still when the first daemon is killed, on a loaded machine too.
+      try post(first, "/v1/submissions", sleeper(seconds: 8, marker: marker)).json["id"] as? String)
     #expect(waitUntil(timeout: .seconds(20)) { !processes(containing: marker).isEmpty })
 
     // The second daemon starts on the migrated schema and sees the first one's running job.
