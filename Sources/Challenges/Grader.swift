@@ -211,6 +211,24 @@ public final class Grader: Sendable {
 
   /// A function challenge's tests: the visible ones in one process and the hidden ones in another,
   /// at once when the executor serves two boxes at once (`FunctionTestWork`).
+  /// A test whose run the grade's time bound stopped: skipped, not the learner's time limit.
+  static func cutByBound(_ given: TestGrade, outcome: Outcome, boundMilliseconds: UInt64) -> TestGrade {
+    var grade = given
+    grade.verdict = .skipped
+    grade.wallMilliseconds = outcome.wallMilliseconds
+    grade.message = "Stopped: grading reached its bound of \(Grader.seconds(boundMilliseconds)) while this test ran."
+    return grade
+  }
+
+  /// A run's figures and the excerpts of its output a test's grade shows.
+  static func takeFigures(of outcome: Outcome, into grade: inout TestGrade) {
+    grade.cpuMilliseconds = outcome.cpuMilliseconds
+    grade.wallMilliseconds = outcome.wallMilliseconds
+    grade.memoryKilobytes = outcome.memoryKilobytes
+    grade.stderr = String(decoding: outcome.stderr.suffix(Grader.stderrExcerptBytes), as: UTF8.self)
+    grade.stdout = String(decoding: outcome.stdout.prefix(Grader.stdoutExcerptBytes), as: UTF8.self)
+  }
+
   private func gradeFunction(
     _ challenge: Challenge, signature: FunctionSignature, comparison: FunctionComparison, program: PreparedProgram,
     options: GradeOptions
@@ -357,17 +375,9 @@ private struct TestWork: Sendable {
       return grade
     }
     if lowered, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
-      grade.verdict = .skipped
-      grade.wallMilliseconds = outcome.wallMilliseconds
-      grade.message = "Stopped: grading reached its bound of \(Grader.seconds(boundMilliseconds)) while this test ran."
-      return grade
+      return Grader.cutByBound(grade, outcome: outcome, boundMilliseconds: boundMilliseconds)
     }
-    grade.cpuMilliseconds = outcome.cpuMilliseconds
-    grade.wallMilliseconds = outcome.wallMilliseconds
-    grade.memoryKilobytes = outcome.memoryKilobytes
-    let tail = outcome.stderr.suffix(Grader.stderrExcerptBytes)
-    grade.stderr = String(decoding: tail, as: UTF8.self)
-    grade.stdout = String(decoding: outcome.stdout.prefix(Grader.stdoutExcerptBytes), as: UTF8.self)
+    Grader.takeFigures(of: outcome, into: &grade)
     if let verdict = GradeVerdict(runStatus: outcome.status) {
       grade.verdict = verdict
       grade.message = outcome.message

@@ -178,16 +178,9 @@ extension InteractorRunner {
     case .success(let ran): outcome = ran
     }
     if lowered, !ended.deadlocked, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
-      grade.verdict = .skipped
-      grade.wallMilliseconds = outcome.wallMilliseconds
-      grade.message = "Stopped: grading reached its bound of \(Grader.seconds(boundMilliseconds)) while this test ran."
-      return grade
+      return Grader.cutByBound(grade, outcome: outcome, boundMilliseconds: boundMilliseconds)
     }
-    grade.cpuMilliseconds = outcome.cpuMilliseconds
-    grade.wallMilliseconds = outcome.wallMilliseconds
-    grade.memoryKilobytes = outcome.memoryKilobytes
-    grade.stderr = String(decoding: outcome.stderr.suffix(Grader.stderrExcerptBytes), as: UTF8.self)
-    grade.stdout = String(decoding: outcome.stdout.prefix(Grader.stdoutExcerptBytes), as: UTF8.self)
+    Grader.takeFigures(of: outcome, into: &grade)
     grade.transcript = session.transcript.value
     decide(&grade, learner: outcome, interactor: ended.interactor, ended: ended)
     if grade.verdict != .accepted, grade.verdict != .internalError {
