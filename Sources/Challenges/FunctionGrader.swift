@@ -187,9 +187,11 @@ struct FunctionTestWork: Sendable {
       }
       let report = FunctionReport.parse(stdout: outcome.stdout, stderr: outcome.stderr, nonce: nonce)
       var reportedCPU: UInt64 = 0
+      var reportedWall: UInt64 = 0
       for index in batch {
         guard let result = report.results[index] else { continue }
         reportedCPU += result.cpuMilliseconds
+        reportedWall += result.wallMilliseconds
         var grade = graded(index, result: result)
         if let steps = challenge.functionSteps, [.accepted, .wrongAnswer].contains(grade.verdict) {
           grade = withSteps(grade, index: index, printed: report.printedDuring(index), checker: steps)
@@ -252,6 +254,20 @@ struct FunctionTestWork: Sendable {
           running, "Stopped: grading reached its bound of \(Grader.seconds(boundMilliseconds)) while this test ran.")
       } else if outcome.status == .ok {
         grade = failed(running, .runtimeError, "The program ended while this test ran (does your function call exit?).")
+      } else if outcome.status == .timeLimit, let kind = outcome.timeLimitKind {
+        // The box's backstop (the budgets of every test left) ended a test its driver could not stop
+        // (JavaScript's calls are bounded by wall time only): the figures and the limit named are this
+        // test's, never the whole process's, which would contradict the per-test limit shown beside them.
+        let used =
+          kind == .cpu
+          ? outcome.cpuMilliseconds > reportedCPU ? outcome.cpuMilliseconds - reportedCPU : outcome.cpuMilliseconds
+          : outcome.wallMilliseconds > reportedWall ? outcome.wallMilliseconds - reportedWall : outcome.wallMilliseconds
+        let budget = kind == .cpu ? perTest.cpuTimeMilliseconds : perTest.wallTimeMilliseconds
+        grade = failed(
+          running, .timeLimit,
+          "Stopped after \(Grader.seconds(used)) of \(kind == .cpu ? "CPU" : "wall") time on this test: the limit of "
+            + "one test is \(Grader.seconds(budget)). Is there an endless loop, or a slower algorithm than needed?")
+        if kind == .cpu { grade.cpuMilliseconds = used } else { grade.wallMilliseconds = used }
       } else {
         grade = failed(running, GradeVerdict(runStatus: outcome.status) ?? .runtimeError, outcome.message)
         grade.cpuMilliseconds = outcome.cpuMilliseconds > reportedCPU ? outcome.cpuMilliseconds - reportedCPU : 0

@@ -404,10 +404,13 @@ struct GrowthGraderTests {
     // The counts fit O(n); the verdict is the CPU time's.
     #expect(random.growthClass == .linear)
     #expect(random.verdict == .wrongAnswer, "\(random.message)")
-    #expect(
-      random.message.hasPrefix(
-        "Your program's compare steps grow like O(n), but the CPU time it took grew like O(n^2) between n = 2048 "
-          + "and n = 6144: from "), "\(random.message)")
+    // The class the CPU time is named by is measured: a loaded machine can squeeze x9 down to a class
+    // between; any class above the counts' is the finding.
+    let named = ["O(n^2)", "O(n log n)"].map {
+      "Your program's compare steps grow like O(n), but the CPU time it took grew like \($0) between n = 2048 "
+        + "and n = 6144: from "
+    }
+    #expect(named.contains { random.message.hasPrefix($0) }, "\(random.message)")
     #expect(random.message.hasSuffix("It does work that its counts do not show."))
     #expect(result.verdict == .wrongAnswer && result.message == "Growth: " + random.message)
     // The CPU times it was judged on are in the grade.
