@@ -294,8 +294,27 @@ private struct ChallengeParser {
         solutions.append(ChallengeSolution(kind: kind, language: language, file: file))
       }
     }
-    if parseSourceFolder("solutions/slow").count > 0 {
-      problem("solutions/slow/", "is for growth, which function challenges do not have yet")
+    let growth = parseGrowth(top.value("growth"))
+    if let growth, let signature {
+      for (index, growthCase) in growth.cases.enumerated() {
+        if case .shape(let shape) = growthCase.input, !FunctionGrowth.shapeFits(shape, signature) {
+          problem(
+            "growth.cases[\(index)].input",
+            "the shape's input fills \(FunctionGrowth.parameterRule(shape)); \(signature.name) takes ("
+              + signature.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+              + "): give a generator program that prints its arguments as one JSON object")
+        }
+      }
+    }
+    for (language, file) in parseSourceFolder("solutions/slow") {
+      guard FunctionDrivers.byLanguage[language] != nil else {
+        problem("solutions/slow/\(file.name)", FunctionDrivers.unavailableMessage(language))
+        continue
+      }
+      solutions.append(ChallengeSolution(kind: .slow, language: language, file: file))
+    }
+    if growth?.slowSolution == nil, solutions.contains(where: { $0.kind == .slow }) {
+      problem("growth.slow_solution", "is required when solutions/slow/ holds solutions: say how they must fail")
     }
     checkSolutionsFolder()
     let wrongSolution = parseWrongSolution(
@@ -308,7 +327,7 @@ private struct ChallengeParser {
       Challenge(
         id: id, title: title, statement: statement, tags: tags, limits: limits, checker: .function(comparison),
         recorder: nil, tests: tests, starters: FunctionDrivers.starters(signature), solutions: solutions,
-        wrongSolution: wrongSolution, growth: nil, function: signature, functionSteps: stepChecker,
+        wrongSolution: wrongSolution, growth: growth, function: signature, functionSteps: stepChecker,
         reference: reference))
   }
 

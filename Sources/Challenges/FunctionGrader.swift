@@ -288,14 +288,22 @@ struct FunctionTestWork: Sendable {
     }
   }
 
-  /// The driver's stdin: the nonce line, then the tests as one JSON object.
+  /// The driver's stdin for these tests.
   func stdin(_ batch: [Int], nonce: String) -> Data {
+    Self.driverInput(
+      nonce: nonce, cpuMilliseconds: perTest.cpuTimeMilliseconds, wallMilliseconds: perTest.wallTimeMilliseconds,
+      tests: batch.map { ($0, challenge.tests[$0].arguments ?? []) })
+  }
+
+  /// The driver's stdin: the nonce line, then the budgets and the tests as one JSON object.
+  static func driverInput(
+    nonce: String, cpuMilliseconds: UInt64, wallMilliseconds: UInt64, tests: [(index: Int, arguments: [FunctionValue])]
+  ) -> Data {
     var text = nonce + "\n"
-    text += "{\"cpu_ms\":\(perTest.cpuTimeMilliseconds),\"wall_ms\":\(perTest.wallTimeMilliseconds),\"tests\":["
-    for (position, index) in batch.enumerated() {
+    text += "{\"cpu_ms\":\(cpuMilliseconds),\"wall_ms\":\(wallMilliseconds),\"tests\":["
+    for (position, test) in tests.enumerated() {
       if position > 0 { text += "," }
-      let arguments = challenge.tests[index].arguments ?? []
-      text += "{\"index\":\(index),\"args\":[" + arguments.map(\.json).joined(separator: ",") + "]}"
+      text += "{\"index\":\(test.index),\"args\":[" + test.arguments.map(\.json).joined(separator: ",") + "]}"
     }
     return Data((text + "]}\n").utf8)
   }

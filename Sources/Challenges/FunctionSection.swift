@@ -11,7 +11,7 @@ struct FunctionSectionParser {
   /// The keys of a function challenge's test.
   static let testKeys = ["name", "args", "args_file", "expected", "expected_file", "points", "hidden"]
   /// The sections of a stdin challenge that a function challenge has no use for.
-  static let stdinOnlyKeys = ["output_checker", "recorder", "growth"]
+  static let stdinOnlyKeys = ["output_checker", "recorder"]
   /// Parameters a function may take.
   static let maximumParameters = 8
 
@@ -127,6 +127,11 @@ struct FunctionSectionParser {
     return fromFile(fileContents, field: field + ".args_file") { value, fileReader in
       arguments(value, at: "[0]", signature: signature, reader: fileReader)
     }
+  }
+
+  /// A growth generator's output, an `args` object, in the signature's order.
+  func arguments(generated value: JSONValue, signature: FunctionSignature) -> [FunctionValue]? {
+    arguments(value, at: "args", signature: signature, reader: reader)
   }
 
   private func arguments(_ value: JSONValue, at path: String, signature: FunctionSignature, reader: StrictReader)

@@ -128,8 +128,18 @@ public final class Grader: Sendable {
     }
 
     if let signature = challenge.function, case .function(let comparison) = challenge.checker {
+      let deadline = DispatchTime.now().uptimeNanoseconds + options.timeBoundMilliseconds * 1_000_000
       result.tests = gradeFunction(
-        challenge, signature: signature, comparison: comparison, program: program, options: options)
+        challenge, signature: signature, comparison: comparison, program: program, options: options,
+        deadline: deadline)
+      let stopped = options.stopAtFirstFailure && result.tests.contains { $0.verdict != .accepted }
+      if let section = challenge.growth, !stopped {
+        result.growth = GrowthGrader(
+          executor: executor, program: program, challenge: challenge, section: section, gradeDeadline: deadline,
+          gradeBoundMilliseconds: options.timeBoundMilliseconds
+        )
+        .grade(parallelism: options.parallelism ?? defaultParallelism)
+      }
       return finish(result, challenge: challenge, options: options)
     }
 
@@ -231,9 +241,8 @@ public final class Grader: Sendable {
 
   private func gradeFunction(
     _ challenge: Challenge, signature: FunctionSignature, comparison: FunctionComparison, program: PreparedProgram,
-    options: GradeOptions
+    options: GradeOptions, deadline: UInt64
   ) -> [TestGrade] {
-    let deadline = DispatchTime.now().uptimeNanoseconds + options.timeBoundMilliseconds * 1_000_000
     let work = FunctionTestWork(
       executor: executor, challenge: challenge, signature: signature, comparison: comparison, program: program,
       deadline: deadline, boundMilliseconds: options.timeBoundMilliseconds)

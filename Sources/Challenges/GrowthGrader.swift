@@ -170,19 +170,19 @@ struct GrowthGrader: Sendable {
   }
 
   /// Which bound a growth deadline is: the section's own budget, or the grade's when that comes first.
-  private func budgetPhrase(_ deadline: UInt64) -> String {
+  func budgetPhrase(_ deadline: UInt64) -> String {
     deadline == gradeDeadline && gradeBoundMilliseconds > 0
       ? "the grade's bound of \(Grader.seconds(gradeBoundMilliseconds))"
       : "the growth budget of \(Grader.seconds(section.budgetMilliseconds))"
   }
 
-  private static func remaining(_ deadline: UInt64) -> UInt64 {
+  static func remaining(_ deadline: UInt64) -> UInt64 {
     let now = DispatchTime.now().uptimeNanoseconds
     return now >= deadline ? 0 : (deadline - now) / 1_000_000
   }
 
   /// `limits` over the runner's, with the wall time cut to what the budget leaves, and whether it was cut.
-  private func withinBudget(_ limits: StepLimits, runner: Runner, deadline: UInt64) -> (StepLimits, Bool) {
+  func withinBudget(_ limits: StepLimits, runner: Runner, deadline: UInt64) -> (StepLimits, Bool) {
     let own = limits.applied(to: runner.run.limits.applied(to: BoxLimits())).wallTimeMilliseconds
     let left = max(1, Self.remaining(deadline))
     guard left < own else { return (limits, false) }
@@ -191,10 +191,26 @@ struct GrowthGrader: Sendable {
     return (cut, true)
   }
 
+  /// Each growth run's limits: the section's laid over the challenge's.
+  var runLimits: StepLimits {
+    var limits = challenge.limits
+    let own = section.limits
+    limits.cpuMilliseconds = own.cpuMilliseconds ?? limits.cpuMilliseconds
+    limits.wallMilliseconds = own.wallMilliseconds ?? limits.wallMilliseconds
+    limits.memoryMegabytes = own.memoryMegabytes ?? limits.memoryMegabytes
+    limits.outputKilobytes = own.outputKilobytes ?? limits.outputKilobytes
+    limits.processes = own.processes ?? limits.processes
+    return limits
+  }
+
   private func measure(
     _ growthCase: GrowthCase, n: Int, sizeIndex: Int, generator: Result<PreparedProgram, CheckerFailure>?,
     deadline: UInt64
   ) -> GrowthPointGrade {
+    if let signature = challenge.function {
+      return measureFunction(
+        growthCase, signature: signature, n: n, sizeIndex: sizeIndex, generator: generator, deadline: deadline)
+    }
     var point = GrowthPointGrade(n: n, verdict: .internalError, message: "")
     let budget = budgetPhrase(deadline)
     guard Self.remaining(deadline) >= 100 else {
@@ -223,14 +239,7 @@ struct GrowthGrader: Sendable {
         }
       }
     }
-    var limits = challenge.limits
-    let own = section.limits
-    limits.cpuMilliseconds = own.cpuMilliseconds ?? limits.cpuMilliseconds
-    limits.wallMilliseconds = own.wallMilliseconds ?? limits.wallMilliseconds
-    limits.memoryMegabytes = own.memoryMegabytes ?? limits.memoryMegabytes
-    limits.outputKilobytes = own.outputKilobytes ?? limits.outputKilobytes
-    limits.processes = own.processes ?? limits.processes
-    let (cut, wasCut) = withinBudget(limits, runner: program.runner, deadline: deadline)
+    let (cut, wasCut) = withinBudget(runLimits, runner: program.runner, deadline: deadline)
     let outcome: Outcome
     do throws(ExecuteError) {
       outcome = try executor.run(program, stdin: stdin, limits: cut)
@@ -268,7 +277,7 @@ struct GrowthGrader: Sendable {
     return point
   }
 
-  private func generate(
+  func generate(
     n: Int, seed: UInt64, generator: Result<PreparedProgram, CheckerFailure>?, deadline: UInt64
   ) -> Result<Data, CheckerFailure> {
     guard case .success(let prepared)? = generator else {

@@ -35,35 +35,51 @@ public struct GrowthInput: Sendable, Hashable {
   public var edges: Int?
 }
 
+/// A shape's input at one size as values: what a stdin program reads (`GrowthShape.input`) and what
+/// a function challenge's arguments are made of.
+public enum GrowthValues: Sendable {
+  case list([Int])
+  case search(items: [Int], target: Int)
+  case graph(nodes: Int, edges: [(Int, Int)])
+}
+
 extension GrowthShape {
   /// The input at size n (the `index`-th size), the same for the same seed on every machine.
   public func input(n: Int, index: Int, seed: UInt64) -> GrowthInput {
+    func list(_ values: [Int]) -> String {
+      "\(values.count)\n" + values.map(String.init).joined(separator: " ") + "\n"
+    }
+    switch values(n: n, index: index, seed: seed) {
+    case .list(let items): return GrowthInput(stdin: Data(list(items).utf8), edges: nil)
+    case .search(let items, let target): return GrowthInput(stdin: Data((list(items) + "\(target)\n").utf8), edges: nil)
+    case .graph(let nodes, let edges):
+      let text = "\(nodes) \(edges.count) 0\n" + edges.map { "\($0.0) \($0.1)\n" }.joined()
+      return GrowthInput(stdin: Data(text.utf8), edges: edges.count)
+    }
+  }
+
+  /// The values at size n (the `index`-th size), the same for the same seed on every machine.
+  public func values(n: Int, index: Int, seed: UInt64) -> GrowthValues {
     var random = SplitMix64(seed: seed &+ UInt64(n) &* 0x9E37_79B9_7F4A_7C15)
-    var text = ""
-    func list(_ values: [Int]) { text = "\(values.count)\n" + values.map(String.init).joined(separator: " ") + "\n" }
     switch self {
     case .random:
       var values = n > 0 ? Array(1...n) : []
       random.shuffle(&values)
-      list(values)
-    case .sorted: list(n > 0 ? Array(1...n) : [])
-    case .reversed: list(n > 0 ? Array((1...n).reversed()) : [])
-    case .fewDistinct(let distinct): list((0..<n).map { _ in 1 + random.below(distinct) })
+      return .list(values)
+    case .sorted: return .list(n > 0 ? Array(1...n) : [])
+    case .reversed: return .list(n > 0 ? Array((1...n).reversed()) : [])
+    case .fewDistinct(let distinct): return .list((0..<n).map { _ in 1 + random.below(distinct) })
     case .search(let present):
       let items = (0..<n).map { 2 * $0 }
       // An absent target sits just below the last item, so a scan from the start always probes
       // all n items and a search's count does not depend on luck.
       let target = present && n > 0 ? 2 * random.below(n) : max(2 * n - 3, -1)
-      list(items)
-      text += "\(target)\n"
+      return .search(items: items, target: target)
     case .graph(let perNode, let given):
       let most = n * (n - 1) / 2
       let wanted = given.map { $0[min(index, $0.count - 1)] } ?? Int((perNode * Double(n)).rounded())
-      let edges = Self.randomGraph(nodes: n, edges: min(max(wanted, 0), most), random: &random)
-      text = "\(n) \(edges.count) 0\n" + edges.map { "\($0.0) \($0.1)\n" }.joined()
-      return GrowthInput(stdin: Data(text.utf8), edges: edges.count)
+      return .graph(nodes: n, edges: Self.randomGraph(nodes: n, edges: min(max(wanted, 0), most), random: &random))
     }
-    return GrowthInput(stdin: Data(text.utf8), edges: nil)
   }
 
   /// A random tree first (so a search from 0 reaches every node), then distinct random pairs.
