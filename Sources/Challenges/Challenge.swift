@@ -46,6 +46,7 @@ public struct Challenge: Sendable {
   public var plannedRuns: Int {
     var runs = tests.count
     if case .program = checker { runs += tests.count }
+    if case .functionProgram = checker { runs += tests.count }
     // An interactive test runs the interactor beside the program.
     if case .interactor = checker { runs += tests.count }
     if let growth {
@@ -78,6 +79,9 @@ public enum ChallengeChecker: Sendable {
   case program(CheckerProgram)
   /// A function challenge's results compared with its tests' expected values.
   case function(FunctionComparison)
+  /// A function challenge's results judged by the challenge's own program (`compare.checker`), for
+  /// results with many right answers that no comparison rule can list (a topological order).
+  case functionProgram(CheckerProgram)
   /// An interactive challenge's interactor (`InteractorRunner`): it talks with the program and
   /// gives each test's verdict; the same language and source as a custom checker's.
   case interactor(CheckerProgram)
@@ -94,7 +98,7 @@ public enum ChallengeChecker: Sendable {
     case .output(let checker): return oneText.contains(type(of: checker).name)
     case .steps(_, let output?): return oneText.contains(type(of: output).name)
     case .function(let comparison): return comparison == .exact
-    case .steps(_, nil), .program, .interactor: return false
+    case .steps(_, nil), .program, .interactor, .functionProgram: return false
     }
   }
 
@@ -104,7 +108,7 @@ public enum ChallengeChecker: Sendable {
     case .output(let checker): return type(of: checker).name
     case .steps: return StepChecker.name
     case .program: return CheckerProgram.name
-    case .function: return "function"
+    case .function, .functionProgram: return "function"
     case .interactor: return "interactor"
     }
   }

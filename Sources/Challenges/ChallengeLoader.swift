@@ -274,10 +274,23 @@ private struct ChallengeParser {
         "is not for function challenges: the function's result is compared with each test's expected value "
           + "(see compare)")
     }
-    let comparison = section.comparison(top.value("compare"), returns: signature?.returns)
+    // `{"checker": {"language", "source"}}`: the challenge's program judges each returned value.
+    var compare = top.value("compare")
+    var valueChecker: CheckerProgram?
+    if case .object(let fields)? = compare, fields["checker"] != nil {
+      compare = nil
+      if fields.count > 1 {
+        problem("compare", "a checker program is the whole rule: {\"checker\": {\"language\", \"source\"}}")
+      } else if case .object(let options)? = fields["checker"] {
+        valueChecker = parseProgram(options, at: "compare.checker")
+      } else {
+        problem("compare.checker", "must be an object: {\"language\": \"cpp\", \"source\": \"checker.cpp\"}")
+      }
+    }
+    let comparison = section.comparison(compare, returns: signature?.returns)
     let tests = parseTests(
       top.value("tests"), checkerIsSteps: stepChecker != nil, stepChecker: stepChecker, outputChecker: false,
-      recorder: nil, function: (signature, comparison))
+      recorder: nil, function: (signature, comparison, top.value("compare") != nil && compare == nil))
     if !parseSourceFolder("starter").isEmpty {
       problem(
         "starter/",
@@ -325,7 +338,8 @@ private struct ChallengeParser {
     guard problems.isEmpty, let signature, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
     return .success(
       Challenge(
-        id: id, title: title, statement: statement, tags: tags, limits: limits, checker: .function(comparison),
+        id: id, title: title, statement: statement, tags: tags, limits: limits,
+        checker: valueChecker.map { .functionProgram($0) } ?? .function(comparison),
         recorder: nil, tests: tests, starters: FunctionDrivers.starters(signature), solutions: solutions,
         wrongSolution: wrongSolution, growth: growth, function: signature, functionSteps: stepChecker,
         reference: reference))
@@ -524,7 +538,8 @@ private struct ChallengeParser {
 
   private mutating func parseTests(
     _ value: JSONValue?, checkerIsSteps: Bool?, stepChecker: StepChecker?, outputChecker: Bool,
-    recorder: RecorderSpec?, function: (signature: FunctionSignature?, comparison: FunctionComparison)?
+    recorder: RecorderSpec?,
+    function: (signature: FunctionSignature?, comparison: FunctionComparison, checkedByProgram: Bool)?
   ) -> [ChallengeTest]? {
     guard let value else {
       problem("tests", "is required: an array of 1 to \(ChallengeLoader.maximumTests) tests")
@@ -580,12 +595,21 @@ private struct ChallengeParser {
         guard let signature = function.signature else { continue }
         let section = FunctionSectionParser(reader: reader)
         let arguments = section.arguments(fields, field: field, signature: signature, fileContents: argumentsFile)
-        let expected = section.expected(
-          fields, field: field, signature: signature, comparison: function.comparison, fileContents: expectedFile)
-        guard let arguments, let expected else { continue }
+        let expected: FunctionValue?
+        if function.checkedByProgram, !fields.has("expected"), !fields.has("expected_file") {
+          // A checker program may need no expected value (any topological order is right).
+          expected = nil
+        } else {
+          guard
+            let read = section.expected(
+              fields, field: field, signature: signature, comparison: function.comparison, fileContents: expectedFile)
+          else { continue }
+          expected = read
+        }
+        guard let arguments else { continue }
         let shown = zip(signature.parameters, arguments).map { "\($0.name) = \($1.json)" }.joined(separator: "\n")
         var test = ChallengeTest(
-          name: name, stdin: Data((shown + "\n").utf8), expectedStdout: expected.json + "\n", points: points,
+          name: name, stdin: Data((shown + "\n").utf8), expectedStdout: expected.map { $0.json + "\n" }, points: points,
           hidden: hidden)
         test.arguments = arguments
         test.expected = expected

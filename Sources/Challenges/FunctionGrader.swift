@@ -103,6 +103,25 @@ struct FunctionReport {
   }
 }
 
+/// How a function challenge's returned values are judged: by a comparison rule with the expected
+/// value, or by the challenge's checker program (prepared once a grade).
+enum FunctionValueJudge: Sendable {
+  case compare(FunctionComparison)
+  case program(CheckerProgramRunner)
+
+  /// The challenge's judge; a checker program that cannot be prepared is the challenge's failure.
+  static func make(_ challenge: Challenge, executor: Executor, limits: StepLimits) throws(CheckerFailure)
+    -> FunctionValueJudge?
+  {
+    switch challenge.checker {
+    case .function(let comparison): return .compare(comparison)
+    case .functionProgram(let source):
+      return .program(try CheckerProgramRunner(source, executor: executor, limits: limits))
+    default: return nil
+    }
+  }
+}
+
 /// Runs a function challenge's tests: in one process per group (visible tests in one, hidden tests
 /// in another, so no visible test's stderr or figures can carry what the function saw of a hidden
 /// test), each test under the driver's own CPU and wall budget; the box's limits (the tests left
@@ -112,7 +131,7 @@ struct FunctionTestWork: Sendable {
   let executor: Executor
   let challenge: Challenge
   let signature: FunctionSignature
-  let comparison: FunctionComparison
+  let judge: FunctionValueJudge
   let program: PreparedProgram
   let deadline: UInt64
   let boundMilliseconds: UInt64
@@ -377,6 +396,11 @@ struct FunctionTestWork: Sendable {
       return grade
     }
     grade.stdout = actual.json + "\n"
+    let comparison: FunctionComparison
+    switch judge {
+    case .compare(let rule): comparison = rule
+    case .program(let checker): return judged(by: checker, index: index, actual: actual, grade: grade)
+    }
     guard let expected = test.expected else {
       grade.verdict = .internalError
       grade.message = "The test has no expected value, which is not your fault."
@@ -392,6 +416,35 @@ struct FunctionTestWork: Sendable {
     let wanted = comparison == .anyOf ? "one of \(expected.excerpt())" : expected.excerpt()
     let order = comparison == .unordered ? " (in any order)" : ""
     grade.message = "Expected \(wanted)\(order), your function returned \(actual.excerpt())."
+    return grade
+  }
+
+  /// A returned value judged by the challenge's checker program: the arguments as one JSON object
+  /// (`input.txt`), the value (`output.txt`) and the test's expected value or `null` (`answer.txt`),
+  /// each one line of JSON; its testlib exit code decides, and its failure is never the learner's.
+  private func judged(by checker: CheckerProgramRunner, index: Int, actual: FunctionValue, grade given: TestGrade)
+    -> TestGrade
+  {
+    var grade = given
+    let test = challenge.tests[index]
+    let arguments = zip(signature.parameters, test.arguments ?? []).map {
+      "\(JSONValue.string($0.name).json):\($1.json)"
+    }
+    let input = Data(("{" + arguments.joined(separator: ",") + "}\n").utf8)
+    let answer = Data(((test.expected?.json ?? "null") + "\n").utf8)
+    switch checker.check(input: input, output: Data((actual.json + "\n").utf8), answer: answer) {
+    case .failure(let failure):
+      grade.verdict = .internalError
+      grade.message = "The challenge's checker failed on this test, which is not your fault: \(failure.message)"
+      grade.operatorDetail = failure.detail
+    case .success(let checked):
+      grade.verdict = checked.verdict == .accepted ? .accepted : .wrongAnswer
+      grade.score = checked.score
+      grade.message =
+        checked.verdict == .accepted
+        ? "" : "Your function returned \(actual.excerpt()): \(checked.message)"
+      if checked.verdict == .accepted { grade.stdout = challenge.functionSteps == nil ? "" : actual.json + "\n" }
+    }
     return grade
   }
 

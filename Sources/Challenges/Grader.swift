@@ -127,11 +127,18 @@ public final class Grader: Sendable {
       return result
     }
 
-    if let signature = challenge.function, case .function(let comparison) = challenge.checker {
+    if let signature = challenge.function {
+      let judge: FunctionValueJudge?
+      do throws(CheckerFailure) {
+        judge = try FunctionValueJudge.make(challenge, executor: executor, limits: options.checkerLimits)
+      } catch {
+        result.tests = challenge.tests.map { Self.shown(Self.challengeFailed($0, error), of: $0) }
+        return finish(result, challenge: challenge, options: options)
+      }
+      guard let judge else { preconditionFailure("a function challenge is judged by compare or its checker") }
       let deadline = DispatchTime.now().uptimeNanoseconds + options.timeBoundMilliseconds * 1_000_000
       result.tests = gradeFunction(
-        challenge, signature: signature, comparison: comparison, program: program, options: options,
-        deadline: deadline)
+        challenge, signature: signature, judge: judge, program: program, options: options, deadline: deadline)
       let stopped = options.stopAtFirstFailure && result.tests.contains { $0.verdict != .accepted }
       if let section = challenge.growth, !stopped {
         result.growth = GrowthGrader(
@@ -240,11 +247,11 @@ public final class Grader: Sendable {
   }
 
   private func gradeFunction(
-    _ challenge: Challenge, signature: FunctionSignature, comparison: FunctionComparison, program: PreparedProgram,
+    _ challenge: Challenge, signature: FunctionSignature, judge: FunctionValueJudge, program: PreparedProgram,
     options: GradeOptions, deadline: UInt64
   ) -> [TestGrade] {
     let work = FunctionTestWork(
-      executor: executor, challenge: challenge, signature: signature, comparison: comparison, program: program,
+      executor: executor, challenge: challenge, signature: signature, judge: judge, program: program,
       deadline: deadline, boundMilliseconds: options.timeBoundMilliseconds)
     let shared = SharedProgress(count: challenge.tests.count)
     let indices = Array(challenge.tests.indices)
@@ -444,7 +451,7 @@ private struct TestWork: Sendable {
       }
     case .steps(let stepChecker, let outputChecker):
       return checkSteps(test, input: input, output: output, checker: stepChecker, thenOutput: outputChecker)
-    case .function:
+    case .function, .functionProgram:
       // Function challenges are graded by FunctionTestWork, never here.
       return .failure(CheckerFailure("a function challenge's test reached the output checkers"))
     case .interactor:

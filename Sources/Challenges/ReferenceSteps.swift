@@ -106,7 +106,7 @@ public struct ReferenceRecorder {
     var recording = Recording(runner: "\(runner.language) \(runner.version)", steps: [], problems: [])
     let printed = Mutex<[Int: String]>([:])
     var failures: [Int: String] = [:]
-    if let signature = challenge.function, case .function(let comparison) = challenge.checker {
+    if let signature = challenge.function {
       let files = try FunctionDrivers.programFiles(signature, language: runner.language, learnerFiles: [reference.file])
       let program = try executor.prepare(runner, requestedAs: reference.language, files: files)
       guard program.isRunnable else {
@@ -116,9 +116,17 @@ public struct ReferenceRecorder {
       // Its values are compared as a learner's; its printed steps are taken as they are.
       var valuesOnly = challenge
       valuesOnly.functionSteps = nil
+      let judge: FunctionValueJudge?
+      do throws(CheckerFailure) {
+        judge = try FunctionValueJudge.make(challenge, executor: executor, limits: CheckerProgramRunner.defaultLimits)
+      } catch {
+        recording.problems.append("the challenge's checker cannot be prepared: \(error.message)")
+        return recording
+      }
+      guard let judge else { return recording }
       let bound = GradeOptions.defaultTimeBoundMilliseconds
       var work = FunctionTestWork(
-        executor: executor, challenge: valuesOnly, signature: signature, comparison: comparison, program: program,
+        executor: executor, challenge: valuesOnly, signature: signature, judge: judge, program: program,
         deadline: DispatchTime.now().uptimeNanoseconds + bound * 1_000_000, boundMilliseconds: bound)
       work.printedSteps = { index, text in printed.withLock { $0[index] = text } }
       let stop = Atomic<Bool>(false)

@@ -297,3 +297,83 @@ private let pythonInsertionSort = """
     #expect(result.verdict != .accepted)
   }
 }
+
+/// `compare: {"checker": ...}`: a program judges each returned value (testlib's exit codes), for
+/// results with many right answers.
+@Suite struct FunctionValueCheckerTests {
+  /// Any topological order of the graph is right; the checker reads the arguments, the value and the
+  /// (absent) expected value, each one line of JSON.
+  private let orderChallenge = """
+    {"title": "order", "statement": "Any topological order.",
+     "function": {"name": "order", "params": [{"name": "n", "type": "int"}, {"name": "edges", "type": "int[][]"}],
+       "returns": "int[]"},
+     "compare": {"checker": {"language": "python", "source": "import json, sys\\nargs = json.loads(open(sys.argv[1]).read())\\nvalue = json.loads(open(sys.argv[2]).read())\\nexpected = json.loads(open(sys.argv[3]).read())\\nassert expected is None\\nn = args['n']\\nif sorted(value) != list(range(n)):\\n    print('not every node once', file=sys.stderr)\\n    sys.exit(1)\\nplace = {v: i for i, v in enumerate(value)}\\nfor u, v in args['edges']:\\n    if place[u] > place[v]:\\n        print(f'{u} must come before {v}', file=sys.stderr)\\n        sys.exit(1)\\n"}},
+     "tests": [
+       {"name": "chain", "args": {"n": 3, "edges": [[0, 1], [1, 2]]}},
+       {"name": "fork", "args": {"n": 4, "edges": [[0, 1], [0, 2], [1, 3], [2, 3]]}},
+       {"name": "hidden", "args": {"n": 2, "edges": []}, "hidden": true}]}
+    """
+
+  @Test func aCheckerProgramJudgesEachValue() throws {
+    try #require(GradingFixture.isInstalled("python"))
+    let challenge = try functionGrowthChallenge(orderChallenge)
+    #expect(challenge.plannedRuns == 6)
+    #expect(!challenge.hasOneRightOutput)
+    // Two different right orders of the fork are both accepted.
+    let kahn = """
+      def order(n, edges):
+          indegree = [0] * n
+          out = [[] for _ in range(n)]
+          for u, v in edges:
+              out[u].append(v)
+              indegree[v] += 1
+          ready = [v for v in range(n) if indegree[v] == 0][::-1]
+          result = []
+          while ready:
+              u = ready.pop()
+              result.append(u)
+              for v in reversed(out[u]):
+                  indegree[v] -= 1
+                  if indegree[v] == 0:
+                      ready.append(v)
+          return result
+
+      """
+    let accepted = try grade(challenge, "python", kahn)
+    #expect(accepted.verdict == .accepted, "\(accepted.message)")
+    let other = try grade(challenge, "python", kahn.replacingOccurrences(of: "[::-1]", with: ""))
+    #expect(other.verdict == .accepted, "\(other.message)")
+
+    let wrong = try grade(challenge, "python", "def order(n, edges):\n    return list(range(n))[::-1]\n")
+    #expect(wrong.tests.map(\.verdict) == [.wrongAnswer, .wrongAnswer, .accepted])
+    #expect(
+      wrong.tests[0].message == "Your function returned [2,1,0]: 0 must come before 1", "\(wrong.tests[0].message)")
+    // Many answers are right: no expected value is shown against the learner's.
+    #expect(wrong.tests[0].details?.expectedOutput == nil)
+  }
+
+  @Test func aBrokenCheckerIsTheChallengesFault() throws {
+    try #require(GradingFixture.isInstalled("python"))
+    let broken = orderChallenge.replacingOccurrences(of: #"assert expected is None\n"#, with: #"sys.exit(3)\n"#)
+    let challenge = try functionGrowthChallenge(broken)
+    let result = try grade(challenge, "python", "def order(n, edges):\n    return list(range(n))\n")
+    #expect(result.tests.map(\.verdict) == [.internalError, .internalError, .internalError])
+    #expect(result.tests[0].message.hasPrefix("The challenge's checker failed on this test, which is not your fault"))
+  }
+
+  @Test func theCheckerIsTheWholeRule() {
+    let problems = ChallengeLoader.decodeInline(
+      Data(
+        orderChallenge.replacingOccurrences(
+          of: #""compare": {"checker""#, with: #""compare": {"float_tolerance": 0.1, "checker""#
+        ).utf8),
+      id: "x"
+    ).problems
+    #expect(problems.contains { $0.contains("a checker program is the whole rule") }, "\(problems)")
+    // Without a checker, a test needs its expected value.
+    let withoutChecker = orderChallenge.split(separator: "\n").filter { !$0.contains("\"compare\"") }.joined(
+      separator: "\n")
+    let missing = ChallengeLoader.decodeInline(Data(withoutChecker.utf8), id: "x").problems
+    #expect(missing.contains { $0.contains("tests[0].expected") && $0.contains("is required") }, "\(missing)")
+  }
+}
