@@ -1,0 +1,26 @@
+package main
+
+func TopologicalOrder(n int, edges [][]int) []int {
+	successors := make([][]int, n+1)
+	inDegree := make([]int, n+1)
+	for _, edge := range edges {
+		successors[edge[0]] = append(successors[edge[0]], edge[1])
+		inDegree[edge[1]]++
+	}
+	order := []int{}
+	for task := 1; task <= n; task++ {
+		if inDegree[task] == 0 {
+			order = append(order, task)
+		}
+	}
+	for head := 0; head < len(order); head++ {
+		for _, after := range successors[order[head]] {
+			inDegree[after]--
+			if inDegree[after] == 0 {
+				order = append(order, after)
+			}
+		}
+	}
+	// Mistake: a cycle is never detected; the tasks on it are silently left out.
+	return order
+}
