@@ -1,5 +1,7 @@
 // The playground: run a program live, replay its steps, grade it on a challenge.
 import { ApiError, connect, getJSON, plainWords, postJSON, postStream, setHooks, setToken, token } from "./api.js";
+import { fillChallenges, showAbout } from "./catalogue.js";
+import { firstFailingDialogue, hideDialogue, showDialogue } from "./dialogue.js";
 import { drawGrowth } from "./growth.js";
 import { HELLO, MODES } from "./hello.js";
 import { Player, Stage, describe, rangeOf } from "./player.js";
@@ -569,17 +571,11 @@ $("live-eof").addEventListener("click", () => state.control?.eof());
 // ---- grade ----
 
 async function loadChallenges() {
-  const { challenges } = await getJSON("/v1/challenges");
-  const select = $("challenge");
-  select.textContent = "";
-  for (const challenge of challenges) {
-    const option = document.createElement("option");
-    option.value = challenge.id;
-    option.textContent = challenge.title;
-    select.appendChild(option);
-  }
-  const chosen = challenges.find((challenge) => challenge.id === wanted.challenge) || challenges[0];
-  if (chosen) await chooseChallenge(chosen.id);
+  const { challenges, topics } = await getJSON("/v1/challenges");
+  fillChallenges($("challenge"), challenges, topics);
+  // Else the list's first, which is the first of the first topic, not the first id.
+  const chosen = challenges.find((challenge) => challenge.id === wanted.challenge)?.id || $("challenge").options[0]?.value;
+  if (chosen) await chooseChallenge(chosen);
 }
 
 async function chooseChallenge(id) {
@@ -587,7 +583,9 @@ async function chooseChallenge(id) {
   lastKey = null;
   state.challenge = await getJSON("/v1/challenges/" + encodeURIComponent(id));
   $("challenge").value = id;
-  // The player showed another challenge's steps.
+  showAbout($("challenge-about"), state.challenge);
+  // The player showed another challenge's steps, the pane another challenge's dialogue.
+  hideDialogue();
   closeComparison();
   player.load([], {}, 0);
   const statement = $("statement");
@@ -666,6 +664,16 @@ function showTest(test, index) {
     button.addEventListener("click", () => showDifference(test, index));
     message.appendChild(document.createTextNode(" "));
     message.appendChild(button);
+  }
+  // An interactive test's dialogue, on request; the first failing one's is shown by grade().
+  if (test.transcript && !test.hidden) {
+    const button = element("button", "Show the dialogue");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      showDialogue(test);
+      $("dialogue-lines").focus();
+    });
+    message.append(" ", button);
   }
   // A hidden test has no details: nothing of its data is shown.
   if (test.details && !test.hidden && test.verdict !== "accepted") row.after(detailsRow(test));
@@ -843,6 +851,7 @@ async function grade() {
   closeComparison();
   player.load([], {}, 0);
   fillPendingTests();
+  hideDialogue();
   $("growth").hidden = true;
   testSteps = [];
   collecting = [];
@@ -871,6 +880,8 @@ async function grade() {
       showError("The program did not compile: " + (result.compile.stderr || result.compile.message || ""));
     }
     showGrowth(result.growth);
+    const talking = firstFailingDialogue(result.tests);
+    if (talking) showDialogue(talking);
     const failing = result.tests.findIndex((test) => test.first_difference);
     if (failing >= 0) showDifference(result.tests[failing], failing);
   } catch (error) {
@@ -894,6 +905,7 @@ function setPageMode(mode) {
   $("tab-grade").setAttribute("aria-pressed", String(grading));
   $("grade-tools").hidden = !grading;
   $("statement").hidden = !grading;
+  $("challenge-about").hidden = !grading || !state.challenge;
   $("grade-io").hidden = !grading;
   $("run-tools").hidden = grading;
   $("run-io").hidden = grading;

@@ -12,6 +12,8 @@ public struct Challenge: Sendable {
   /// The statement, Markdown.
   public var statement: String
   public var tags: [String]
+  /// One of `ChallengeTopics.all`, or nil: listed under `ChallengeTopics.other`.
+  public var topic: String? = nil
   /// Limits of each test run, laid over the runner's (compilation uses the runner's compile limits).
   public var limits: StepLimits
   public var checker: ChallengeChecker

@@ -51,7 +51,7 @@ public enum ChallengeLoader {
 
   /// The top-level keys of challenge.json.
   public static let keys = [
-    "title", "statement", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
+    "title", "statement", "topic", "tags", "limits", "checker", "output_checker", "recorder", "tests", "wrong_solution",
     "growth", "function", "compare", "reference", "interactor",
   ]
 
@@ -184,14 +184,15 @@ private struct ChallengeParser {
     let title = string(top.value("title"), field: "title", required: true, maximumLength: 200) ?? ""
     let statement = text(top.value("statement"), field: "statement", limit: ChallengeLoader.maximumStatementBytes)
     let tags = parseTags(top.value("tags"))
+    let topic = parseTopic(top.value("topic"))
     let limits = parseLimits(top.value("limits"))
     if let interactor = top.value("interactor") {
       return parseInteractiveChallenge(
-        top, interactor: interactor, title: title, statement: statement ?? "", tags: tags, limits: limits)
+        top, interactor: interactor, title: title, statement: statement ?? "", tags: tags, topic: topic, limits: limits)
     }
     if let function = top.value("function") {
       return parseFunctionChallenge(
-        top, function: function, title: title, statement: statement ?? "", tags: tags, limits: limits)
+        top, function: function, title: title, statement: statement ?? "", tags: tags, topic: topic, limits: limits)
     }
     if top.value("compare") != nil { problem("compare", "is only for function challenges (with \"function\")") }
     let checker = parseChecker(top.value("checker"))
@@ -234,7 +235,7 @@ private struct ChallengeParser {
     if let stepChecker { checker = .steps(stepChecker, thenOutput: outputChecker) }
     return .success(
       Challenge(
-        id: id, title: title, statement: statement ?? "", tags: tags, limits: limits, checker: checker,
+        id: id, title: title, statement: statement ?? "", tags: tags, topic: topic, limits: limits, checker: checker,
         recorder: recorder, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution,
         growth: growth, reference: reference))
   }
@@ -243,7 +244,7 @@ private struct ChallengeParser {
   /// tests of arguments and expected values; starters generated, solutions only in the languages
   /// with drivers.
   private mutating func parseFunctionChallenge(
-    _ top: StrictObject, function value: JSONValue, title: String, statement: String, tags: [String],
+    _ top: StrictObject, function value: JSONValue, title: String, statement: String, tags: [String], topic: String?,
     limits: StepLimits
   ) -> Result<Challenge, ChallengeLoadError> {
     let section = FunctionSectionParser(reader: reader)
@@ -338,7 +339,7 @@ private struct ChallengeParser {
     guard problems.isEmpty, let signature, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
     return .success(
       Challenge(
-        id: id, title: title, statement: statement, tags: tags, limits: limits,
+        id: id, title: title, statement: statement, tags: tags, topic: topic, limits: limits,
         checker: valueChecker.map { .functionProgram($0) } ?? .function(comparison),
         recorder: nil, tests: tests, starters: FunctionDrivers.starters(signature), solutions: solutions,
         wrongSolution: wrongSolution, growth: growth, function: signature, functionSteps: stepChecker,
@@ -349,7 +350,7 @@ private struct ChallengeParser {
   /// each test's verdict, so no checker; tests have a `stdin` (the interactor's input file) and
   /// may have an `expected_stdout` (its answer file).
   private mutating func parseInteractiveChallenge(
-    _ top: StrictObject, interactor value: JSONValue, title: String, statement: String, tags: [String],
+    _ top: StrictObject, interactor value: JSONValue, title: String, statement: String, tags: [String], topic: String?,
     limits: StepLimits
   ) -> Result<Challenge, ChallengeLoadError> {
     for key in ["checker", "output_checker", "recorder", "growth", "function", "compare", "reference"]
@@ -389,7 +390,8 @@ private struct ChallengeParser {
     guard problems.isEmpty, let interactor, let tests else { return .failure(ChallengeLoadError(problems: problems)) }
     return .success(
       Challenge(
-        id: id, title: title, statement: statement, tags: tags, limits: limits, checker: .interactor(interactor),
+        id: id, title: title, statement: statement, tags: tags, topic: topic, limits: limits,
+        checker: .interactor(interactor),
         recorder: nil, tests: tests, starters: starters, solutions: solutions, wrongSolution: wrongSolution))
   }
 
@@ -413,6 +415,21 @@ private struct ChallengeParser {
       if let tag = string(item, field: "tags[\(index)]", required: true, maximumLength: 32) { tags.append(tag) }
     }
     return tags
+  }
+
+  /// `topic`: one of `ChallengeTopics.all`, spelled as there; a near miss ("sorting") is named.
+  private mutating func parseTopic(_ value: JSONValue?) -> String? {
+    guard let value else { return nil }
+    guard let topic = string(value, field: "topic", required: true, maximumLength: 64) else { return nil }
+    if ChallengeTopics.all.contains(topic) { return topic }
+    let listed = ChallengeTopics.all.map { "\"\($0)\"" }.joined(separator: ", ")
+    let near = ChallengeTopics.all.first { $0.lowercased() == topic.lowercased() }
+    problem(
+      "topic",
+      (near.map { "\"\(topic)\" is not a topic; did you mean \"\($0)\"? " } ?? "\"\(topic)\" is not a topic. ")
+        + "A topic is one of \(listed) (docs/challenges.md, \"Topics\"); leave it out to list the challenge under "
+        + "\"\(ChallengeTopics.other)\"")
+    return nil
   }
 
   private func parseLimits(_ value: JSONValue?) -> StepLimits {

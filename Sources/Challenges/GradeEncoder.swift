@@ -42,11 +42,13 @@ public enum GradeEncoder {
     foundationValue(test.wire.json) as? [String: Any] ?? [:]
   }
 
-  /// A challenge as `GET /v1/challenges` and `dsa-run challenges --json` list it.
+  /// A challenge as `GET /v1/challenges` and `dsa-run challenges --json` list it; `topic` is null
+  /// for a challenge without one (listed under `ChallengeTopics.other`).
   public static func summaryObject(_ challenge: Challenge) -> [String: Any] {
     [
       "id": challenge.id,
       "title": challenge.title,
+      "topic": challenge.topic ?? NSNull(),
       "tags": challenge.tags,
       "tests": challenge.tests.count,
       "checker": challenge.checker.name,
@@ -63,6 +65,7 @@ public enum GradeEncoder {
       "id": challenge.id,
       "title": challenge.title,
       "statement": challenge.statement,
+      "topic": challenge.topic ?? NSNull(),
       "tags": challenge.tags,
       "checker": challenge.checker.name,
       "limits": [

@@ -319,12 +319,17 @@ func runChallengesCommand(_ arguments: [String]) -> Never {
   if asJSON {
     FileHandle.standardOutput.write(ResultEncoder.data(challenges.map(GradeEncoder.summaryObject)) + Data("\n".utf8))
   } else {
+    // Under their topics' headings in the vocabulary's order, as the page lists them.
     let width = max(2, challenges.map(\.id.count).max() ?? 0)
-    for challenge in challenges {
-      let tests = challenge.tests.count == 1 ? "1 test" : "\(challenge.tests.count) tests"
-      let tags = challenge.tags.isEmpty ? "" : "  [\(challenge.tags.joined(separator: ", "))]"
-      print(
-        "\(challenge.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(challenge.title)  (\(tests))\(tags)")
+    for heading in ChallengeTopics.ordered(challenges.map(\.topic)) {
+      print(heading)
+      for challenge in challenges where ChallengeTopics.heading(of: challenge.topic) == heading {
+        let tests = challenge.tests.count == 1 ? "1 test" : "\(challenge.tests.count) tests"
+        let tags = challenge.tags.isEmpty ? "" : "  [\(challenge.tags.joined(separator: ", "))]"
+        print(
+          "  \(challenge.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(challenge.title)  (\(tests))\(tags)"
+        )
+      }
     }
   }
   if !problems.isEmpty {

@@ -122,6 +122,7 @@ func showChallenge(_ arguments: [String]) -> Never {
     fail("\(error)", code: 2)
   }
   var lines = ["\(challenge.id): \(challenge.title)"]
+  lines.append("topic: \(ChallengeTopics.heading(of: challenge.topic))")
   if !challenge.tags.isEmpty { lines.append("tags: \(challenge.tags.joined(separator: ", "))") }
   lines.append("")
   lines.append(challenge.statement.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -112,7 +112,7 @@ let languagesHelp = """
 
 let challengesHelp = """
   Usage:
-    dsa-run challenges [--json]                   the challenges: id, title, tests, tags
+    dsa-run challenges [--json]                   the challenges by topic: id, title, tests, tags
     dsa-run challenges show ID|DIR                the statement and the sample tests
     dsa-run challenges starter ID|DIR --lang LANG [-o FILE]
                                                   the starter code (on stdout, or written to FILE)

@@ -42,6 +42,15 @@ let brokenCases: [BrokenCase] = [
   },
   BrokenCase("empty title", "title: must be a non-empty string") { $0["title"] = "" },
   BrokenCase("tags not strings", "tags[1]: must be a non-empty string") { $0["tags"] = ["a", 3] },
+  // A topic is one of a fixed vocabulary: the page and the CLI group the catalogue under it.
+  BrokenCase("unknown topic", #"topic: "Sorting algorithms" is not a topic. A topic is one of "Arrays and hashing""#) {
+    $0["topic"] = "Sorting algorithms"
+  },
+  BrokenCase("topic in another case", #"topic: "sorting" is not a topic; did you mean "Sorting"?"#) {
+    $0["topic"] = "sorting"
+  },
+  BrokenCase("Other is no topic", #"leave it out to list the challenge under "Other""#) { $0["topic"] = "Other" },
+  BrokenCase("topic not a string", "topic: must be a non-empty string") { $0["topic"] = ["Sorting"] },
   BrokenCase("missing statement file", "statement: statement.md: no such file") { $0.files["statement.md"] = nil },
   BrokenCase("missing test file", "challenge sample: tests[1].stdin: tests/x.in: no such file") {
     $0.setTest(1, "stdin", "tests/x.in")
@@ -207,6 +216,7 @@ let brokenCases: [BrokenCase] = [
     #expect(challenge.title == "Insertion sort")
     #expect(challenge.statement.hasPrefix("Sort the array"))
     #expect(challenge.tags == ["sorting", "steps"])
+    #expect(challenge.topic == nil, "no topic given: listed under Other")
     #expect(challenge.limits.cpuMilliseconds == 1500 && challenge.limits.memoryMegabytes == 128)
     #expect(challenge.checker.name == "steps")
     #expect(challenge.stepChecker?.fields == ["action", "active", "array"])

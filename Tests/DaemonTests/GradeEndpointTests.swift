@@ -19,10 +19,17 @@ struct GradeEndpointTests {
     let challenges = try #require(list.json["challenges"] as? [[String: Any]])
     let ids = challenges.compactMap { $0["id"] as? String }
     #expect(ids.count >= 10 && ids.contains("insertion-sort") && ids.contains("dijkstra-relaxations"))
+    // Each challenge's topic (null for none), and the topics in the order a client groups them.
+    let topics = try #require(list.json["topics"] as? [String])
+    #expect(topics.first == "Arrays and hashing" && topics.contains("Sorting") && !topics.contains("Other"))
+    let sorting = challenges.first { $0["id"] as? String == "insertion-sort" }
+    #expect(sorting?["topic"] as? String == "Sorting")
+    #expect(challenges.allSatisfy { ($0["topic"] as? String).map(topics.contains) ?? ($0["topic"] is NSNull) })
 
     let one = try curl(daemon.baseURL + "/v1/challenges/insertion-sort")
     #expect(one.status == 200)
     #expect((one.json["title"] as? String)?.isEmpty == false)
+    #expect(one.json["topic"] as? String == "Sorting")
     let missing = try curl(daemon.baseURL + "/v1/challenges/no-such-challenge")
     #expect(missing.status == 404)
     #expect((missing.json["error"] as? [String: Any])?["code"] as? String == "unknown_challenge")

@@ -23,6 +23,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -607,7 +608,7 @@ class PageTests(unittest.TestCase):
         for shown in ["run", "output", "player", "stage"]:
             self.assertTrue(browser.find_element(By.ID, shown).is_displayed(), shown)
         self.assertTrue(browser.find_element(By.CSS_SELECTOR, ".CodeMirror").is_displayed())
-        for hidden in ["tab-grade", "language", "statement", "grade", "stdin", "limits"]:
+        for hidden in ["tab-grade", "language", "statement", "grade", "stdin", "limits", "challenge-about", "dialogue"]:
             self.assertFalse(browser.find_element(By.ID, hidden).is_displayed(), hidden)
         self.assertFalse(browser.find_element(By.TAG_NAME, "header").is_displayed())
         set_source(browser, "print('embedded')\n")
@@ -814,6 +815,200 @@ class PageTests(unittest.TestCase):
         wait(browser, 30).until(lambda b: "Hello, world!" in text_of(b, "output"))
         self.assertFalse(browser.find_element(By.ID, "live-form").is_displayed())
         self.assertTrue(text_of(browser, "status").startswith("Finished"), text_of(browser, "status"))
+
+    # ---- issue 30 item 4: the catalogue by topic, the interactor's dialogue ----
+
+    def challenge_groups(self):
+        """The challenge select as [(optgroup label, [option values])], in order."""
+        return [tuple(group) for group in self.browser.execute_script("""
+          return [...document.querySelectorAll('#challenge optgroup')]
+            .map(g => [g.label, [...g.querySelectorAll('option')].map(o => o.value)]);""")]
+
+    def stub_challenges(self, change):
+        """Answers GET /v1/challenges and /v1/challenges/ID with the daemon's own answer as `change`
+        (JavaScript on `url` and `body`) leaves it; every other request goes through."""
+        self.browser.execute_script("""
+          const real = window.realFetch || (window.realFetch = window.fetch);
+          window.changeAnswer = (url, body) => { """ + change + """ };
+          window.fetch = async (url, options) => {
+            const answer = await real(url, options);
+            if (!String(url).includes('/v1/challenges')) return answer;
+            const body = await answer.json();
+            window.changeAnswer(String(url), body);
+            return new Response(JSON.stringify(body), {status: 200, headers: {'Content-Type': 'application/json'}});
+          };""")
+
+    def test_19_challenges_are_grouped_by_topic(self):
+        self.open_page()
+        browser = self.browser
+        with urllib.request.urlopen(self.daemon.url + "/v1/challenges") as response:
+            listed = json.load(response)
+        browser.find_element(By.ID, "tab-grade").click()
+        wait(browser).until(lambda b: len(Select(b.find_element(By.ID, "challenge")).options) > 3)
+        groups = self.challenge_groups()
+        # The server's topics in its order, "Other" last, each with its challenges and nothing else.
+        headings = [topic for topic in listed["topics"] + ["Other"]
+                    if any((challenge["topic"] or "Other") == topic for challenge in listed["challenges"])]
+        self.assertEqual([label for label, _ in groups], headings)
+        for label, ids in groups:
+            self.assertEqual(ids, [c["id"] for c in listed["challenges"] if (c["topic"] or "Other") == label], label)
+        by_id = {challenge_id: label for label, ids in groups for challenge_id in ids}
+        self.assertEqual(by_id["insertion-sort"], "Sorting")
+        self.assertEqual(by_id["reverse-linked-list"], "Linked lists")
+        self.assertEqual(by_id["guess-the-number"], "Searching")
+        self.assertLess(headings.index("Linked lists"), headings.index("Sorting"))
+        # With nothing asked for, the first challenge of the first topic is chosen.
+        self.assertEqual(Select(browser.find_element(By.ID, "challenge")).first_selected_option.get_attribute("value"),
+                         groups[0][1][0])
+        # The chosen challenge's topic and tags.
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("insertion-sort")
+        wait(browser).until(lambda b: "Topic: Sorting" in text_of(b, "challenge-about"))
+        tags = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#challenge-about .tags li")]
+        self.assertEqual(tags, ["sorting", "insertion-sort", "steps"])
+        self.assertEqual(browser.find_element(By.CSS_SELECTOR, "#challenge-about .tags").accessible_name, "Tags")
+        # A challenge without a topic (another helper's new one) is listed under "Other", last.
+        self.open_page()
+        self.stub_challenges("""
+          for (const challenge of body.challenges || [body]) if (challenge.id === 'two-sum-indices') challenge.topic = null;""")
+        browser.find_element(By.ID, "tab-grade").click()
+        wait(browser).until(lambda b: len(Select(b.find_element(By.ID, "challenge")).options) > 3)
+        groups = self.challenge_groups()
+        self.assertEqual(groups[-1], ("Other", ["two-sum-indices"]))
+        Select(browser.find_element(By.ID, "challenge")).select_by_value("two-sum-indices")
+        wait(browser).until(lambda b: "Topic: Other" in text_of(b, "challenge-about"))
+        # Run mode shows no challenge's topic.
+        browser.find_element(By.ID, "tab-run").click()
+        self.assertFalse(browser.find_element(By.ID, "challenge-about").is_displayed())
+
+    def test_20_keyboard_picks_a_challenge_from_another_topic(self):
+        self.open_page("?challenge=insertion-sort&lang=python")
+        browser = self.browser
+        wait(browser).until(lambda b: "Insertion sort" in text_of(b, "statement"))
+        keys = ActionChains(browser)
+        # From the top of the page, Tab by Tab to the challenge select.
+        browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+        for _ in range(20):
+            if browser.switch_to.active_element.get_attribute("id") == "challenge":
+                break
+            keys.send_keys(Keys.TAB).perform()
+        self.assertEqual(browser.switch_to.active_element.get_attribute("id"), "challenge")
+        # Type-ahead on the closed select picks by title, across groups: "Reverse a linked list".
+        keys.send_keys("Reverse").perform()
+        wait(browser).until(lambda b: "challenge=reverse-linked-list" in b.current_url)
+        wait(browser).until(lambda b: "Topic: Linked lists" in text_of(b, "challenge-about"))
+        self.assertIn("linked list", text_of(browser, "statement").lower())
+        self.assertEqual(browser.execute_script(
+            "return document.getElementById('challenge').selectedOptions[0].parentElement.label"), "Linked lists")
+        # Home and the arrows move through the groups as one list: Down from the last of a group
+        # is the first of the next.
+        keys.send_keys(Keys.HOME).perform()
+        wait(browser).until(lambda b: "Topic: Arrays and hashing" in text_of(b, "challenge-about"))
+        first_group = self.challenge_groups()[0][1]
+        for _ in first_group:
+            keys.send_keys(Keys.ARROW_DOWN).perform()
+        wait(browser).until(lambda b: "Topic: Linked lists" in text_of(b, "challenge-about"))
+        self.assertEqual(browser.switch_to.active_element.get_attribute("id"), "challenge")
+
+    def test_21_grading_guess_the_number_shows_the_dialogue(self):
+        self.open_page("?challenge=guess-the-number&lang=python")
+        browser = self.browser
+        wait(browser).until(lambda b: "Topic: Searching" in text_of(b, "challenge-about"))
+        with open(os.path.join(ROOT, "challenges/guess-the-number/solutions/wrong/main.py")) as handle:
+            set_source(browser, handle.read())
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 180).until(lambda b: b.find_element(By.ID, "grade").get_attribute("disabled") is None and
+                                  text_of(b, "grade-status"))
+        self.assertTrue(text_of(browser, "grade-status").startswith("Wrong answer. "), text_of(browser, "grade-status"))
+        pane = browser.find_element(By.ID, "dialogue")
+        self.assertTrue(pane.is_displayed())
+        # The first failing visible test is "sample": n = 10, the secret 7; the wrong solution asks
+        # 1, 2, 3... and the interactor stops it after ceil(log2 10) = 4 questions.
+        self.assertEqual(text_of(browser, "dialogue-title"), "The dialogue of test sample")
+        lines = [(item.get_attribute("class"), item.text)
+                 for item in browser.find_elements(By.CSS_SELECTOR, "#dialogue-lines li")]
+        self.assertEqual(lines[:5], [("interactor", "judge: 10"), ("program", "program: ? 1"), ("interactor", "judge: >"),
+                                     ("program", "program: ? 2"), ("interactor", "judge: >")])
+        self.assertEqual(lines[-1], ("program", "program: ? 5"))
+        # Told apart by colour too, and by the prefix alone for a screen reader.
+        colours = browser.execute_script("""
+          return ['program', 'interactor'].map(c => getComputedStyle(document.querySelector('#dialogue-lines li.' + c)).color);""")
+        self.assertNotEqual(colours[0], colours[1])
+        self.assertIn("judge: 10", browser.find_element(By.ID, "dialogue-lines").get_attribute("textContent"))
+        self.assertEqual(browser.find_element(By.ID, "dialogue-lines").accessible_name, "The dialogue of test sample")
+        shot(browser, "grade-dialogue.png")
+        # Another visible test's dialogue on request; a hidden test offers none.
+        rows = browser.find_elements(By.CSS_SELECTOR, "#tests tbody tr.test")
+        offered = [row.find_element(By.TAG_NAME, "td").text for row in rows
+                   if row.find_elements(By.XPATH, ".//button[. = 'Show the dialogue']")]
+        self.assertEqual(offered, ["sample", "one", "two", "seven", "thousand-low"])
+        seven = [row for row in rows if row.text.startswith("seven")][0]
+        seven.find_element(By.XPATH, ".//button[. = 'Show the dialogue']").click()
+        self.assertEqual(text_of(browser, "dialogue-title"), "The dialogue of test seven")
+        self.assertEqual(browser.switch_to.active_element.get_attribute("id"), "dialogue-lines")
+        self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#dialogue-lines li")[0].text, "judge: 7")
+        # A new grade clears it at once.
+        self.stub_grade(None)
+        browser.find_element(By.ID, "grade").click()
+        self.assertFalse(browser.find_element(By.ID, "dialogue").is_displayed())
+
+    def test_22_a_long_dialogue_is_bounded_and_fits_a_phone(self):
+        self.phone()
+        self.open_page("?challenge=guess-the-number&lang=python")
+        browser = self.browser
+        wait(browser).until(lambda b: "Topic: Searching" in text_of(b, "challenge-about"))
+        turns = [{"from": "interactor", "text": "2000\n"}]
+        for question in range(1, 1200):
+            turns += [{"from": "program", "text": f"? {question}\n"}, {"from": "interactor", "text": ">\n"}]
+        answer = {
+            "challenge": "guess-the-number", "language": "python", "version": "3", "verdict": "wrong_answer",
+            "score": 0, "message": "Test sample: too many questions.", "compile": None, "compile_cache": "none",
+            "wall_ms": 42, "growth": None,
+            "tests": [{"name": "sample", "verdict": "wrong_answer", "score": 0, "points": 1, "cpu_ms": 1,
+                       "wall_ms": 2, "memory_kb": 9000, "message": "too many questions", "stderr": "", "hidden": False,
+                       "first_difference": None,
+                       "details": {"input": "2000 1999\n", "input_truncated": False, "expected_output": None,
+                                   "output": "", "output_truncated": False, "last_matching_step": None},
+                       "transcript": {"turns": turns, "truncated": True}}]}
+        # The other tests as the real grade has them, the widest cells included ("under 16 MiB").
+        for name in ["one", "two", "seven", "thousand-low"]:
+            answer["tests"].append({
+                "name": name, "verdict": "accepted", "score": 1, "points": 1, "cpu_ms": 1, "wall_ms": 30,
+                "memory_kb": 2600, "message": "", "stderr": "", "hidden": False, "first_difference": None,
+                "details": None, "transcript": {"turns": [{"from": "interactor", "text": "1\n"}], "truncated": False}})
+        for name, points in [("thousand-high", 1), ("power-of-two", 1), ("billion", 2), ("billion-edge", 2)]:
+            answer["tests"].append({
+                "name": name, "verdict": "wrong_answer", "score": 0, "points": points, "time": "under 0.1 s",
+                "memory": "under 16 MiB", "message": "Wrong answer on a hidden test.", "stderr": "", "hidden": True,
+                "first_difference": None})
+        self.stub_grade(answer)
+        browser.find_element(By.ID, "grade").click()
+        wait(browser, 30).until(lambda b: b.find_element(By.ID, "dialogue").is_displayed())
+        items = browser.find_elements(By.CSS_SELECTOR, "#dialogue-lines li")
+        # 2,399 lines: the last 1,000 and the note that the rest was not kept.
+        self.assertEqual(len(items), 1001)
+        self.assertEqual(items[-2].text, "judge: >")
+        self.assertEqual(items[-1].text, "The rest was not kept: a dialogue is kept up to 16 KiB.")
+        self.assertEqual(text_of(browser, "dialogue-cap-text"),
+                         "Showing the last 1,000 lines; 1,399 earlier lines are hidden.")
+        box = browser.execute_script("""
+          const list = document.getElementById('dialogue-lines');
+          return [list.clientHeight, list.scrollHeight, list.scrollTop + list.clientHeight];""")
+        self.assertLess(box[0], 400, "the pane is bounded like the output pane")
+        self.assertGreaterEqual(box[2], box[1] - 2, "scrolled to the end, where the dialogue went wrong")
+        shot(browser, "dialogue-phone-400.png")
+        # Nothing wider than the screen: the dialogue and its "Show all" inside it; the results
+        # table, as ever, scrolls sideways in its own box (its last column, with the buttons, too).
+        widths = browser.execute_script("return [document.scrollingElement.scrollWidth, window.innerWidth]")
+        self.assertLessEqual(widths[0], widths[1])
+        outside = browser.execute_script("""
+          return ['dialogue-lines', 'dialogue-all', 'dialogue-title'].filter(id => {
+            const r = document.getElementById(id).getBoundingClientRect();
+            return r.left < 0 || r.right > window.innerWidth + 0.5; });""")
+        self.assertEqual(outside, [])
+        browser.find_element(By.ID, "dialogue-all").click()
+        self.assertEqual(len(browser.find_elements(By.CSS_SELECTOR, "#dialogue-lines li")), 2400)
+        self.assertEqual(browser.find_elements(By.CSS_SELECTOR, "#dialogue-lines li")[0].text, "judge: 2000")
+        self.assertFalse(browser.find_element(By.ID, "dialogue-cap").is_displayed())
 
     def test_06_no_request_leaves_the_origin_and_no_policy_violation(self):
         self.open_page()

@@ -101,8 +101,10 @@ struct V1API: FrontEnd, StoredJobRunner {
       return LiveConnect.v1(request, service: service, router: scope, configuration: configuration)
     case "/v1/challenges":
       let challenges = service.challenges
+      // The topics come along so a client groups the list in their order without a copy of them.
       return Self.json([
-        "challenges": challenges.ids.compactMap { challenges.challenges[$0] }.map(GradeEncoder.summaryObject)
+        "challenges": challenges.ids.compactMap { challenges.challenges[$0] }.map(GradeEncoder.summaryObject),
+        "topics": ChallengeTopics.all,
       ])
     case Self.challengeRoute:
       let id = String(scope.path.dropFirst(Self.challengePrefix.count))
