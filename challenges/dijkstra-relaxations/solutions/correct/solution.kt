@@ -25,8 +25,8 @@ class Solution {
                 val through = dist[node]!! + edge[2]
                 val relaxed = dist[to].let { it == null || through < it }
                 if (relaxed) dist[to] = through
-                rec.step("relax", mapOf("current" to node, "dist" to dist.toList(), "edge" to listOf(node.toLong(), edge[1], edge[2]),
-                    "relaxed" to relaxed))
+                rec.step("relax", mapOf("current" to node, "dist" to dist.toList(),
+                    "edge" to listOf(node.toLong(), edge[1], edge[2]), "relaxed" to relaxed))
             }
         }
         return LongArray(count) { dist[it] ?: -1L }

@@ -34,7 +34,8 @@ def dijkstra(n: int, edges: list[list[int]], source: int) -> list[int]:
             if relaxed:
                 dist[to] = through
             if old is None:
-                caption = f"{to} is reached for the first time through {node}: distance {base} + {weight} = {through}."
+                caption = (f"{to} is reached for the first time through {node}: "
+                           f"distance {base} + {weight} = {through}.")
             elif relaxed:
                 caption = f"Going to {to} through {node} costs {base} + {weight} = {through}, less than {old}: update it."
             else:

@@ -31,8 +31,8 @@ class Solution {
                 long through = dist[node] + edge[2];
                 boolean relaxed = dist[to] == null || through < dist[to];
                 if (relaxed) dist[to] = through;
-                rec.step("relax", Map.of("current", node, "dist", Arrays.asList(dist), "edge", List.of(node, to, edge[2]),
-                    "relaxed", relaxed));
+                rec.step("relax", Map.of("current", node, "dist", Arrays.asList(dist),
+                    "edge", List.of(node, to, edge[2]), "relaxed", relaxed));
             }
         }
         long[] result = new long[count];

@@ -5,7 +5,8 @@ class Solution {
 
     fun quickSort(items: LongArray): LongArray {
         val array = items.copyOf()
-        fun step(action: String, vararg active: Int) = rec.step(action, mapOf("active" to active.toList(), "array" to array))
+        fun step(action: String, vararg active: Int) =
+            rec.step(action, mapOf("active" to active.toList(), "array" to array))
 
         fun sort(lo: Int, hi: Int) {
             if (lo >= hi) return
