@@ -40,3 +40,93 @@ enum RecorderShapesFixture {
     }
   }
 }
+
+/// The page's hand-written steps files (Tests/page/steps/, played by `scripts/test-page
+/// StepShapeTests`) are what the shape recorders write: the Python forms, given the files' captions,
+/// write them byte for byte.
+private let pageStepsPrograms: [String: String] = [
+  "linked-list.steps": #"""
+  from dsa import ListRecorder
+
+  linked = ListRecorder([1, 2, 3])
+  linked.point("prev", None)
+  linked.point("curr", 0)
+  linked.step("start", caption="Reverse 1 -> 2 -> 3: prev is null, curr is the head.")
+  prev, curr = None, linked.head
+  while curr is not None:
+      after = linked.next(curr)
+      linked.link(curr, prev)
+      shown = "null" if prev is None else linked.value(prev)
+      linked.step("relink", [curr], caption=f"Point {linked.value(curr)} back at prev ({shown}).")
+      prev, curr = curr, after
+      linked.point("prev", prev)
+      linked.point("curr", curr)
+      if curr is None:
+          linked.step("advance", caption=f"Move prev to {linked.value(prev)}; curr is null, so the loop ends.")
+      else:
+          linked.step("advance", caption=f"Move prev to {linked.value(prev)} and curr to {linked.value(curr)}.")
+  linked.set_head(prev)
+  linked.step("done", caption="The head is prev: 3 -> 2 -> 1.")
+
+  """#,
+  "union-find.steps": #"""
+  from dsa import UnionFindRecorder
+
+  sets = UnionFindRecorder(5)
+  sets.step("start", caption="Five sets of one element each.")
+  sets.union(0, 1, caption="Union 0 and 1: 1's root now points at 0.")
+  sets.union(2, 3, caption="Union 2 and 3: 3 points at 2.")
+  sets.union(1, 3, caption="Union 1 and 3: the roots 0 and 2 have equal ranks, so 2 goes under 0.")
+  sets.find(3, caption="Find 3 with path compression: 3 now points at the root 0 itself.")
+
+  """#,
+  "stack.steps": #"""
+  from dsa import StackRecorder
+
+  stack = StackRecorder()
+  stack.push(4, caption="Push 4.")
+  stack.push(7, caption="Push 7 on top.")
+  stack.pop(caption="Pop 7 from the top.")
+  stack.push(9, caption="Push 9 on top.")
+
+  """#,
+  "queue.steps": #"""
+  from dsa import StackRecorder
+
+  queue = StackRecorder("queue")
+  queue.enqueue(5, caption="Enqueue 5.")
+  queue.enqueue(8, caption="Enqueue 8 at the back.")
+  queue.dequeue(caption="Dequeue 5 from the front.")
+
+  """#,
+  "deque.steps": #"""
+  from dsa import StackRecorder
+
+  deque = StackRecorder("deque")
+  deque.push_back(1, caption="Push 1 at the back.")
+  deque.push_front(2, caption="Push 2 at the front.")
+  deque.pop_back(caption="Pop 1 from the back.")
+
+  """#,
+  "heap.steps": #"""
+  from dsa import HeapRecorder
+
+  heap = HeapRecorder([1, 3, 5, 7])
+  heap.push(2, caption="Push 2 at the end of the heap.")
+  heap.compare(1, 4, caption="Compare 2 with its parent 3.")
+  heap.swap(1, 4, caption="2 is smaller: swap it with its parent.")
+  heap.compare(0, 1, caption="Compare 2 with its parent 1: not smaller, so it stays.")
+
+  """#,
+]
+
+@Suite struct RecorderPageStepsTests {
+  @Test(arguments: pageStepsPrograms.keys.sorted())
+  func thePythonShapeRecordersWriteThePagesStepsFile(file: String) throws {
+    try #require(installed("python"), "needs python: scripts/install-toolchains python")
+    let result = try execute("python", try #require(pageStepsPrograms[file]))
+    #expect(result.run?.status == .ok, "\(result.stderr)")
+    let wanted = try RecorderShapesFixture.contents(TestExecutors.repositoryRoot + "/Tests/page/steps/" + file)
+    #expect(result.stdout == wanted, "\(file):\n\(result.stdout)")
+  }
+}
