@@ -130,3 +130,44 @@ private let pageStepsPrograms: [String: String] = [
     #expect(result.stdout == wanted, "\(file):\n\(result.stdout)")
   }
 }
+
+/// A node id the recorder never gave (or took back) is refused at the call, in every language, with
+/// the same message: a wrong id would otherwise draw an arrow to nothing.
+private let unknownIDProbes: [String: String] = [
+  "python": "from dsa import ListRecorder\nListRecorder([1]).link(0, 5)\n",
+  "javascript": "const { ListRecorder } = require('dsa');\nnew ListRecorder([1]).link(0, 5);\n",
+  "cpp": "#include <dsa/recorder.hpp>\nint main() { dsa::ListRecorder<long long>{1}.link(0, 5); }\n",
+  "c": """
+  #include <dsa/recorder.h>
+  int main(void) {
+    long long one[] = {1};
+    dsa_list list;
+    dsa_list_init(&list, one, 1);
+    dsa_list_link(&list, 0, 5);
+    return 0;
+  }
+
+  """,
+  "java": """
+  import dsa.ListRecorder;
+
+  public class Main {
+      public static void main(String[] args) { new ListRecorder(new int[] {1}).link(0, 5); }
+  }
+
+  """,
+  "kotlin": "import dsa.ListRecorder\n\nfun main() { ListRecorder(intArrayOf(1)).link(0, 5) }\n",
+  "go": "package main\n\nimport \"dsa\"\n\nfunc main() { dsa.NewListRecorder([]int{1}).Link(0, 5) }\n",
+  "dart": "import 'package:dsa/dsa.dart';\n\nvoid main() => ListRecorder([1]).link(0, 5);\n",
+]
+
+extension RecorderShapesTests {
+  @Test(arguments: RecorderFixture.languages)
+  func aNodeIDTheRecorderNeverGaveIsRefusedWithAClearMessage(language: String) throws {
+    try #require(installed(language), "needs \(language): scripts/install-toolchains \(language)")
+    let result = try execute(language, try #require(unknownIDProbes[language]))
+    #expect(result.run?.status == .runtimeError, "\(result.compileMessages) \(result.stderr)")
+    #expect(result.stderr.contains("no node 5: ids are the ones the recorder gave"), "\(result.stderr)")
+    #expect(result.stdout.isEmpty, "\(result.stdout)")
+  }
+}
