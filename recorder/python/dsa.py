@@ -9,7 +9,9 @@
 
 The recorder keeps the elements with stable ids (so duplicates animate correctly), writes every
 step to stdout at once (flushed), and makes up a caption when none is given. docs/challenges.md
-("Step recorder") has the whole API; the step lines are the ones the steps checker reads.
+("Step recorder") has the whole API; the step lines are the ones the steps checker reads. The shape
+recorders (ListRecorder, TreeRecorder, HeapRecorder, StackRecorder, HashMapRecorder, TableRecorder,
+MatchRecorder, UnionFindRecorder) write the other step shapes the same way ("Shape recorders").
 """
 
 import json

@@ -8,7 +8,8 @@
 //   rec.done();
 //
 // The recorder keeps the elements with stable ids, writes every step to stdout at once and makes
-// up a caption when none is given. docs/challenges.md ("Step recorder") has the whole API.
+// up a caption when none is given. docs/challenges.md ("Step recorder") has the whole API; the
+// shape recorders below (ListRecorder ... UnionFindRecorder) write the other step shapes.
 
 const MAX_STEPS = 100000;
 let stepsWritten = 0; // per process, whatever the number of recorders
