@@ -120,5 +120,9 @@ public class Main {
         plain.union(1, 2);
         plain.setParent(2, 1);
         plain.step("end");
+        HashMapRecorder text = new HashMapRecorder(1);
+        text.insert(0, "é\"\n", 1);
+        MatchRecorder accented = new MatchRecorder("äb", "b");
+        accented.compare(1, 0);
     }
 }

@@ -16,6 +16,8 @@ int main(void) {
   dsa_table grid, row;
   dsa_match naive, kmp, rolling;
   dsa_uf sets, plain;
+  dsa_map text;
+  dsa_match accented;
   size_t k;
 
   dsa_list_init(&linked, two, 2);
@@ -145,5 +147,11 @@ int main(void) {
   dsa_uf_step(&plain, "end", NULL, 0, NULL);
   dsa_uf_free(&sets);
   dsa_uf_free(&plain);
+  dsa_map_init(&text, 1);
+  dsa_map_insert(&text, 0, "é\"\n", 1, NULL);
+  dsa_map_free(&text);
+  dsa_match_init(&accented, "äb", "b");
+  dsa_match_compare(&accented, 1, 0, NULL);
+  dsa_match_free(&accented);
   return 0;
 }

@@ -115,4 +115,8 @@ int main() {
   plain.unite(1, 2);
   plain.setParent(2, 1);
   plain.step("end");
+  dsa::HashMapRecorder<std::string, long long> text(1);
+  text.insert(0, "é\"\n", 1);
+  dsa::MatchRecorder accented("äb", "b");
+  accented.compare(1, 0);
 }

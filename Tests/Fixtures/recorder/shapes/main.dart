@@ -129,4 +129,8 @@ void main() {
   plain.union(1, 2);
   plain.setParent(2, 1);
   plain.step('end');
+  final text = HashMapRecorder(1);
+  text.insert(0, 'é"\n', 1);
+  final accented = MatchRecorder('äb', 'b');
+  accented.compare(1, 0);
 }

@@ -116,4 +116,8 @@ func main() {
 	plain.Union(1, 2)
 	plain.SetParent(2, 1)
 	plain.Step("end", nil)
+	text := dsa.NewHashMapRecorder(1)
+	text.Insert(0, "é\"\n", 1)
+	accented := dsa.NewMatchRecorder("äb", "b")
+	accented.Compare(1, 0)
 }

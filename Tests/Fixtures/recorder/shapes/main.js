@@ -114,3 +114,8 @@ plain.union(0, 1);
 plain.union(1, 2);
 plain.setParent(2, 1);
 plain.step('end');
+
+const text = new HashMapRecorder(1);
+text.insert(0, 'é"\n', 1);
+const accented = new MatchRecorder('äb', 'b');
+accented.compare(1, 0);

@@ -119,4 +119,8 @@ fun main() {
     plain.union(1, 2)
     plain.setParent(2, 1)
     plain.step("end")
+    val text = HashMapRecorder(1)
+    text.insert(0, "é\"\n", 1)
+    val accented = MatchRecorder("äb", "b")
+    accented.compare(1, 0)
 }

@@ -113,3 +113,8 @@ plain.union(0, 1)
 plain.union(1, 2)
 plain.set_parent(2, 1)
 plain.step("end")
+
+text = HashMapRecorder(1)
+text.insert(0, "é\"\n", 1)
+accented = MatchRecorder("äb", "b")
+accented.compare(1, 0)
