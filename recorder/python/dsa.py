@@ -227,11 +227,14 @@ class _Nodes:
 
 
 class ListRecorder:
-    """A linked list: `ListRecorder([1, 2, 3])` chains nodes 0 -> 1 -> 2 with the head at 0."""
+    """A linked list: `ListRecorder([1, 2, 3])` chains nodes 0 -> 1 -> 2 with the head at 0; with
+    `doubly=True` each node has a `prev` too and the list a `tail`."""
 
-    def __init__(self, values=()):
+    def __init__(self, values=(), doubly=False):
         self._nodes = _Nodes("node")
         self._head = None
+        self._doubly = bool(doubly)
+        self._tail = None
         self._pointers = {}
         previous = None
         for value in values:
@@ -240,14 +243,31 @@ class ListRecorder:
                 self._head = node
             else:
                 self.link(previous, node)
+                if self._doubly:
+                    self.link_prev(node, previous)
             previous = node
+        if self._doubly:
+            self._tail = previous
 
     def add(self, value):
         """A new node, linked to nothing; returns its id."""
-        return self._nodes.add({"value": _check_value(value), "next": None})
+        return self._nodes.add({"value": _check_value(value), "next": None, "prev": None})
 
     def link(self, node, next_node):
         self._nodes[node]["next"] = self._nodes.check(next_node)
+
+    def link_prev(self, node, prev_node):
+        """A doubly linked list's back link."""
+        self._check_doubly("link_prev")
+        self._nodes[node]["prev"] = self._nodes.check(prev_node)
+
+    def set_tail(self, node):
+        self._check_doubly("set_tail")
+        self._tail = self._nodes.check(node)
+
+    def _check_doubly(self, call):
+        if not self._doubly:
+            raise RecorderError(f"{call} is for a doubly linked list: ListRecorder(values, doubly=True)")
 
     def set_head(self, node):
         self._head = self._nodes.check(node)
@@ -260,10 +280,13 @@ class ListRecorder:
         """The node leaves the list; a link, the head or a pointer to it becomes None."""
         self._nodes.remove(node)
         for _, other in self._nodes.alive():
-            if other["next"] == node:
-                other["next"] = None
+            for side in ("next", "prev"):
+                if other[side] == node:
+                    other[side] = None
         if self._head == node:
             self._head = None
+        if self._tail == node:
+            self._tail = None
         for name, target in self._pointers.items():
             if target == node:
                 self._pointers[name] = None
@@ -278,11 +301,24 @@ class ListRecorder:
     def next(self, node):
         return self._nodes[node]["next"]
 
+    @property
+    def tail(self):
+        return self._tail
+
+    def prev(self, node):
+        return self._nodes[node]["prev"]
+
     def step(self, action, active=None, caption=None):
-        body = {"action": action, "head": self._head,
-                "nodes": [{"id": node_id, "value": node["value"], "next": node["next"]}
-                          for node_id, node in self._nodes.alive()],
-                "pointers": dict(self._pointers)}
+        body = {"action": action, "head": self._head}
+        if self._doubly:
+            body["tail"] = self._tail
+        body["nodes"] = []
+        for node_id, node in self._nodes.alive():
+            written = {"id": node_id, "value": node["value"], "next": node["next"]}
+            if self._doubly:
+                written["prev"] = node["prev"]
+            body["nodes"].append(written)
+        body["pointers"] = dict(self._pointers)
         if active is not None:
             body["active"] = [self._nodes.check(node) for node in active]
         body["caption"] = caption if caption is not None else str(action)
@@ -545,6 +581,12 @@ class HashMapRecorder:
     def set_value(self, entry, value):
         self._entries[entry]["value"] = _check_value(value)
 
+    def mark_deleted(self, entry, caption=None):
+        """Open addressing's delete: the entry stays in its bucket as a tombstone (`"deleted": true`)."""
+        self._entries[entry]["deleted"] = True
+        key = self._entries[entry]["key"]
+        self.step("delete", [entry], caption if caption is not None else f"Delete {_json(key)}: a tombstone stays")
+
     def resize(self, bucket_count):
         """More buckets (entries stay where they are until moved)."""
         if bucket_count < len(self._buckets):
@@ -568,9 +610,14 @@ class HashMapRecorder:
         """The ids of bucket index's entries, in order."""
         return list(self._buckets[index])
 
+    def _entry_json(self, entry):
+        written = {"id": entry, "key": self._entries[entry]["key"], "value": self._entries[entry]["value"]}
+        if self._entries[entry].get("deleted"):
+            written["deleted"] = True
+        return written
+
     def step(self, action, active=None, caption=None):
-        buckets = [[{"id": entry, "key": self._entries[entry]["key"], "value": self._entries[entry]["value"]}
-                    for entry in bucket] for bucket in self._buckets]
+        buckets = [[self._entry_json(entry) for entry in bucket] for bucket in self._buckets]
         body = {"action": action, "buckets": buckets, "key": self._key, "hash": self._hash,
                 "probe": list(self._probe)}
         if active is not None:

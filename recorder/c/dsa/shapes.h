@@ -132,10 +132,11 @@ static inline void dsa_pointers_free_(dsa_pointers_ *pointers) {
 /* ---- linked list ---------------------------------------------------------------------------- */
 
 typedef struct {
-  long long *values, *next; /* by node id */
+  long long *values, *next, *prev; /* by node id */
   unsigned char *alive;
   size_t count, capacity;   /* ids given so far */
-  long long head;           /* DSA_NONE for null */
+  long long head, tail;     /* DSA_NONE for null; tail and prev only in a doubly linked list */
+  int doubly;
   dsa_pointers_ pointers;
 } dsa_list;
 
@@ -144,30 +145,65 @@ static inline long long dsa_list_add(dsa_list *list, long long value) {
   if (dsa_full_(list->count, &list->capacity)) {
     DSA_RESIZE_(list->values, list->capacity);
     DSA_RESIZE_(list->next, list->capacity);
+    DSA_RESIZE_(list->prev, list->capacity);
     DSA_RESIZE_(list->alive, list->capacity);
   }
   list->values[list->count] = value;
   list->next[list->count] = DSA_NONE;
+  list->prev[list->count] = DSA_NONE;
   list->alive[list->count] = 1;
   return (long long)list->count++;
 }
 
-/* Chains nodes 0 -> 1 -> ... holding values, with the head at 0 (DSA_NONE when n is 0). */
-static inline void dsa_list_init(dsa_list *list, const long long *values, size_t n) {
+static inline void dsa_list_chain_(dsa_list *list, const long long *values, size_t n, int doubly) {
   size_t k;
   memset(list, 0, sizeof *list);
-  list->head = DSA_NONE;
+  list->head = list->tail = DSA_NONE;
+  list->doubly = doubly;
   for (k = 0; k < n; k++) {
     long long node = dsa_list_add(list, values[k]);
-    if (k == 0) list->head = node;
-    else list->next[node - 1] = node;
+    if (k == 0) {
+      list->head = node;
+    } else {
+      list->next[node - 1] = node;
+      if (doubly) list->prev[node] = node - 1;
+    }
+    if (doubly) list->tail = node;
   }
+}
+
+/* Chains nodes 0 -> 1 -> ... holding values, with the head at 0 (DSA_NONE when n is 0). */
+static inline void dsa_list_init(dsa_list *list, const long long *values, size_t n) {
+  dsa_list_chain_(list, values, n, 0);
+}
+
+/* The same, doubly linked: each node has a prev too, and the list a tail. */
+static inline void dsa_list_init_doubly(dsa_list *list, const long long *values, size_t n) {
+  dsa_list_chain_(list, values, n, 1);
 }
 
 static inline void dsa_list_link(dsa_list *list, long long node, long long next) {
   dsa_check_id_(list->alive, list->count, node, "node", 0);
   dsa_check_id_(list->alive, list->count, next, "node", 1);
   list->next[node] = next;
+}
+
+static inline void dsa_list_check_doubly_(const dsa_list *list, const char *call) {
+  if (!list->doubly) dsa_fail_("%s is for a doubly linked list: dsa_list_init_doubly", call);
+}
+
+/* A doubly linked list's back link. */
+static inline void dsa_list_link_prev(dsa_list *list, long long node, long long prev) {
+  dsa_list_check_doubly_(list, "dsa_list_link_prev");
+  dsa_check_id_(list->alive, list->count, node, "node", 0);
+  dsa_check_id_(list->alive, list->count, prev, "node", 1);
+  list->prev[node] = prev;
+}
+
+static inline void dsa_list_set_tail(dsa_list *list, long long node) {
+  dsa_list_check_doubly_(list, "dsa_list_set_tail");
+  dsa_check_id_(list->alive, list->count, node, "node", 1);
+  list->tail = node;
 }
 
 static inline void dsa_list_set_head(dsa_list *list, long long node) {
@@ -188,8 +224,10 @@ static inline void dsa_list_remove(dsa_list *list, long long node) {
   list->alive[node] = 0;
   for (k = 0; k < list->count; k++) {
     if (list->alive[k] && list->next[k] == node) list->next[k] = DSA_NONE;
+    if (list->alive[k] && list->prev[k] == node) list->prev[k] = DSA_NONE;
   }
   if (list->head == node) list->head = DSA_NONE;
+  if (list->tail == node) list->tail = DSA_NONE;
   dsa_pointers_clear_(&list->pointers, node);
 }
 
@@ -203,6 +241,11 @@ static inline long long dsa_list_next(const dsa_list *list, long long node) {
   return list->next[node];
 }
 
+static inline long long dsa_list_prev(const dsa_list *list, long long node) {
+  dsa_check_id_(list->alive, list->count, node, "node", 0);
+  return list->prev[node];
+}
+
 /* Writes the list; active (node ids, active_count of them) is left out when NULL. */
 static inline void dsa_list_step(dsa_list *list, const char *action, const long long *active, size_t active_count,
                                  const char *caption) {
@@ -213,6 +256,10 @@ static inline void dsa_list_step(dsa_list *list, const char *action, const long 
   dsa_begin_step_(&line, action);
   dsa_text_field_(&line, "head");
   dsa_text_id_(&line, list->head);
+  if (list->doubly) {
+    dsa_text_field_(&line, "tail");
+    dsa_text_id_(&line, list->tail);
+  }
   dsa_text_puts_(&line, ",\"nodes\":[");
   for (k = 0; k < list->count; k++) {
     if (!list->alive[k]) continue;
@@ -223,6 +270,10 @@ static inline void dsa_list_step(dsa_list *list, const char *action, const long 
     dsa_text_int_(&line, list->values[k]);
     dsa_text_puts_(&line, ",\"next\":");
     dsa_text_id_(&line, list->next[k]);
+    if (list->doubly) {
+      dsa_text_puts_(&line, ",\"prev\":");
+      dsa_text_id_(&line, list->prev[k]);
+    }
     dsa_text_puts_(&line, "}");
   }
   dsa_text_puts_(&line, "]");
@@ -238,6 +289,7 @@ static inline void dsa_list_step(dsa_list *list, const char *action, const long 
 static inline void dsa_list_free(dsa_list *list) {
   free(list->values);
   free(list->next);
+  free(list->prev);
   free(list->alive);
   dsa_pointers_free_(&list->pointers);
   memset(list, 0, sizeof *list);
@@ -649,7 +701,7 @@ static inline void dsa_stack_free(dsa_stack *stack) {
 typedef struct {
   char **keys;               /* by entry id (the recorder's copies) */
   long long *values, *bucket, *order; /* an entry's place: its bucket, then its order there */
-  unsigned char *alive;
+  unsigned char *alive, *deleted; /* deleted: a tombstone */
   size_t count, capacity;    /* ids given so far */
   size_t bucket_count;
   long long next_order;
@@ -697,7 +749,7 @@ static inline void dsa_map_write_(dsa_map *map, const char *action, const long l
       dsa_text_string_(&line, map->keys[next]);
       dsa_text_puts_(&line, ",\"value\":");
       dsa_text_int_(&line, map->values[next]);
-      dsa_text_puts_(&line, "}");
+      dsa_text_puts_(&line, map->deleted[next] ? ",\"deleted\":true}" : "}");
     }
     dsa_text_puts_(&line, "]");
   }
@@ -745,12 +797,14 @@ static inline long long dsa_map_insert(dsa_map *map, size_t bucket, const char *
     DSA_RESIZE_(map->bucket, map->capacity);
     DSA_RESIZE_(map->order, map->capacity);
     DSA_RESIZE_(map->alive, map->capacity);
+    DSA_RESIZE_(map->deleted, map->capacity);
   }
   map->keys[id] = dsa_strdup_(key);
   map->values[id] = value;
   map->bucket[id] = (long long)bucket;
   map->order[id] = map->next_order++;
   map->alive[id] = 1;
+  map->deleted[id] = 0;
   map->count++;
   dsa_text_puts_(&fallback, "Put ");
   dsa_text_string_(&fallback, key);
@@ -775,6 +829,17 @@ static inline void dsa_map_remove(dsa_map *map, long long id, const char *captio
 static inline void dsa_map_set_value(dsa_map *map, long long id, long long value) {
   dsa_check_id_(map->alive, map->count, id, "entry", 0);
   map->values[id] = value;
+}
+
+/* Open addressing's delete: the entry stays in its bucket as a tombstone ("deleted": true). */
+static inline void dsa_map_mark_deleted(dsa_map *map, long long id, const char *caption) {
+  dsa_text_ fallback = {NULL, 0, 0};
+  dsa_check_id_(map->alive, map->count, id, "entry", 0);
+  map->deleted[id] = 1;
+  dsa_text_puts_(&fallback, "Delete ");
+  dsa_text_string_(&fallback, map->keys[id]);
+  dsa_text_puts_(&fallback, ": a tombstone stays");
+  dsa_map_write_(map, "delete", &id, 1, caption, fallback.data);
 }
 
 /* More buckets (entries stay where they are until moved). */
@@ -815,6 +880,7 @@ static inline void dsa_map_free(dsa_map *map) {
   free(map->bucket);
   free(map->order);
   free(map->alive);
+  free(map->deleted);
   free(map->key);
   free(map->probe);
   memset(map, 0, sizeof *map);

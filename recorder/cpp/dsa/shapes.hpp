@@ -100,34 +100,46 @@ inline std::string pick(const std::optional<std::string>& caption, const std::st
 
 }  // namespace detail
 
-/// A linked list's steps: nodes with ids, a head and the algorithm's pointers.
+/// A linked list's steps: nodes with ids, a head and the algorithm's pointers; a doubly linked
+/// list (doubly true) has a prev on each node and a tail.
 template <typename T = long long>
 class ListRecorder {
  public:
   ListRecorder() = default;
   /// Chains nodes 0 -> 1 -> ... holding values, with the head at 0.
-  explicit ListRecorder(const std::vector<T>& values) {
+  explicit ListRecorder(const std::vector<T>& values, bool doubly = false) : doubly_(doubly) {
     Id previous;
     for (const auto& value : values) {
       long long node = add(value);
       if (previous) {
         link(*previous, node);
+        if (doubly_) linkPrev(node, previous);
       } else {
         head_ = node;
       }
       previous = node;
     }
+    if (doubly_) tail_ = previous;
   }
   ListRecorder(std::initializer_list<T> values) : ListRecorder(std::vector<T>(values)) {}
 
   /// A new node, linked to nothing; returns its id.
   long long add(T value) {
-    nodes_.push_back(Node{detail::checked(std::move(value)), std::nullopt});
+    nodes_.push_back(Node{detail::checked(std::move(value)), std::nullopt, std::nullopt});
     return static_cast<long long>(nodes_.size()) - 1;
   }
 
   void link(long long node, Id next) { detail::alive(nodes_, node, "node").next = detail::aliveOrNull(nodes_, next, "node"); }
   void setHead(Id node) { head_ = detail::aliveOrNull(nodes_, node, "node"); }
+  /// A doubly linked list's back link.
+  void linkPrev(long long node, Id prev) {
+    checkDoubly("linkPrev");
+    detail::alive(nodes_, node, "node").prev = detail::aliveOrNull(nodes_, prev, "node");
+  }
+  void setTail(Id node) {
+    checkDoubly("setTail");
+    tail_ = detail::aliveOrNull(nodes_, node, "node");
+  }
   /// Sets the algorithm's pointer name (prev, curr, slow...) to a node id or std::nullopt.
   void point(const std::string& name, Id node) { pointers_.set(name, detail::aliveOrNull(nodes_, node, "node")); }
 
@@ -137,14 +149,18 @@ class ListRecorder {
     nodes_[static_cast<size_t>(node)].reset();
     for (auto& other : nodes_) {
       if (other && other->next == node) other->next = std::nullopt;
+      if (other && other->prev == node) other->prev = std::nullopt;
     }
     if (head_ == node) head_ = std::nullopt;
+    if (tail_ == node) tail_ = std::nullopt;
     pointers_.clear(node);
   }
 
   Id head() const { return head_; }
   const T& value(long long node) { return detail::alive(nodes_, node, "node").value; }
   Id next(long long node) { return detail::alive(nodes_, node, "node").next; }
+  Id tail() const { return tail_; }
+  Id prev(long long node) { return detail::alive(nodes_, node, "node").prev; }
 
   /// Writes the list; active (node ids) is left out when std::nullopt.
   void step(const std::string& action, const Ids& active = std::nullopt,
@@ -153,10 +169,15 @@ class ListRecorder {
     for (size_t id = 0; id < nodes_.size(); ++id) {
       if (!nodes_[id]) continue;
       if (nodes.size() > 1) nodes += ',';
-      nodes += detail::Fields{}.add("id", id).add("value", nodes_[id]->value).id("next", nodes_[id]->next).object();
+      detail::Fields written;
+      written.add("id", id).add("value", nodes_[id]->value).id("next", nodes_[id]->next);
+      if (doubly_) written.id("prev", nodes_[id]->prev);
+      nodes += written.object();
     }
     detail::Fields fields;
-    fields.id("head", head_).raw("nodes", nodes + "]").raw("pointers", pointers_.text());
+    fields.id("head", head_);
+    if (doubly_) fields.id("tail", tail_);
+    fields.raw("nodes", nodes + "]").raw("pointers", pointers_.text());
     if (active) {
       for (long long id : *active) detail::alive(nodes_, id, "node");
       fields.add("active", *active);
@@ -167,10 +188,16 @@ class ListRecorder {
  private:
   struct Node {
     T value;
-    Id next;
+    Id next, prev;
   };
+  void checkDoubly(const char* call) const {
+    if (!doubly_) {
+      throw RecorderError(std::string(call) + " is for a doubly linked list: ListRecorder(values, true)");
+    }
+  }
   std::vector<std::optional<Node>> nodes_;
-  Id head_;
+  Id head_, tail_;
+  bool doubly_ = false;
   detail::Pointers pointers_;
 };
 
@@ -434,7 +461,7 @@ class HashMapRecorder {
   long long insert(size_t bucket, K key, V value, std::optional<std::string> caption = std::nullopt) {
     buckets_.at(bucket);
     std::string text = toJson(detail::checked(key));
-    entries_.push_back(Entry{std::move(key), detail::checked(std::move(value)), bucket});
+    entries_.push_back(Entry{std::move(key), detail::checked(std::move(value)), bucket, false});
     long long id = static_cast<long long>(entries_.size()) - 1;
     buckets_[bucket].push_back(id);
     step("insert", std::vector<long long>{id}, detail::pick(caption, "Put " + text + " in bucket " + std::to_string(bucket)));
@@ -449,6 +476,14 @@ class HashMapRecorder {
   }
 
   void setValue(long long id, V value) { entry(id).value = detail::checked(std::move(value)); }
+
+  /// Open addressing's delete: the entry stays in its bucket as a tombstone ("deleted": true).
+  void markDeleted(long long id, std::optional<std::string> caption = std::nullopt) {
+    Entry& entry = this->entry(id);
+    entry.deleted = true;
+    step("delete", std::vector<long long>{id},
+         detail::pick(caption, "Delete " + toJson(entry.key) + ": a tombstone stays"));
+  }
 
   /// More buckets (entries stay where they are until moved).
   void resize(size_t bucketCount) {
@@ -482,7 +517,10 @@ class HashMapRecorder {
         long long id = buckets_[b][k];
         const Entry& entry = *entries_[static_cast<size_t>(id)];
         if (k > 0) buckets += ',';
-        buckets += detail::Fields{}.add("id", id).add("key", entry.key).add("value", entry.value).object();
+        detail::Fields written;
+        written.add("id", id).add("key", entry.key).add("value", entry.value);
+        if (entry.deleted) written.add("deleted", true);
+        buckets += written.object();
       }
       buckets += ']';
     }
@@ -500,6 +538,7 @@ class HashMapRecorder {
     K key;
     V value;
     size_t bucket;
+    bool deleted;
   };
   Entry& entry(long long id) { return detail::alive(entries_, id, "entry"); }
   void unplace(long long id) {

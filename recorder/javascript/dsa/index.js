@@ -225,22 +225,47 @@ function clearPointers(pointers, id) {
 }
 
 class ListRecorder {
-  /** new ListRecorder([1, 2, 3]) chains nodes 0 -> 1 -> 2 with the head at 0. */
-  constructor(values = []) {
+  /**
+   * new ListRecorder([1, 2, 3]) chains nodes 0 -> 1 -> 2 with the head at 0; with doubly true each
+   * node has a prev too and the list a tail.
+   */
+  constructor(values = [], doubly = false) {
     this._nodes = new Nodes('node');
     this._head = null;
+    this._doubly = Boolean(doubly);
+    this._tail = null;
     this._pointers = new Map();
     let previous = null;
     for (const value of values) {
       const node = this.add(value);
-      if (previous === null) this._head = node; else this.link(previous, node);
+      if (previous === null) {
+        this._head = node;
+      } else {
+        this.link(previous, node);
+        if (this._doubly) this.linkPrev(node, previous);
+      }
       previous = node;
     }
+    if (this._doubly) this._tail = previous;
   }
 
   /** A new node, linked to nothing; returns its id. */
-  add(value) { return this._nodes.add({ value: checkValue(value), next: null }); }
+  add(value) { return this._nodes.add({ value: checkValue(value), next: null, prev: null }); }
   link(node, next) { this._nodes.get(node).next = this._nodes.check(next); }
+  /** A doubly linked list's back link. */
+  linkPrev(node, prev) {
+    this._checkDoubly('linkPrev');
+    this._nodes.get(node).prev = this._nodes.check(prev);
+  }
+  setTail(node) {
+    this._checkDoubly('setTail');
+    this._tail = this._nodes.check(node);
+  }
+  _checkDoubly(call) {
+    if (!this._doubly) {
+      throw new RecorderError(`${call} is for a doubly linked list: new ListRecorder(values, true)`);
+    }
+  }
   setHead(node) { this._head = this._nodes.check(node); }
   /** Sets the algorithm's pointer name (prev, curr, slow...) to a node id or null. */
   point(name, node) { this._pointers.set(String(name), this._nodes.check(node)); }
@@ -248,21 +273,27 @@ class ListRecorder {
   /** The node leaves the list; a link, the head or a pointer to it becomes null. */
   remove(node) {
     this._nodes.remove(node);
-    for (const [, other] of this._nodes.alive()) if (other.next === node) other.next = null;
+    for (const [, other] of this._nodes.alive()) {
+      if (other.next === node) other.next = null;
+      if (other.prev === node) other.prev = null;
+    }
     if (this._head === node) this._head = null;
+    if (this._tail === node) this._tail = null;
     clearPointers(this._pointers, node);
   }
 
   get head() { return this._head; }
   value(node) { return this._nodes.get(node).value; }
   next(node) { return this._nodes.get(node).next; }
+  get tail() { return this._tail; }
+  prev(node) { return this._nodes.get(node).prev; }
 
   step(action, active, caption) {
-    const body = {
-      action: String(action), head: this._head,
-      nodes: this._nodes.alive().map(([id, node]) => ({ id, value: node.value, next: node.next })),
-      pointers: new Map(this._pointers),
-    };
+    const body = { action: String(action), head: this._head };
+    if (this._doubly) body.tail = this._tail;
+    body.nodes = this._nodes.alive().map(([id, node]) => (this._doubly
+      ? { id, value: node.value, next: node.next, prev: node.prev } : { id, value: node.value, next: node.next }));
+    body.pointers = new Map(this._pointers);
     if (active !== undefined && active !== null) body.active = active.map((node) => this._nodes.check(node));
     body.caption = captionOr(caption, String(action));
     write(body);
@@ -494,6 +525,13 @@ class HashMapRecorder {
 
   setValue(entry, value) { this._entries.get(entry).value = checkValue(value); }
 
+  /** Open addressing's delete: the entry stays in its bucket as a tombstone ("deleted": true). */
+  markDeleted(entry, caption) {
+    const node = this._entries.get(entry);
+    node.deleted = true;
+    this.step('delete', [entry], captionOr(caption, `Delete ${toJSON(node.key)}: a tombstone stays`));
+  }
+
   /** More buckets (entries stay where they are until moved). */
   resize(bucketCount) {
     if (bucketCount < this._buckets.length) {
@@ -520,8 +558,8 @@ class HashMapRecorder {
     const body = {
       action: String(action),
       buckets: this._buckets.map((bucket) => bucket.map((entry) => {
-        const { key, value } = this._entries.get(entry);
-        return { id: entry, key, value };
+        const { key, value, deleted } = this._entries.get(entry);
+        return deleted ? { id: entry, key, value, deleted: true } : { id: entry, key, value };
       })),
       key: this._key, hash: this._hash, probe: this._probe.slice(),
     };

@@ -124,5 +124,17 @@ public class Main {
         text.insert(0, "é\"\n", 1);
         MatchRecorder accented = new MatchRecorder("äb", "b");
         accented.compare(1, 0);
+        ListRecorder doubly = new ListRecorder(new int[] {1, 2}, true);
+        doubly.add(3);
+        doubly.link(1, 2);
+        doubly.linkPrev(2, 1);
+        doubly.setTail(2);
+        doubly.step("append", new int[] {2});
+        doubly.remove(1);
+        doubly.step("cut");
+        HashMapRecorder tombstones = new HashMapRecorder(1);
+        tombstones.insert(0, "a", 1);
+        tombstones.markDeleted(0);
+        tombstones.step("after");
     }
 }

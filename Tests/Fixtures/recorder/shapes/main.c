@@ -8,7 +8,7 @@ int main(void) {
   long long cell_11[] = {1, 1}, reads_11[] = {0, 0}, cell_12[] = {1, 2}, reads_12[] = {1, 1, 0, 2};
   long long cell_0[] = {0}, cell_1[] = {1}, reads_1[] = {0}, cell_2[] = {2}, reads_2[] = {0, 1};
   long long failure[] = {0, 0};
-  dsa_list linked;
+  dsa_list linked, doubly;
   dsa_tree tree;
   dsa_heap heap;
   dsa_stack stack, queue, deque;
@@ -16,7 +16,7 @@ int main(void) {
   dsa_table grid, row;
   dsa_match naive, kmp, rolling;
   dsa_uf sets, plain;
-  dsa_map text;
+  dsa_map text, tombstones;
   dsa_match accented;
   size_t k;
 
@@ -153,5 +153,19 @@ int main(void) {
   dsa_match_init(&accented, "äb", "b");
   dsa_match_compare(&accented, 1, 0, NULL);
   dsa_match_free(&accented);
+  dsa_list_init_doubly(&doubly, two, 2);
+  dsa_list_add(&doubly, 3);
+  dsa_list_link(&doubly, 1, 2);
+  dsa_list_link_prev(&doubly, 2, 1);
+  dsa_list_set_tail(&doubly, 2);
+  dsa_list_step(&doubly, "append", active_two, 1, NULL);
+  dsa_list_remove(&doubly, 1);
+  dsa_list_step(&doubly, "cut", NULL, 0, NULL);
+  dsa_list_free(&doubly);
+  dsa_map_init(&tombstones, 1);
+  dsa_map_insert(&tombstones, 0, "a", 1, NULL);
+  dsa_map_mark_deleted(&tombstones, 0, NULL);
+  dsa_map_step(&tombstones, "after", NULL, 0, NULL);
+  dsa_map_free(&tombstones);
   return 0;
 }

@@ -119,4 +119,16 @@ int main() {
   text.insert(0, "é\"\n", 1);
   dsa::MatchRecorder accented("äb", "b");
   accented.compare(1, 0);
+  dsa::ListRecorder<long long> doubly(Ints{1, 2}, true);
+  doubly.add(3);
+  doubly.link(1, 2);
+  doubly.linkPrev(2, 1);
+  doubly.setTail(2);
+  doubly.step("append", Ints{2});
+  doubly.remove(1);
+  doubly.step("cut");
+  dsa::HashMapRecorder<std::string, long long> tombstones(1);
+  tombstones.insert(0, "a", 1);
+  tombstones.markDeleted(0);
+  tombstones.step("after");
 }

@@ -133,4 +133,16 @@ void main() {
   text.insert(0, 'é"\n', 1);
   final accented = MatchRecorder('äb', 'b');
   accented.compare(1, 0);
+  final doubly = ListRecorder([1, 2], true);
+  doubly.add(3);
+  doubly.link(1, 2);
+  doubly.linkPrev(2, 1);
+  doubly.setTail(2);
+  doubly.step('append', active: [2]);
+  doubly.remove(1);
+  doubly.step('cut');
+  final tombstones = HashMapRecorder(1);
+  tombstones.insert(0, 'a', 1);
+  tombstones.markDeleted(0);
+  tombstones.step('after');
 }

@@ -119,3 +119,16 @@ const text = new HashMapRecorder(1);
 text.insert(0, 'é"\n', 1);
 const accented = new MatchRecorder('äb', 'b');
 accented.compare(1, 0);
+
+const doubly = new ListRecorder([1, 2], true);
+doubly.add(3);
+doubly.link(1, 2);
+doubly.linkPrev(2, 1);
+doubly.setTail(2);
+doubly.step('append', [2]);
+doubly.remove(1);
+doubly.step('cut');
+const tombstones = new HashMapRecorder(1);
+tombstones.insert(0, 'a', 1);
+tombstones.markDeleted(0);
+tombstones.step('after');

@@ -37,18 +37,20 @@ int? _aliveOrNull<T>(List<T?> nodes, int? id, String what) {
 
 class _ListNode {
   Object value;
-  int? next;
+  int? next, prev;
   _ListNode(this.value);
 }
 
-/// A linked list's steps: nodes with ids, a head and the algorithm's pointers.
+/// A linked list's steps: nodes with ids, a head and the algorithm's pointers; a doubly linked
+/// list ([doubly] true) has a prev on each node and a tail.
 class ListRecorder {
   final List<_ListNode?> _nodes = [];
-  int? _head;
+  int? _head, _tail;
+  final bool doubly;
   final Map<String, int?> _pointers = {};
 
   /// Chains nodes 0 -> 1 -> ... holding [values], with the head at 0.
-  ListRecorder([List<Object> values = const []]) {
+  ListRecorder([List<Object> values = const [], this.doubly = false]) {
     int? previous;
     for (final value in values) {
       final node = add(value);
@@ -56,9 +58,11 @@ class ListRecorder {
         _head = node;
       } else {
         link(previous, node);
+        if (doubly) linkPrev(node, previous);
       }
       previous = node;
     }
+    if (doubly) _tail = previous;
   }
 
   /// A new node, linked to nothing; returns its id.
@@ -71,6 +75,21 @@ class ListRecorder {
 
   void setHead(int? node) => _head = _aliveOrNull(_nodes, node, 'node');
 
+  /// A doubly linked list's back link.
+  void linkPrev(int node, int? prev) {
+    _checkDoubly('linkPrev');
+    _alive(_nodes, node, 'node').prev = _aliveOrNull(_nodes, prev, 'node');
+  }
+
+  void setTail(int? node) {
+    _checkDoubly('setTail');
+    _tail = _aliveOrNull(_nodes, node, 'node');
+  }
+
+  void _checkDoubly(String call) {
+    if (!doubly) throw RecorderError('$call is for a doubly linked list: ListRecorder(values, true)');
+  }
+
   /// Sets the algorithm's pointer [name] (prev, curr, slow...) to a node id or null.
   void point(String name, int? node) => _pointers[name] = _aliveOrNull(_nodes, node, 'node');
 
@@ -80,22 +99,28 @@ class ListRecorder {
     _nodes[node] = null;
     for (final other in _nodes) {
       if (other != null && other.next == node) other.next = null;
+      if (other != null && other.prev == node) other.prev = null;
     }
     if (_head == node) _head = null;
+    if (_tail == node) _tail = null;
     _pointers.updateAll((name, target) => target == node ? null : target);
   }
 
   int? get head => _head;
   Object value(int node) => _alive(_nodes, node, 'node').value;
   int? next(int node) => _alive(_nodes, node, 'node').next;
+  int? get tail => _tail;
+  int? prev(int node) => _alive(_nodes, node, 'node').prev;
 
   /// Writes the list; [active] (node ids) is left out when null.
   void step(String action, {List<int>? active, String? caption}) {
     final fields = <String, Object?>{
       'head': _head,
+      if (doubly) 'tail': _tail,
       'nodes': [
         for (var id = 0; id < _nodes.length; id++)
-          if (_nodes[id] != null) {'id': id, 'value': _nodes[id]!.value, 'next': _nodes[id]!.next}
+          if (_nodes[id] != null)
+            {'id': id, 'value': _nodes[id]!.value, 'next': _nodes[id]!.next, if (doubly) 'prev': _nodes[id]!.prev}
       ],
       'pointers': Map.of(_pointers),
     };
@@ -310,6 +335,7 @@ class StackRecorder {
 class _Entry {
   Object key, value;
   int bucket;
+  bool deleted = false;
   _Entry(this.key, this.value, this.bucket);
 }
 
@@ -357,6 +383,13 @@ class HashMapRecorder {
 
   void setValue(int id, Object value) => _entry(id).value = _checked(value);
 
+  /// Open addressing's delete: the entry stays in its bucket as a tombstone ("deleted": true).
+  void markDeleted(int id, {String? caption}) {
+    final entry = _entry(id);
+    entry.deleted = true;
+    step('delete', active: [id], caption: caption ?? 'Delete ${_json(entry.key)}: a tombstone stays');
+  }
+
   /// More buckets (entries stay where they are until moved).
   void resize(int bucketCount) {
     if (bucketCount < _buckets.length) {
@@ -388,7 +421,13 @@ class HashMapRecorder {
       'buckets': [
         for (final bucket in _buckets)
           [
-            for (final id in bucket) {'id': id, 'key': _entries[id]!.key, 'value': _entries[id]!.value}
+            for (final id in bucket)
+              {
+                'id': id,
+                'key': _entries[id]!.key,
+                'value': _entries[id]!.value,
+                if (_entries[id]!.deleted) 'deleted': true,
+              }
           ]
       ],
       'key': _key,

@@ -106,20 +106,26 @@ func checkID[T any](nodes []*T, id int, what string, orNone bool) int {
 // ---- linked list ------------------------------------------------------------------------------
 
 type listNode struct {
-	value any
-	next  int
+	value      any
+	next, prev int
 }
 
 // ListRecorder records a linked list: nodes with ids, a head and the algorithm's pointers.
 type ListRecorder struct {
-	nodes    []*listNode
-	head     int
-	pointers pointers
+	nodes      []*listNode
+	head, tail int
+	doubly     bool
+	pointers   pointers
 }
 
 // NewListRecorder chains nodes 0 -> 1 -> ... holding values, with the head at 0 (None if empty).
-func NewListRecorder[T Element](values []T) *ListRecorder {
-	list := &ListRecorder{head: None}
+func NewListRecorder[T Element](values []T) *ListRecorder { return newList(values, false) }
+
+// NewDoublyListRecorder is NewListRecorder with a prev on each node and the list's tail.
+func NewDoublyListRecorder[T Element](values []T) *ListRecorder { return newList(values, true) }
+
+func newList[T Element](values []T, doubly bool) *ListRecorder {
+	list := &ListRecorder{head: None, tail: None, doubly: doubly}
 	previous := None
 	for _, value := range values {
 		node := list.Add(value)
@@ -127,15 +133,21 @@ func NewListRecorder[T Element](values []T) *ListRecorder {
 			list.head = node
 		} else {
 			list.Link(previous, node)
+			if doubly {
+				list.LinkPrev(node, previous)
+			}
 		}
 		previous = node
+	}
+	if doubly {
+		list.tail = previous
 	}
 	return list
 }
 
 // Add makes a node linked to nothing and returns its id.
 func (list *ListRecorder) Add(value any) int {
-	list.nodes = append(list.nodes, &listNode{value: normalized(value), next: None})
+	list.nodes = append(list.nodes, &listNode{value: normalized(value), next: None, prev: None})
 	return len(list.nodes) - 1
 }
 
@@ -146,6 +158,24 @@ func (list *ListRecorder) node(id int) *listNode {
 // Link sets node's next to next (None for null).
 func (list *ListRecorder) Link(node, next int) {
 	list.node(node).next = checkID(list.nodes, next, "node", true)
+}
+
+// LinkPrev sets node's prev (None for null), in a doubly linked list.
+func (list *ListRecorder) LinkPrev(node, prev int) {
+	list.checkDoubly("LinkPrev")
+	list.node(node).prev = checkID(list.nodes, prev, "node", true)
+}
+
+// SetTail sets a doubly linked list's tail (None for null).
+func (list *ListRecorder) SetTail(node int) {
+	list.checkDoubly("SetTail")
+	list.tail = checkID(list.nodes, node, "node", true)
+}
+
+func (list *ListRecorder) checkDoubly(call string) {
+	if !list.doubly {
+		panic("dsa: " + call + " is for a doubly linked list: NewDoublyListRecorder")
+	}
 }
 
 // SetHead sets the head (None for null).
@@ -164,9 +194,15 @@ func (list *ListRecorder) Remove(node int) {
 		if other != nil && other.next == node {
 			other.next = None
 		}
+		if other != nil && other.prev == node {
+			other.prev = None
+		}
 	}
 	if list.head == node {
 		list.head = None
+	}
+	if list.tail == node {
+		list.tail = None
 	}
 	list.pointers.clear(node)
 }
@@ -180,16 +216,29 @@ func (list *ListRecorder) Value(node int) any { return list.node(node).value }
 // Next is node's next, or None.
 func (list *ListRecorder) Next(node int) int { return list.node(node).next }
 
+// Tail is a doubly linked list's tail, or None.
+func (list *ListRecorder) Tail() int { return list.tail }
+
+// Prev is node's prev, or None.
+func (list *ListRecorder) Prev(node int) int { return list.node(node).prev }
+
 // Step writes the list; active (node ids) is left out when nil.
 func (list *ListRecorder) Step(action string, active []int, caption ...string) {
 	var nodes []string
 	for id, node := range list.nodes {
 		if node != nil {
-			nodes = append(nodes, `{"id":`+strconv.Itoa(id)+`,"value":`+jsonText(node.value)+`,"next":`+idText(node.next)+"}")
+			text := `{"id":` + strconv.Itoa(id) + `,"value":` + jsonText(node.value) + `,"next":` + idText(node.next)
+			if list.doubly {
+				text += `,"prev":` + idText(node.prev)
+			}
+			nodes = append(nodes, text+"}")
 		}
 	}
-	line := newStep(action).raw("head", idText(list.head)).raw("nodes", "["+strings.Join(nodes, ",")+"]").
-		raw("pointers", list.pointers.text())
+	line := newStep(action).raw("head", idText(list.head))
+	if list.doubly {
+		line.raw("tail", idText(list.tail))
+	}
+	line.raw("nodes", "["+strings.Join(nodes, ",")+"]").raw("pointers", list.pointers.text())
 	if active != nil {
 		for _, id := range active {
 			checkID(list.nodes, id, "node", false)
@@ -536,6 +585,7 @@ func (stack *StackRecorder) step(action, moved, caption string) {
 type mapEntry struct {
 	key, value any
 	bucket     int
+	deleted    bool
 }
 
 // HashMapRecorder records a hash table's buckets; each entry gets an id when inserted.
@@ -601,6 +651,14 @@ func (table *HashMapRecorder) Remove(id int, caption ...string) {
 // SetValue sets the entry's value (no step).
 func (table *HashMapRecorder) SetValue(id int, value any) { table.entry(id).value = normalized(value) }
 
+// MarkDeleted is open addressing's delete: the entry stays in its bucket as a tombstone
+// ("deleted": true).
+func (table *HashMapRecorder) MarkDeleted(id int, caption ...string) {
+	entry := table.entry(id)
+	entry.deleted = true
+	table.Step("delete", []int{id}, pick(caption, "Delete "+jsonText(entry.key)+": a tombstone stays"))
+}
+
 // Resize grows the table to bucketCount buckets (entries stay where they are until moved).
 func (table *HashMapRecorder) Resize(bucketCount int) {
 	if bucketCount < len(table.buckets) {
@@ -637,7 +695,11 @@ func (table *HashMapRecorder) Step(action string, active []int, caption ...strin
 		entries := make([]string, len(bucket))
 		for j, id := range bucket {
 			entry := table.entries[id]
-			entries[j] = `{"id":` + strconv.Itoa(id) + `,"key":` + jsonText(entry.key) + `,"value":` + jsonText(entry.value) + "}"
+			entries[j] = `{"id":` + strconv.Itoa(id) + `,"key":` + jsonText(entry.key) + `,"value":` + jsonText(entry.value)
+			if entry.deleted {
+				entries[j] += `,"deleted":true`
+			}
+			entries[j] += "}"
 		}
 		buckets[i] = "[" + strings.Join(entries, ",") + "]"
 	}

@@ -2,6 +2,7 @@ package dsa;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A hash table's steps: buckets of entries, each entry an id given when inserted. {@link #start}
@@ -12,6 +13,7 @@ public final class HashMapRecorder {
         Object key;
         Object value;
         int bucket;
+        boolean deleted;
     }
 
     private final List<List<Integer>> buckets = new ArrayList<>();
@@ -66,6 +68,15 @@ public final class HashMapRecorder {
 
     public void setValue(int id, Object value) { entry(id).value = Recorder.normalized(value); }
 
+    public void markDeleted(int id) { markDeleted(id, null); }
+
+    /** Open addressing's delete: the entry stays in its bucket as a tombstone ("deleted": true). */
+    public void markDeleted(int id, String caption) {
+        Entry entry = entry(id);
+        entry.deleted = true;
+        step("delete", new int[] {id}, caption != null ? caption : "Delete " + Recorder.json(entry.key) + ": a tombstone stays");
+    }
+
     /** More buckets (entries stay where they are until moved). */
     public void resize(int bucketCount) {
         if (bucketCount < buckets.size()) {
@@ -99,7 +110,12 @@ public final class HashMapRecorder {
         List<Object> written = new ArrayList<>();
         for (List<Integer> bucket : buckets) {
             List<Object> row = new ArrayList<>();
-            for (int id : bucket) row.add(StepLine.object("id", id, "key", entries.get(id).key, "value", entries.get(id).value));
+            for (int id : bucket) {
+                Entry entry = entries.get(id);
+                Map<String, Object> fields = StepLine.object("id", id, "key", entry.key, "value", entry.value);
+                if (entry.deleted) fields.put("deleted", true);
+                row.add(fields);
+            }
             written.add(row);
         }
         StepLine line = new StepLine(action).field("buckets", written).field("key", key).field("hash", hash).field("probe", probe);
