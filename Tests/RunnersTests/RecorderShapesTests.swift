@@ -43,7 +43,8 @@ enum RecorderShapesFixture {
 
 /// The page's hand-written steps files (Tests/page/steps/, played by `scripts/test-page
 /// StepShapeTests`) are what the shape recorders write: the Python forms, given the files' captions,
-/// write them byte for byte.
+/// write them byte for byte. (The others were written by hand in another field order, or leave out
+/// a field the recorders write as null: avl-tree, dp-table, hash-map, kmp, rabin-karp.)
 private let pageStepsPrograms: [String: String] = [
   "linked-list.steps": #"""
   from dsa import ListRecorder
@@ -67,6 +68,20 @@ private let pageStepsPrograms: [String: String] = [
           linked.step("advance", caption=f"Move prev to {linked.value(prev)} and curr to {linked.value(curr)}.")
   linked.set_head(prev)
   linked.step("done", caption="The head is prev: 3 -> 2 -> 1.")
+
+  """#,
+  "segment-tree.steps": #"""
+  from dsa import TreeRecorder
+
+  tree = TreeRecorder()
+  # Level order, as the page's file numbers them: sums over [0,3], [0,1], [2,3], then the leaves.
+  for value, low, high in [(10, 0, 3), (3, 0, 1), (7, 2, 3), (1, 0, 0), (2, 1, 1), (3, 2, 2), (4, 3, 3)]:
+      tree.set_range(tree.add(value), low, high)
+  for parent in range(3):
+      tree.set_left(parent, 2 * parent + 1)
+      tree.set_right(parent, 2 * parent + 2)
+  tree.step("build", caption="Sums of 1 2 3 4 over ranges.")
+  tree.step("query", [4, 2], caption="The sum over [1,3] is 2 + 7 = 9.")
 
   """#,
   "union-find.steps": #"""
