@@ -78,11 +78,9 @@ class Solution {
             update(z);
             int balance = h(left.get(z)) - h(right.get(z));
             if (balance > 1) {
-                int child = left.get(z);
                 // Wrong on purpose: no double rotations, so a left-right or right-left case gets one rotation that leaves it unbalanced.
                 rotate(z, parent, false);
             } else if (balance < -1) {
-                int child = right.get(z);
                 rotate(z, parent, true);
             }
         }
