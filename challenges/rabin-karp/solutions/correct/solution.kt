@@ -1,0 +1,49 @@
+import dsa.Recorder
+
+const val BASE = 256L
+const val MODULUS = 1_000_000_007L
+const val STEPS_UP_TO = 100 // a longer text records only the done step
+
+class Solution {
+    private fun mod(x: Long) = (x % MODULUS + MODULUS) % MODULUS
+
+    fun findAll(text: String, pattern: String): LongArray {
+        val rec = Recorder()
+        val recording = text.length <= STEPS_UP_TO
+        val n = text.length
+        val m = pattern.length
+        val found = mutableListOf<Long>()
+        var patternHash = 0L
+        var windowHash = 0L
+        fun step(action: String, offset: Int?, index: Int?, hash: Long?) =
+            rec.step(
+                action,
+                linkedMapOf(
+                    "text" to text, "pattern" to pattern, "offset" to offset, "index" to index,
+                    "found" to found.toList(), "window_hash" to hash, "pattern_hash" to patternHash,
+                ),
+            )
+        for (c in pattern) patternHash = mod(patternHash * BASE + c.code)
+        var high = 1L // the weight of a window's first character: BASE^(m-1)
+        repeat(m - 1) { high = mod(high * BASE) }
+        for (offset in 0..n - m) {
+            if (offset == 0) {
+                for (i in 0 until m) windowHash = mod(windowHash * BASE + text[i].code)
+                if (recording) step("hash", 0, null, windowHash)
+            } else {
+                windowHash = mod((windowHash - text[offset - 1].code * high) * BASE + text[offset + m - 1].code)
+                if (recording) step("roll", offset, null, windowHash)
+            }
+            if (windowHash != patternHash) continue
+            var index = 0 // a hash hit: the characters decide
+            while (index < m) {
+                if (recording) step("compare", offset, index, windowHash)
+                if (text[offset + index] != pattern[index]) break
+                index++
+            }
+            if (index == m) found.add(offset.toLong())
+        }
+        step("done", null, null, null)
+        return found.toLongArray()
+    }
+}
