@@ -15,9 +15,11 @@ public enum TestExecutors {
 
   /// An executor on warm boxes (as the daemon runs them) under its own work root, with a compile
   /// cache in the temporary directory; its idle boxes and its cache are removed at exit.
-  public static func warm(workRoot: String, name: String) -> Executor {
+  public static func warm(workRoot: String, name: String, cgroupMode: CgroupMode? = nil) -> Executor {
     do {
-      let host = try SandboxHost(configuration: SandboxConfiguration(workRoot: workRoot))
+      var configuration = SandboxConfiguration(workRoot: workRoot)
+      if let cgroupMode { configuration.cgroupMode = cgroupMode }
+      let host = try SandboxHost(configuration: configuration)
       let cacheDirectory = NSTemporaryDirectory() + "dsa-run-\(name)-tests-cache-\(getpid())"
       let executor = Executor(
         environments: BoxPool(host: host), catalog: try catalog(), policies: try policies(),

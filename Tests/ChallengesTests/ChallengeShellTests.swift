@@ -141,12 +141,14 @@ import Testing
       other.stderr
         == "dsa-run: insertion-sort has no rust starter; it has starters in: c, cpp, dart, go, java, javascript, "
         + "kotlin, python (dsa-run challenges starter insertion-sort --lang c)\n")
-    // merge-sort is written from its statement.
-    #expect(!FileManager.default.fileExists(atPath: repositoryRoot + "/challenges/merge-sort/starter"))
-    let none = try runCLI(["challenges", "starter", "merge-sort", "--lang", "python"], data: repositoryRoot)
+    // A stdin challenge without starter/ is written from its statement (every sample has starters).
+    let data = try CLIData()
+    defer { data.directory.remove() }
+    #expect(!FileManager.default.fileExists(atPath: data.path + "/challenges/sum/starter"))
+    let none = try runCLI(["challenges", "starter", "sum", "--lang", "python"], data: data.path)
     #expect(none.status == 2)
-    #expect(none.stderr.contains("merge-sort has no python starter: it has no starter code in any language"))
-    let shown = try runCLI(["challenges", "show", "merge-sort"], data: repositoryRoot)
+    #expect(none.stderr.contains("sum has no python starter: it has no starter code in any language"))
+    let shown = try runCLI(["challenges", "show", "sum"], data: data.path)
     #expect(shown.stdout.hasSuffix("\nNo starter code: write the program from the statement.\n"), "\(shown.stdout)")
   }
 

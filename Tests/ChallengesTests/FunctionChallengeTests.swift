@@ -667,7 +667,11 @@ private let echoCases: [(type: String, tests: [(grid: String, scalar: String, ro
       loop.message.hasPrefix("Stopped after") && loop.message.contains("of CPU time on this test"),
       "\(language): \(loop.message)")
     if language == "javascript" {
-      #expect(loop.message.contains("the limit of one test is 1 s"), "\(loop.message)")
+      // The backstop, or on a machine loaded enough that 5 s of CPU take 20 s, the call's wall timeout:
+      // either way the message names this test's budget.
+      #expect(
+        loop.message.contains("the limit of one test is 1 s") || loop.message.hasSuffix("the limit of one test."),
+        "\(loop.message)")
     } else {
       #expect(loop.cpuMilliseconds == 1000, "\(language): \(loop.cpuMilliseconds)")
     }

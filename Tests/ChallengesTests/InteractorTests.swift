@@ -1,5 +1,7 @@
 import Foundation
 import Runners
+import Sandbox
+import SandboxTesting
 import Testing
 import Wire
 
@@ -261,5 +263,50 @@ private let linearGuess = try! String(
           < >
         """), "\(result.stdout)")
     #expect(result.stdout.contains("  < >\n  > ? 5\n"), "\(result.stdout)")
+  }
+}
+
+/// The same dialogue on a host without cgroups (rlimit-only mode), where a box's CPU time comes from
+/// the kernel's per-process figures: both boxes' limits still hold and a deadlock is still told apart
+/// from a program that thinks.
+@Suite struct RlimitOnlyInteractorTests {
+  static let grader = Grader(
+    executor: TestExecutors.warm(
+      workRoot: "/run/dsa-run-challenge-tests-rlimit", name: "challenge-rlimit", cgroupMode: .rlimitOnly))
+
+  private func grade(_ challenge: Challenge, _ source: String) throws -> GradeResult {
+    try Self.grader.grade(
+      challenge, language: "python", files: [SourceFile(name: "main.py", contents: Data(source.utf8))])
+  }
+
+  @Test func aCorrectProgramIsAcceptedAndTooManyQuestionsAreNot() throws {
+    let accepted = try grade(try guessTheNumber(tests: ["sample", "one", "billion"]), correctGuess)
+    #expect(accepted.verdict == .accepted, "\(accepted.message)")
+    #expect(accepted.tests.count == 3)
+    let linear = try grade(try guessTheNumber(), linearGuess)
+    #expect(linear.verdict == .wrongAnswer)
+    #expect(linear.tests[0].message == "question 5 is one too many: for n = 10 at most 4 questions are allowed")
+  }
+
+  @Test func aDeadlockAndASpinAreToldApart() throws {
+    var limits = StepLimits()
+    limits.cpuMilliseconds = 1_000
+    limits.wallMilliseconds = 60_000
+    let neverFlushes = """
+      import sys
+      buffered = open(1, "w", buffering=8192, closefd=False)
+      n = int(input())
+      buffered.write("? 5\\n")
+      print(input(), file=sys.stderr)
+
+      """
+    let stuck = try grade(try guessTheNumber(limits: limits), neverFlushes)
+    #expect(stuck.verdict == .timeLimit)
+    #expect(stuck.tests[0].message == InteractorRunner.deadlockMessage)
+    #expect(stuck.tests[0].wallMilliseconds < 30_000)
+    let spins = try grade(try guessTheNumber(limits: limits), "n = int(input())\nwhile True:\n    pass\n")
+    #expect(spins.verdict == .timeLimit)
+    #expect(spins.tests[0].message != InteractorRunner.deadlockMessage)
+    #expect(spins.tests[0].message.contains("CPU"), "\(spins.tests[0].message)")
   }
 }

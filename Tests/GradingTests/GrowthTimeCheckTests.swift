@@ -55,7 +55,7 @@ import Testing
     let printing = Self.timings(
       startUp: 10, count: { 3 * $0 }, work: { $0 * $0 / 5000 }, output: { 7 * $0 * $0 })
     #expect(Self.check(printing, claimed: .linear) == nil)
-    // log n counted, but reading the n-item input takes linear time (binary-search-growth's).
+    // log n counted, but reading the n-item input takes linear time (a stdin binary search's).
     #expect(Self.check(Self.timings(startUp: 40, count: { log2($0) }, work: { $0 / 5 }), claimed: .logarithmic) == nil)
     // Noise: 40 % more time at the largest size than the counts say is within the margin.
     var noisy = Self.timings(startUp: 20, count: { $0 * $0 }, work: { $0 * $0 / 2000 })

@@ -10,7 +10,8 @@ import (
 
 func main() {
 	patterns := []string{
-		"@DATA_DIR@/challenges/*/tests/*.out", "@DATA_DIR@/runners/*.json", "@DATA_DIR@/policies/*.json",
+		"@DATA_DIR@/challenges/*/tests/*.out", "@DATA_DIR@/challenges/*/expected/*.steps", "@DATA_DIR@/runners/*.json",
+		"@DATA_DIR@/policies/*.json",
 		"/usr/local/share/*/challenges/*/tests/*.out", "/usr/share/*/challenges/*/tests/*.out",
 	}
 	for _, pattern := range patterns {
@@ -22,7 +23,11 @@ func main() {
 		}
 	}
 	// By name, in case listing is refused but opening is not.
-	for _, path := range []string{"@DATA_DIR@/challenges/bubble-sort/tests/empty.out", "@DATA_DIR@/runners/python.json"} {
+	// A stdin challenge's expected output, a function challenge's recorded expected steps, a runner.
+	for _, path := range []string{
+		"@DATA_DIR@/challenges/insertion-sort/tests/empty.out", "@DATA_DIR@/challenges/bubble-sort/expected/sample.steps",
+		"@DATA_DIR@/runners/python.json",
+	} {
 		if data, err := os.ReadFile(path); err == nil {
 			fmt.Println("FOUND", path, len(data), "bytes")
 		} else {

@@ -490,4 +490,6 @@ static inline void dsa_step(dsa_recorder *rec, const char *action, const char *f
   dsa_write_step_(&line, caption, action);
 }
 
+#include "shapes.h"
+
 #endif

@@ -301,4 +301,6 @@ Recorder(std::initializer_list<const char*>)->Recorder<std::string>;
 
 }  // namespace dsa
 
+#include "shapes.hpp"
+
 #endif

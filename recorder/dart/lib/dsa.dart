@@ -17,6 +17,8 @@ library dsa;
 
 import 'dart:convert';
 
+part 'src/shapes.dart';
+
 /// The steps a process may write; the next call throws a [RecorderError].
 const int maxSteps = 100000;
 
@@ -167,11 +169,13 @@ class Recorder<T extends Object> {
   String _encodeField(Object? value) =>
       jsonEncode(value, toEncodable: (Object? item) => throw RecorderError('cannot write $item as JSON'));
 
-  void _write(String body) {
-    if (_stepsWritten >= maxSteps) {
-      throw RecorderError('too many steps: the recorder keeps at most $maxSteps');
-    }
-    _stepsWritten++;
-    print('@step {$body}');
+  void _write(String body) => _writeStep(body);
+}
+
+void _writeStep(String body) {
+  if (_stepsWritten >= maxSteps) {
+    throw RecorderError('too many steps: the recorder keeps at most $maxSteps');
   }
+  _stepsWritten++;
+  print('@step {$body}');
 }

@@ -245,7 +245,7 @@ public final class Recorder {
 
     // ---- writing ---------------------------------------------------------------------------
 
-    private static StringBuilder begin(String action) {
+    static StringBuilder begin(String action) {
         if (stepsWritten >= MAX_STEPS) {
             throw new RecorderError("too many steps: the recorder keeps at most " + MAX_STEPS);
         }
@@ -254,7 +254,7 @@ public final class Recorder {
         return out;
     }
 
-    private static void write(StringBuilder out, String caption) {
+    static void write(StringBuilder out, String caption) {
         out.append(",\"caption\":");
         appendString(out, caption);
         out.append("}\n");
@@ -273,7 +273,7 @@ public final class Recorder {
         return value;
     }
 
-    private static Object normalized(Object item) {
+    static Object normalized(Object item) {
         if (item instanceof Integer || item instanceof Short || item instanceof Byte) return ((Number) item).longValue();
         if (item instanceof Float) return checked(((Float) item).doubleValue());
         if (item instanceof Double) return checked((Double) item);
@@ -282,13 +282,13 @@ public final class Recorder {
             + (item == null ? "null" : item.getClass().getSimpleName()));
     }
 
-    private static String json(Object value) {
+    static String json(Object value) {
         StringBuilder out = new StringBuilder();
         appendJson(out, value);
         return out.toString();
     }
 
-    private static void appendJson(StringBuilder out, Object value) {
+    static void appendJson(StringBuilder out, Object value) {
         if (value == null) {
             out.append("null");
         } else if (value instanceof String) {
@@ -332,7 +332,7 @@ public final class Recorder {
         }
     }
 
-    private static void appendString(StringBuilder out, String text) {
+    static void appendString(StringBuilder out, String text) {
         out.append('"');
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

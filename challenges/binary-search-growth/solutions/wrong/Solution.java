@@ -1,0 +1,18 @@
+import dsa.Recorder;
+
+class Solution {
+    public static long binarySearch(long[] items, long target) {
+        Recorder rec = new Recorder();
+        // Wrong on purpose: the window leaves out the last item.
+        int low = 0, high = items.length - 2;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            rec.probe(low, (long) mid, high, items[mid] == target);
+            if (items[mid] == target) return mid;
+            if (items[mid] < target) low = mid + 1;
+            else high = mid - 1;
+        }
+        rec.probe(low, null, high, false);
+        return -1;
+    }
+}

@@ -1,0 +1,22 @@
+const { Recorder } = require('dsa');
+
+/**
+ * @param {number[]} items
+ * @param {number} target
+ * @return {number}
+ */
+function binarySearch(items, target) {
+  const rec = new Recorder();
+  let low = 0;
+  let high = items.length - 1;
+  // Wrong on purpose: stops when low == high, before probing the last candidate.
+  while (low < high) {
+    const mid = low + Math.floor((high - low) / 2);
+    rec.probe(low, mid, high, items[mid] === target);
+    if (items[mid] === target) return mid;
+    if (items[mid] < target) low = mid + 1;
+    else high = mid - 1;
+  }
+  rec.probe(low, null, high, false);
+  return -1;
+}
