@@ -1,6 +1,8 @@
 import java.util.*;
 
 class Solution {
+    private static long hops; // parent pointers followed by find, for the growth grade
+
     public static long countComponents(long n, long[][] edges) {
         int[] parent = new int[(int) n];
         int[] size = new int[(int) n];
@@ -8,6 +10,7 @@ class Solution {
             parent[i] = i;
             size[i] = 1;
         }
+        hops = 0;
         long components = n;
         for (long[] edge : edges) {
             int a = find(parent, (int) edge[0]), b = find(parent, (int) edge[1]);
@@ -21,6 +24,7 @@ class Solution {
             size[a] += size[b];
             components--;
         }
+        System.out.println("@count " + hops);
         return components;
     }
 
@@ -28,6 +32,7 @@ class Solution {
         while (parent[x] != x) {
             parent[x] = parent[parent[x]]; // path halving
             x = parent[x];
+            hops++;
         }
         return x;
     }

@@ -6,10 +6,12 @@
 function countComponents(n, edges) {
   const parent = Array.from({ length: n }, (_, i) => i);
   const size = new Array(n).fill(1);
+  let hops = 0; // parent pointers followed by find, for the growth grade
   const find = (x) => {
     while (parent[x] !== x) {
       parent[x] = parent[parent[x]]; // path halving
       x = parent[x];
+      hops++;
     }
     return x;
   };
@@ -22,5 +24,6 @@ function countComponents(n, edges) {
     size[a] += size[b];
     components--;
   }
+  console.log(`@count ${hops}`);
   return components;
 }
