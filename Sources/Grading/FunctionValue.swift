@@ -121,9 +121,22 @@ public indirect enum FunctionValue: Sendable, Hashable {
   public static func read(
     _ json: JSONValue, as type: FunctionType, at path: String, reader: StrictReader, lenientFloats: Bool = false
   ) -> FunctionValue? {
+    read(json, as: type, path: { path }, reader: reader, lenientFloats: lenientFloats)
+  }
+
+  /// As `read(_:as:at:reader:lenientFloats:)`, with the path made only when it is needed (a
+  /// problem, or a long number's literal): a catalogue holds millions of array items, and making
+  /// each one's path was most of a daemon's start.
+  private static func read(
+    _ json: JSONValue, as type: FunctionType, path: () -> String, reader: StrictReader, lenientFloats: Bool
+  ) -> FunctionValue? {
     switch type {
     case .int:
-      return StrictObject.integer(json, at: path, as: Int64.self, reader: reader).map { .int($0) }
+      // Below 2^53 a whole double is the literal's value exactly; longer literals are kept by path.
+      if case .number(let number) = json, number == number.rounded(), abs(number) < 0x1p53 {
+        return .int(Int64(number))
+      }
+      return StrictObject.integer(json, at: path(), as: Int64.self, reader: reader).map { .int($0) }
     case .float:
       if case .number(let number) = json { return .float(number) }
       if lenientFloats, case .string(let text) = json {
@@ -134,26 +147,28 @@ public indirect enum FunctionValue: Sendable, Hashable {
         default: break
         }
       }
-      reader.report(path, "expected a number, got \(json.kind)", kind: .wrongType)
+      reader.report(path(), "expected a number, got \(json.kind)", kind: .wrongType)
       return nil
     case .bool:
       if case .bool(let flag) = json { return .bool(flag) }
-      reader.report(path, "expected true or false, got \(json.kind)", kind: .wrongType)
+      reader.report(path(), "expected true or false, got \(json.kind)", kind: .wrongType)
       return nil
     case .string:
       if case .string(let text) = json { return .string(text) }
-      reader.report(path, "expected a string, got \(json.kind)", kind: .wrongType)
+      reader.report(path(), "expected a string, got \(json.kind)", kind: .wrongType)
       return nil
     case .array(let element):
       guard case .array(let items) = json else {
-        reader.report(path, "expected \(type.phrase) (\(type)), got \(json.kind)", kind: .wrongType)
+        reader.report(path(), "expected \(type.phrase) (\(type)), got \(json.kind)", kind: .wrongType)
         return nil
       }
       var values: [FunctionValue] = []
       values.reserveCapacity(items.count)
       var complete = true
       for (index, item) in items.enumerated() {
-        if let value = read(item, as: element, at: "\(path)[\(index)]", reader: reader, lenientFloats: lenientFloats) {
+        if let value = read(
+          item, as: element, path: { "\(path())[\(index)]" }, reader: reader, lenientFloats: lenientFloats)
+        {
           values.append(value)
         } else {
           complete = false
@@ -161,11 +176,11 @@ public indirect enum FunctionValue: Sendable, Hashable {
       }
       return complete ? .array(values) : nil
     case .linkedList:
-      return read(json, as: .array(.int), at: path, reader: reader)
+      return read(json, as: .array(.int), path: path, reader: reader, lenientFloats: false)
     case .tree:
-      return readTree(json, at: path, reader: reader)
+      return readTree(json, at: path(), reader: reader)
     case .graph:
-      return readGraph(json, at: path, reader: reader)
+      return readGraph(json, at: path(), reader: reader)
     }
   }
 
