@@ -119,8 +119,14 @@ extension GrowthGrader {
         if growthCase.allowed.contains(.nodesPlusEdges) { point.m = made.edges }
       }
     }
-    let (limits, wasCut) = withinBudget(runLimits, runner: program.runner, deadline: deadline)
-    let perTest = program.runner.runLimits(limits)
+    let perTest = program.runner.runLimits(runLimits)
+    // The box's backstop is twice the call's budgets, as for a test (`FunctionTestWork`): the
+    // runtime's start counts in the box's figures, and the driver's watchdog must end the call first.
+    var backstop = runLimits
+    let ceilings = BoxLimits.ceilings
+    backstop.cpuMilliseconds = min(perTest.cpuTimeMilliseconds * 2, ceilings.cpuTimeMilliseconds)
+    backstop.wallMilliseconds = min(perTest.wallTimeMilliseconds * 2, ceilings.wallTimeMilliseconds)
+    let (limits, wasCut) = withinBudget(backstop, runner: program.runner, deadline: deadline)
     let nonce = FunctionTestWork.nonce()
     let stdin = FunctionTestWork.driverInput(
       nonce: nonce, cpuMilliseconds: perTest.cpuTimeMilliseconds, wallMilliseconds: perTest.wallTimeMilliseconds,
@@ -155,6 +161,15 @@ extension GrowthGrader {
       } else if wasCut, outcome.status == .timeLimit, outcome.timeLimitKind == .wall {
         point.verdict = .timeLimit
         point.message = "At n = \(n) the function was still running when \(budget) ran out."
+      } else if outcome.status == .timeLimit, let kind = outcome.timeLimitKind {
+        // The backstop ended a call the driver could not stop (JavaScript's calls are bounded by wall
+        // time only): this call's figures and limit, not the box's.
+        point.verdict = .timeLimit
+        let used = kind == .cpu ? outcome.cpuMilliseconds : outcome.wallMilliseconds
+        let budget = kind == .cpu ? perTest.cpuTimeMilliseconds : perTest.wallTimeMilliseconds
+        point.message =
+          "At n = \(n): stopped after \(Grader.seconds(used)) of \(kind == .cpu ? "CPU" : "wall") time; the limit of "
+          + "one growth run is \(Grader.seconds(budget))."
       } else if let verdict = GradeVerdict(runStatus: outcome.status) {
         point.verdict = verdict
         point.message = "At n = \(n): \(outcome.message)"
