@@ -29,8 +29,9 @@ struct LiveFlowControlTests {
     #expect(elapsed < 8, "the run ended \(elapsed) s after it started")
     // Past the pause only what was being handed over and what the pipe held at the end came: a
     // pump that went on reading would have passed on megabytes in 2 s. (272 KiB was seen once on a
-    // loaded machine: chunks read before the pause took hold, then a pipe's worth at the end.)
-    #expect(run.recorder.stdoutByteCount <= 512 << 10, "\(run.recorder.stdoutByteCount) bytes came after a pause")
+    // loaded machine, 647 KiB at load 10 with seven builds beside the suite: chunks read before the
+    // pause took hold, then a pipe's worth at the end.)
+    #expect(run.recorder.stdoutByteCount <= 1 << 20, "\(run.recorder.stdoutByteCount) bytes came after a pause")
     #expect(run.recorder.stdoutByteCount == result.run?.stdout.count)
   }
 
