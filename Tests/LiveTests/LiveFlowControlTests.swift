@@ -106,6 +106,9 @@ struct LiveFlowControlTests {
   func killWhilePaused(kind: BoxKind) throws {
     let run = LiveRunThread("python", busyPrinter, executor: kind.executor, react: .pauseAtFirstOutput) {
       $0.runLimits.wallMilliseconds = 30_000
+      // What a loaded machine passes on before the pause holds (up to about 1 MiB, above) must not
+      // reach the output limit before the kill.
+      $0.runLimits.outputKilobytes = 16 << 10
     }
     #expect(run.recorder.wait { $0.stdoutByteCount > 0 })
     usleep(500_000)
