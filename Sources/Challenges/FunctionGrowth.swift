@@ -131,18 +131,7 @@ extension GrowthGrader {
     let stdin = FunctionTestWork.driverInput(
       nonce: nonce, cpuMilliseconds: perTest.cpuTimeMilliseconds, wallMilliseconds: perTest.wallTimeMilliseconds,
       tests: [(0, arguments)])
-    let outcome: Outcome
-    do throws(ExecuteError) {
-      outcome = try executor.run(program, stdin: stdin, limits: limits)
-    } catch {
-      if case .notStarted(let why) = error {
-        point.verdict = .skipped
-        point.message = "Not run at n = \(n): \(why)."
-        return point
-      }
-      point.message = "The sandbox failed at n = \(n), which is not your fault."
-      return point
-    }
+    guard let outcome = run(stdin, limits: limits, for: &point) else { return point }
     let report = FunctionReport.parse(stdout: outcome.stdout, stderr: outcome.stderr, nonce: nonce)
     point.wallMilliseconds = outcome.wallMilliseconds
     point.inputBytes = stdin.count

@@ -240,18 +240,7 @@ struct GrowthGrader: Sendable {
       }
     }
     let (cut, wasCut) = withinBudget(runLimits, runner: program.runner, deadline: deadline)
-    let outcome: Outcome
-    do throws(ExecuteError) {
-      outcome = try executor.run(program, stdin: stdin, limits: cut)
-    } catch {
-      if case .notStarted(let why) = error {
-        point.verdict = .skipped
-        point.message = "Not run at n = \(n): \(why)."
-        return point
-      }
-      point.message = "The sandbox failed at n = \(n), which is not your fault."
-      return point
-    }
+    guard let outcome = run(stdin, limits: cut, for: &point) else { return point }
     point.cpuMilliseconds = outcome.cpuMilliseconds
     point.wallMilliseconds = outcome.wallMilliseconds
     point.inputBytes = stdin.count
@@ -275,6 +264,21 @@ struct GrowthGrader: Sendable {
       point.count = count
     }
     return point
+  }
+
+  /// One growth run of the program; nil with `point` saying why when it could not run.
+  func run(_ stdin: Data, limits: StepLimits, for point: inout GrowthPointGrade) -> Outcome? {
+    do throws(ExecuteError) {
+      return try executor.run(program, stdin: stdin, limits: limits)
+    } catch {
+      if case .notStarted(let why) = error {
+        point.verdict = .skipped
+        point.message = "Not run at n = \(point.n): \(why)."
+      } else {
+        point.message = "The sandbox failed at n = \(point.n), which is not your fault."
+      }
+      return nil
+    }
   }
 
   func generate(
