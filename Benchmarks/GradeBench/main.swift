@@ -16,7 +16,8 @@ import Wire
 //   20 executes, cached  the same with a warm compile cache (only the runs and lookups remain)
 // Then the same 20 tests as a function challenge (`sum_all(items)`, issue 29) in C++, Java, Kotlin and
 // Python: the whole grade (one process) against 20 separate runs of the stdin program and against
-// one run of it, compile cache warm in every lane.
+// one run of it, compile cache warm in every lane; "driver" is the function's program run once on
+// all 20 tests through Executor.execute, without the grader (what a grade costs beyond its one run).
 // A benchmark, not a test: it prints figures; it exits 1 if a lane gives a wrong answer.
 
 BenchSupport.programName = "dsa-run-gradebench"
@@ -221,8 +222,15 @@ print("")
 print("Function challenge: the same 20 tests as one function, compile cache warm, medians in ms")
 print("")
 print(
-  pad("language", 10) + pad("fn grade", 10, right: true) + pad("20 exec", 10, right: true)
-    + pad("1 exec", 10, right: true) + pad("20 exec/fn", 12, right: true) + pad("fn/1 exec", 11, right: true))
+  pad("language", 10) + pad("fn grade", 10, right: true) + pad("driver", 10, right: true)
+    + pad("20 exec", 10, right: true) + pad("1 exec", 10, right: true) + pad("20 exec/fn", 12, right: true)
+    + pad("fn/1 exec", 11, right: true))
+/// The driver's stdin for all 20 tests: a nonce line, then the budgets and the tests' arguments.
+let driverStdin = Data(
+  ("0123456789abcdef0123456789abcdef\n{\"cpu_ms\":3000,\"wall_ms\":10000,\"tests\":["
+    + (1...20).map { count in
+      "{\"index\":\(count - 1),\"args\":[[" + (1...count).map(String.init).joined(separator: ",") + "]]}"
+    }.joined(separator: ",") + "]}\n").utf8)
 for language in functionLanguages {
   guard let source = sources[language], let function = functionSources[language] else {
     failSetup("no benchmark program for \(language)")
@@ -235,7 +243,13 @@ for language in functionLanguages {
   _ = try? grader.grade(
     functionChallenge, language: language, files: functionFiles, options: GradeOptions(parallelism: 2))
   _ = try? cached.execute(ExecuteRequest(language: language, files: programFiles))
-  var lanes: [[Double]] = [[], [], []]
+  var lanes: [[Double]] = [[], [], [], []]
+  guard let signature = functionChallenge.function else { failSetup("the function challenge has no function") }
+  guard let driverFiles = try? FunctionDrivers.programFiles(signature, language: language, learnerFiles: functionFiles)
+  else { failSetup("no driver for \(language)") }
+  var driverRequest = ExecuteRequest(language: language, files: driverFiles)
+  driverRequest.stdin = driverStdin
+  _ = try? cached.execute(driverRequest)
   for _ in 0..<rounds {
     var start = nowNanoseconds()
     do {
@@ -247,6 +261,14 @@ for language in functionLanguages {
       }
     } catch {
       failures.append("\(language) function grade: \(error)")
+    }
+    start = nowNanoseconds()
+    do {
+      let result = try cached.execute(driverRequest)
+      lanes[3].append(milliseconds(start))
+      if result.run?.status != .ok { failures.append("\(language) driver: \(result.run?.status.rawValue ?? "no run")") }
+    } catch {
+      failures.append("\(language) driver: \(error)")
     }
     for (lane, selected) in [(1, tests[...]), (2, tests.suffix(1))] {
       start = nowNanoseconds()
@@ -268,6 +290,7 @@ for language in functionLanguages {
   let medians = lanes.map { Summary($0)?.median ?? .nan }
   print(
     pad(language, 10) + pad(String(format: "%.0f", medians[0]), 10, right: true)
+      + pad(String(format: "%.0f", medians[3]), 10, right: true)
       + pad(String(format: "%.0f", medians[1]), 10, right: true)
       + pad(String(format: "%.0f", medians[2]), 10, right: true)
       + pad(String(format: "%.1fx", medians[1] / medians[0]), 12, right: true)
