@@ -29,8 +29,7 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
     if (error != 0) return error;
   }
   int owned = plan->user_namespace_owner != 0 && geteuid() == 0;
-  int executable_fd = plan->init_executable_fd >= 0 ? plan->init_executable_fd : dsa_parent_init_executable();
-  int exec_init = executable_fd >= 0;
+  int exec_init = dsa_parent_init_executable() >= 0;
   // The real uid goes back too when it was changed; -1 leaves it.
   long real_after = exec_init ? 0L : -1L;
   if (owned && dsa_parent_become_owner(plan->user_namespace_owner, exec_init) != 0) {
@@ -52,7 +51,7 @@ int dsa_spawn(const struct dsa_spawn_plan *plan, pid_t *pid_out, int *pidfd_out)
   }
   long pid;
   if (exec_init) {
-    pid = dsa_parent_clone_exec_init(&args, plan, executable_fd);
+    pid = dsa_parent_clone_exec_init(&args, plan);
   } else {
     pid = syscall(SYS_clone3, &args, sizeof args);
     if (pid == 0) dsa_init_run(plan);

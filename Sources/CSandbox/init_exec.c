@@ -355,7 +355,7 @@ static long clone3_calling(struct clone_args *args, int (*entry)(void *), void *
   return result;
 }
 
-long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan, int executable_fd) {
+long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan) {
   int plan_fd = write_plan(plan);
   if (plan_fd < 0) return -1;
   char flag[32];
@@ -367,7 +367,7 @@ long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_
   }
   char *argv[] = {(char *)init_name, flag, NULL};
   char *envp[] = {NULL};
-  struct exec_start start = {.executable_fd = executable_fd,
+  struct exec_start start = {.executable_fd = init_executable_fd,
                              .report_fd = plan->program.report_fd,
                              .argv = argv,
                              .envp = envp};
@@ -407,10 +407,9 @@ long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_
 
 #else
 
-long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan, int executable_fd) {
+long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan) {
   (void)args;
   (void)plan;
-  (void)executable_fd;
   errno = ENOSYS;
   return -1;
 }

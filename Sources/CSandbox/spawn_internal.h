@@ -53,7 +53,7 @@ int dsa_parent_init_executable(void);
 /// Parent, from dsa_spawn: clone3 with `args` (CLONE_VM, CLONE_VFORK and a stack are added) into a
 /// child that execs the init binary with `plan`; the child's pid, or -1 with errno. A failure
 /// after the clone reaches the parent as a DSA_STEP_EXEC_INIT report on `plan->program.report_fd`.
-long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan, int executable_fd);
+long dsa_parent_clone_exec_init(struct clone_args *args, const struct dsa_spawn_plan *plan);
 
 // ---- report.c
 

@@ -194,7 +194,6 @@ final class BoxLease {
             joinFDs.count > 2 ? joinFDs[2] : -1
           )
           plan.namespace_flags = SandboxHost.namespaceFlags
-          plan.init_executable_fd = host.initExecutableFD
           plan.network_namespace_fd = network?.rawValue ?? -1
           plan.serve = scratchDirectories == nil ? 0 : 1
           plan.user_namespace_owner = identity.base

@@ -42,13 +42,6 @@ public final class SandboxHost: Sendable {
   /// Whether boxes/ is covered by this process's own tmpfs in a mount namespace of its own
   /// (`enterPrivateMountNamespace`), so everything under it goes when the process ends.
   let boxesEndWithProcess: Bool
-  /// This binary, to exec the boxes' inits from, in rlimit-only mode (else -1: the process-wide
-  /// choice). A copied init carries this process's resident pages, and the kernel keeps a
-  /// process's high-water mark across exec: every program's peak memory, which rlimit-only mode
-  /// takes from its rusage, would be at least this process's size (a daemon's hundreds of MiB
-  /// made a C++ interactor's failing end `memory_limit`). A cgroup's figure does not have this
-  /// problem.
-  let initExecutableFD: Int32
 
   /// The namespaces every box gets.
   /// CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS |
@@ -97,11 +90,6 @@ public final class SandboxHost: Sendable {
     cgroups.sweepStaleGroups()
     boxesEndWithProcess =
       Self.inPrivateMountNamespace.load(ordering: .acquiring) && Self.coverWithPrivateTmpfs(boxesDirectory)
-    initExecutableFD = cgroups.mode == .rlimitOnly ? Self.openInitExecutable() : -1
-  }
-
-  deinit {
-    if initExecutableFD >= 0 { close(initExecutableFD) }
   }
 
   /// A box's work directory whose tmpfs was left mounted for the end of this process's mount
@@ -172,20 +160,14 @@ public final class SandboxHost: Sendable {
   /// does nothing where the binary cannot be opened or is not executable by every user (the box's
   /// root execs it under its own unprivileged host uid), so boxes are then forked as before.
   public static func startInitsByExec() {
-    let fd = openInitExecutable()
-    if fd >= 0 { dsa_start_inits_by_exec(fd) }
-  }
-
-  /// This binary, when every user may exec it, else -1.
-  static func openInitExecutable() -> Int32 {
     let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return -1 }
+    guard fd >= 0 else { return }
     var info = stat()
     guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & S_IXOTH != 0 else {
       close(fd)
-      return -1
+      return
     }
-    return fd
+    dsa_start_inits_by_exec(fd)
   }
 
   /// The prepared network namespace, once: nil when none was prepared or it was taken (the box

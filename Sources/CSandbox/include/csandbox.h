@@ -220,11 +220,6 @@ struct dsa_spawn_plan {
   int32_t cgroup_join_late;
   /// Extra clone flags chosen by the parent (the namespaces).
   uint64_t namespace_flags;
-  /// This binary, opened by the host, to exec the init from (init_exec.c), or -1 for the
-  /// process-wide choice (`dsa_start_inits_by_exec`, the CLI's): a host in rlimit-only mode
-  /// execs its inits, whose programs would otherwise inherit the parent's resident memory in
-  /// their high-water mark.
-  int32_t init_executable_fd;
   /// A fresh network namespace made ahead (`dsa_make_network_namespace`), or
   /// -1. The calling thread enters it for the clone, so the init starts in it
   /// (CLONE_NEWNET is then dropped from the flags), and goes back to its own.
