@@ -269,14 +269,25 @@ private let linearGuess = try! String(
 /// The same dialogue on a host without cgroups (rlimit-only mode), where a box's CPU time comes from
 /// the kernel's per-process figures: both boxes' limits still hold and a deadlock is still told apart
 /// from a program that thinks.
+///
+/// Both boxes get 2 GiB: a box's init is a copy of this process, and the kernel keeps a process's
+/// resident high-water mark across exec, so in rlimit-only mode a program's peak memory is at least
+/// this process's size (hundreds of MiB in the full suite), and a failing end at half the limit is
+/// taken as running out of memory (docs/security.md, "rlimit-only mode").
 @Suite struct RlimitOnlyInteractorTests {
   static let grader = Grader(
     executor: TestExecutors.warm(
       workRoot: "/run/dsa-run-challenge-tests-rlimit", name: "challenge-rlimit", cgroupMode: .rlimitOnly))
 
   private func grade(_ challenge: Challenge, _ source: String) throws -> GradeResult {
-    try Self.grader.grade(
-      challenge, language: "python", files: [SourceFile(name: "main.py", contents: Data(source.utf8))])
+    var checkerLimits = CheckerProgramRunner.defaultLimits
+    checkerLimits.memoryMegabytes = 2048
+    var options = GradeOptions()
+    options.checkerLimits = checkerLimits
+    var roomy = challenge
+    roomy.limits.memoryMegabytes = 2048
+    return try Self.grader.grade(
+      roomy, language: "python", files: [SourceFile(name: "main.py", contents: Data(source.utf8))], options: options)
   }
 
   @Test func aCorrectProgramIsAcceptedAndTooManyQuestionsAreNot() throws {
