@@ -1,0 +1,25 @@
+#include <bits/stdc++.h>
+#include <dsa/recorder.hpp>
+using namespace std;
+
+// Grows by a fixed 16 slots: about n²/32 copies in all, O(n²).
+vector<long long> pushAll(vector<long long> values) {
+    dsa::Recorder rec;
+    long long capacity = 1, size = 0;
+    unique_ptr<long long[]> buffer(new long long[capacity]);
+    vector<long long> capacities;
+    for (long long value : values) {
+        if (size == capacity) {
+            capacity = capacity + 16;
+            unique_ptr<long long[]> bigger(new long long[capacity]);
+            for (long long i = 0; i < size; i++) {
+                bigger[i] = buffer[i];
+                rec.step("copy", "{\"index\":" + to_string(i) + "}");
+            }
+            buffer = move(bigger);
+        }
+        buffer[size++] = value;
+        capacities.push_back(capacity);
+    }
+    return capacities;
+}

@@ -1,0 +1,24 @@
+import 'package:dsa/dsa.dart';
+
+// Grows by a fixed 16 slots: about n²/32 copies in all, O(n²).
+List<int> pushAll(List<int> values) {
+  final rec = Recorder<int>();
+  var capacity = 1;
+  var size = 0;
+  var buffer = List<int>.filled(capacity, 0);
+  final capacities = <int>[];
+  for (final value in values) {
+    if (size == capacity) {
+      capacity = capacity + 16;
+      final bigger = List<int>.filled(capacity, 0);
+      for (var i = 0; i < size; i++) {
+        bigger[i] = buffer[i];
+        rec.step('copy', {'index': i});
+      }
+      buffer = bigger;
+    }
+    buffer[size++] = value;
+    capacities.add(capacity);
+  }
+  return capacities;
+}

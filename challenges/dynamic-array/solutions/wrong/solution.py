@@ -1,0 +1,21 @@
+from dsa import Recorder
+
+
+def push_all(values: list[int]) -> list[int]:
+    # Off by one: grows only when the array holds one item more than its capacity (a spare slot hides the overflow).
+    rec = Recorder()
+    capacity, size = 1, 0
+    buffer: list[int] = [0] * (capacity + 1)
+    capacities: list[int] = []
+    for value in values:
+        if size > capacity:
+            capacity = capacity * 2
+            bigger = [0] * (capacity + 1)
+            for i in range(size):
+                bigger[i] = buffer[i]
+                rec.step("copy", index=i)
+            buffer = bigger
+        buffer[size] = value
+        size += 1
+        capacities.append(capacity)
+    return capacities
