@@ -4,6 +4,7 @@ import Glibc
 import Grading
 import Runners
 import Sandbox
+import Synchronization
 import Wire
 
 // dsa-run --lang LANG FILE --challenge ID|DIR: grade a program on a challenge.
@@ -413,30 +414,46 @@ func verifySolutions(_ challenges: [Challenge]) -> Int {
   }
   defer { executor.environments.drain() }
   let grader = Grader(executor: executor)
-  var mismatches = 0
-  for challenge in challenges {
-    for solution in challenge.solutions {
-      let label = "\(challenge.id) \(solution.kind.rawValue)/\(solution.file.name)"
-      do {
-        _ = try executor.runner(language: solution.language, version: nil)
-        let verification = try grader.verify(solution, of: challenge)
-        let summary =
-          "\(verification.result.verdict.rawValue), score \(String(format: "%.2f", verification.result.score))"
-        if let problem = verification.problem {
-          mismatches += 1
-          print("\(label): MISMATCH: \(problem)")
-        } else {
-          print("\(label): ok (\(summary))")
-        }
-      } catch {
-        if case .toolchainMissing = error {
-          print("\(label): not checked: \(error)")
-        } else {
-          mismatches += 1
-          print("\(label): MISMATCH: \(error)")
+  let jobs = challenges.flatMap { challenge in challenge.solutions.map { (challenge, $0) } }
+  // Two or more solutions at once: most of a check is compiling (javac, kotlinc, dart), one core
+  // each; the lines are still printed in the catalogue's order.
+  let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4, jobs.count))
+  let next = Atomic<Int>(0)
+  let finished = Mutex<(lines: [Int: (String, Bool)], printed: Int, mismatches: Int)>(([:], 0, 0))
+  DispatchQueue.concurrentPerform(iterations: workers) { _ in
+    while true {
+      let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+      guard index < jobs.count else { return }
+      let (challenge, solution) = jobs[index]
+      let line = verifyLine(challenge, solution, grader: grader, executor: executor)
+      finished.withLock { state in
+        state.lines[index] = line
+        while let (text, mismatch) = state.lines.removeValue(forKey: state.printed) {
+          print(text)
+          fflush(nil)
+          if mismatch { state.mismatches += 1 }
+          state.printed += 1
         }
       }
     }
   }
+  let mismatches = finished.withLock { $0.mismatches }
   return mismatches
+}
+
+/// One solution's line of `--check --solutions`, and whether it is a mismatch.
+private func verifyLine(_ challenge: Challenge, _ solution: ChallengeSolution, grader: Grader, executor: Executor)
+  -> (String, Bool)
+{
+  let label = "\(challenge.id) \(solution.kind.rawValue)/\(solution.file.name)"
+  do {
+    _ = try executor.runner(language: solution.language, version: nil)
+    let verification = try grader.verify(solution, of: challenge)
+    let summary = "\(verification.result.verdict.rawValue), score \(String(format: "%.2f", verification.result.score))"
+    if let problem = verification.problem { return ("\(label): MISMATCH: \(problem)", true) }
+    return ("\(label): ok (\(summary))", false)
+  } catch {
+    if case .toolchainMissing = error { return ("\(label): not checked: \(error)", false) }
+    return ("\(label): MISMATCH: \(error)", true)
+  }
 }
