@@ -15,6 +15,15 @@ struct FunctionReport {
     var reader: StrictReader
     var cpuMilliseconds: UInt64
     var wallMilliseconds: UInt64
+
+    /// The budget of one call this result passed ("CPU" first), with what it used; nil within both.
+    func overBudget(_ budget: BoxLimits) -> (clock: String, used: UInt64, limit: UInt64)? {
+      if cpuMilliseconds > budget.cpuTimeMilliseconds { return ("CPU", cpuMilliseconds, budget.cpuTimeMilliseconds) }
+      if wallMilliseconds > budget.wallTimeMilliseconds {
+        return ("wall", wallMilliseconds, budget.wallTimeMilliseconds)
+      }
+      return nil
+    }
   }
 
   /// The tests begun, in order.
@@ -361,13 +370,11 @@ struct FunctionTestWork: Sendable {
     var grade = failed(index, .wrongAnswer, "")
     grade.cpuMilliseconds = result.cpuMilliseconds
     grade.wallMilliseconds = result.wallMilliseconds
-    if result.cpuMilliseconds > perTest.cpuTimeMilliseconds || result.wallMilliseconds > perTest.wallTimeMilliseconds {
-      let cpu = result.cpuMilliseconds > perTest.cpuTimeMilliseconds
+    if let over = result.overBudget(perTest) {
       grade.verdict = .timeLimit
       grade.message =
-        "Your function took \(Grader.seconds(cpu ? result.cpuMilliseconds : result.wallMilliseconds)) of "
-        + "\(cpu ? "CPU" : "wall") time on this test; the limit is "
-        + "\(Grader.seconds(cpu ? perTest.cpuTimeMilliseconds : perTest.wallTimeMilliseconds))."
+        "Your function took \(Grader.seconds(over.used)) of \(over.clock) time on this test; the limit is "
+        + "\(Grader.seconds(over.limit))."
       return grade
     }
     if case .string(let raised)? = result.fields["raised"] {

@@ -175,13 +175,11 @@ extension GrowthGrader {
       point.message = "At n = \(n) your function raised an exception: \(raised)"
       return point
     }
-    if result.cpuMilliseconds > perTest.cpuTimeMilliseconds || result.wallMilliseconds > perTest.wallTimeMilliseconds {
-      let cpu = result.cpuMilliseconds > perTest.cpuTimeMilliseconds
+    if let over = result.overBudget(perTest) {
       point.verdict = .timeLimit
       point.message =
-        "At n = \(n) your function took \(Grader.seconds(cpu ? result.cpuMilliseconds : result.wallMilliseconds)) of "
-        + "\(cpu ? "CPU" : "wall") time; the limit of one growth run is "
-        + "\(Grader.seconds(cpu ? perTest.cpuTimeMilliseconds : perTest.wallTimeMilliseconds))."
+        "At n = \(n) your function took \(Grader.seconds(over.used)) of \(over.clock) time; the limit of one growth "
+        + "run is \(Grader.seconds(over.limit))."
       return point
     }
     guard let printed = report.printedDuring(0) else {
@@ -191,14 +189,7 @@ extension GrowthGrader {
     }
     let output = Data(printed.utf8)
     point.outputBytes = output.count
-    switch section.count.count(output) {
-    case .failure(let error):
-      point.verdict = .wrongAnswer
-      point.message = "At n = \(n) the output cannot be counted: \(error.message)."
-    case .success(let count):
-      point.verdict = .accepted
-      point.count = count
-    }
+    count(output, into: &point)
     return point
   }
 }

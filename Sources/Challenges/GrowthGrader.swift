@@ -255,15 +255,20 @@ struct GrowthGrader: Sendable {
       point.message = "At n = \(n): \(outcome.message)"
       return point
     }
-    switch section.count.count(outcome.stdout) {
+    count(outcome.stdout, into: &point)
+    return point
+  }
+
+  /// What a run printed, counted into its point: `accepted` with the count, else why it cannot be.
+  func count(_ output: Data, into point: inout GrowthPointGrade) {
+    switch section.count.count(output) {
     case .failure(let error):
       point.verdict = .wrongAnswer
-      point.message = "At n = \(n) the output cannot be counted: \(error.message)."
+      point.message = "At n = \(point.n) the output cannot be counted: \(error.message)."
     case .success(let count):
       point.verdict = .accepted
       point.count = count
     }
-    return point
   }
 
   /// One growth run of the program; nil with `point` saying why when it could not run.
