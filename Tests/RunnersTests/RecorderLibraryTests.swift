@@ -720,6 +720,57 @@ private let boundProbes: [String: String] = [
     #expect(!result.stdout.contains("changed"), "\(result.stdout)")
     #expect(result.stdout.hasSuffix("/opt/dsa-run/recorder/python/dsa.py\n"), "\(result.stdout)")
   }
+
+  /// The recorder and the function driver start from the bytecode compiled at install (a pyc whose
+  /// hash is the source's, so Python takes it), and the recorder leaves `json` (and `re`) unloaded
+  /// while it writes JSON exactly as `json.dumps` would, errors included.
+  @Test func thePythonRecorderStartsFromItsBytecodeWithoutJson() throws {
+    try #require(installed("python"), "needs python: scripts/install-toolchains python")
+    let probe = """
+      import sys
+      import dsa, dsa_function_driver
+      print("json" in sys.modules, "re" in sys.modules)
+      import importlib.util
+      for module in (dsa, dsa_function_driver):
+          with open(module.__cached__, "rb") as cached, open(module.__file__, "rb") as source:
+              header = cached.read(16)
+              flags = int.from_bytes(header[4:8], "little")
+              print(module.__name__, flags, header[8:16] == importlib.util.source_hash(source.read()))
+      import json
+      values = [1, -2**63, 2.5, 1e300, -0.0, 'héllo ✓"\\\\\\n', [1, [2, "x"]], {"a": [None, True]}, {1: 2}, (1, 2), []]
+      print(all(dsa._json(value) == json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+                for value in values))
+      loop = []
+      loop.append(loop)
+      for bad in (float("nan"), [float("inf")], object(), {(1, 2): 3}, loop, loop):
+          errors = []
+          for encode in (dsa._json, lambda value: json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))):
+              try:
+                  encode(bad)
+              except (TypeError, ValueError) as error:
+                  errors.append((type(error), str(error)))
+          print(errors[0] == errors[1], errors[0][1])
+      print(dsa._json([[1], [1]]))
+
+      """
+    let result = try execute("python", probe)
+    #expect(result.run?.status == .ok, "\(result.stderr)")
+    #expect(
+      result.stdout == """
+        False False
+        dsa 3 True
+        dsa_function_driver 3 True
+        True
+        True Out of range float values are not JSON compliant
+        True Out of range float values are not JSON compliant
+        True Object of type object is not JSON serializable
+        True keys must be str, int, float, bool or None, not tuple
+        True Circular reference detected
+        True Circular reference detected
+        [[1],[1]]
+
+        """, "\(result.stderr)")
+  }
 }
 
 @Suite struct RecorderNameTests {
