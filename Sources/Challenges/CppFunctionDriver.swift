@@ -115,14 +115,19 @@ struct CppFunctionDriver: FunctionDriver {
         long long wallBudget = request.at("wall_ms").integer;
         signal(SIGPROF, dsa_driver::onLimit);
         signal(SIGALRM, dsa_driver::onLimit);
+        // A test's result waits to go out with the next test's begin, one write for both: every write
+        // wakes the host's reader, and a third of the writes were a tenth of a small grade.
+        std::string report;
         for (const dsa_driver::Json& test : request.at("tests").items) {
           long long index = test.at("index").integer;
           std::string begin = "\\n@begin " + nonce + " " + std::to_string(index) + "\\n";
+          report += begin;
+          dsa_driver::writeAll(dsa_driver::reportDescriptor, report);
+          report.clear();
           std::cout.flush();
           std::cerr.flush();
           std::fflush(stdout);
           dsa_driver::writeAll(2, begin);
-          dsa_driver::writeAll(dsa_driver::reportDescriptor, begin);
           dsa_driver::cpuLine = "\\n@limit " + nonce + " {\\"test\\":" + std::to_string(index) + ",\\"kind\\":\\"cpu\\"}\\n";
           dsa_driver::wallLine = "\\n@limit " + nonce + " {\\"test\\":" + std::to_string(index) + ",\\"kind\\":\\"wall\\"}\\n";
           dsa_driver::limitLines[0] = dsa_driver::cpuLine.c_str();
@@ -150,12 +155,12 @@ struct CppFunctionDriver: FunctionDriver {
           std::cout.flush();
           std::fflush(stdout);
           if (fields.empty()) fields = ",\\"value\\":" + encoded;
-          dsa_driver::writeAll(dsa_driver::reportDescriptor, "\\n@result " + nonce + " {\\"test\\":" + std::to_string(index) + ",\\"cpu_ms\\":"
-            + std::to_string(cpuMs) + ",\\"wall_ms\\":" + std::to_string(wallMs) + fields + "}\\n");
+          report = "\\n@result " + nonce + " {\\"test\\":" + std::to_string(index) + ",\\"cpu_ms\\":"
+            + std::to_string(cpuMs) + ",\\"wall_ms\\":" + std::to_string(wallMs) + fields + "}\\n";
         }
         std::cout.flush();
         std::fflush(stdout);
-        dsa_driver::writeAll(dsa_driver::reportDescriptor, "\\n@done " + nonce + "\\n");
+        dsa_driver::writeAll(dsa_driver::reportDescriptor, report + "\\n@done " + nonce + "\\n");
         return 0;
       }
 

@@ -197,13 +197,18 @@ def main(driver_file, function_name, decoder_names, result_name):
         return
     cpu_budget = request["cpu_ms"] / 1000.0
     wall_budget = request["wall_ms"] / 1000.0
+    # A test's result waits to go out with the next test's begin, one write for both: every write
+    # wakes the host's reader, and a third of the writes cost a tenth of a small grade.
+    result = ""
     for test in request["tests"]:
         index = test["index"]
         current[0] = index
+        begin = "\n@begin " + nonce + " " + str(index) + "\n"
+        _write_all(report, (result + begin).encode("utf-8"))
+        result = ""
         sys.stdout.flush()
         sys.stderr.flush()
-        _write_all(2, ("\n@begin " + nonce + " " + str(index) + "\n").encode())
-        emit("@begin " + nonce + " " + str(index))
+        _write_all(2, begin.encode())
         arguments = [decode(argument) for decode, argument in zip(decoders, test["args"])]
         cpu_start = time.process_time()
         wall_start = time.monotonic()
@@ -231,20 +236,20 @@ def main(driver_file, function_name, decoder_names, result_name):
             sys.stderr.write("".join(frames))
             sys.stderr.flush()
             fields["raised"] = "".join(traceback.format_exception_only(type(raised), raised)).strip()
-            emit("@result " + nonce + " " + _fields(fields))
+            result = "\n@result " + nonce + " " + _fields(fields) + "\n"
             continue
         try:
             encoded = _encode(result_encoder(value))
         except RecursionError:
             fields["unencodable"] = "a value nested too deeply"
-            emit("@result " + nonce + " " + _fields(fields))
+            result = "\n@result " + nonce + " " + _fields(fields) + "\n"
             continue
         except (TypeError, AttributeError) as error:
             fields["unencodable"] = "a " + (str(error) if isinstance(error, TypeError) else type(value).__name__)
-            emit("@result " + nonce + " " + _fields(fields))
+            result = "\n@result " + nonce + " " + _fields(fields) + "\n"
             continue
-        emit("@result " + nonce + ' {"test":' + str(index) + ',"cpu_ms":' + str(fields["cpu_ms"])
-             + ',"wall_ms":' + str(fields["wall_ms"]) + ',"value":' + encoded + "}")
+        result = ("\n@result " + nonce + ' {"test":' + str(index) + ',"cpu_ms":' + str(fields["cpu_ms"])
+                  + ',"wall_ms":' + str(fields["wall_ms"]) + ',"value":' + encoded + "}\n")
     sys.stdout.flush()
     sys.stderr.flush()
-    emit("@done " + nonce)
+    _write_all(report, (result + "\n@done " + nonce + "\n").encode("utf-8"))
