@@ -25,6 +25,9 @@ public final class WebhookSender: Sendable {
   private let method: @Sendable (PendingWebhook) -> String
   private let state = Mutex(State())
   private let signal = NSCondition()
+  /// Called with each page of the store's listing before it is taken up (tests: to finish a try
+  /// between the listing and its taking up).
+  let afterListingPage: (@Sendable ([PendingWebhook]) -> Void)?
 
   /// A webhook this sender holds: between tries, or in one.
   private struct Held {
@@ -44,6 +47,11 @@ public final class WebhookSender: Sendable {
     var heldPerDestination: [String: Int] = [:]
     var tryingPerDestination: [String: Int] = [:]
     var trying = 0
+    /// How many webhooks were let go so far, and when each of those let go recently was: a page of
+    /// the store read before a webhook was finished and let go may still list it, and must not
+    /// take it up again (it was tried again, and given up twice).
+    var letGoCount: UInt64 = 0
+    var recentlyLetGo: [String: UInt64] = [:]
 
     mutating func hold(_ webhook: Held) {
       held[webhook.webhook.id] = webhook
@@ -52,17 +60,27 @@ public final class WebhookSender: Sendable {
 
     mutating func letGo(_ id: String) {
       guard let webhook = held.removeValue(forKey: id) else { return }
+      letGoCount += 1
+      recentlyLetGo[id] = letGoCount
       heldPerDestination[webhook.destination, default: 1] -= 1
       if heldPerDestination[webhook.destination] == 0 { heldPerDestination[webhook.destination] = nil }
     }
   }
 
   /// A sender whose request bodies `makeBody` writes.
-  public init(
+  public convenience init(
     settings: WebhookSettings, store: any SubmissionStore,
     method: @escaping @Sendable (PendingWebhook) -> String = { _ in "POST" },
     makeBody: @escaping @Sendable (PendingWebhook) -> Data
   ) {
+    self.init(settings: settings, store: store, method: method, afterListingPage: nil, makeBody: makeBody)
+  }
+
+  init(
+    settings: WebhookSettings, store: any SubmissionStore, method: @escaping @Sendable (PendingWebhook) -> String,
+    afterListingPage: (@Sendable ([PendingWebhook]) -> Void)?, makeBody: @escaping @Sendable (PendingWebhook) -> Data
+  ) {
+    self.afterListingPage = afterListingPage
     currentSettings = Mutex(settings)
     self.store = store
     self.method = method
@@ -140,12 +158,19 @@ public final class WebhookSender: Sendable {
   /// one receiver must not crowd out the others' webhooks).
   private func takeUpPending() {
     var position = WebhookPosition.start
+    let letGoBeforeListing = state.withLock { $0.letGoCount }
+    // A webhook let go before this listing began was finished in the store before it, so no page
+    // of it lists it again: those need not be remembered past it.
+    defer { state.withLock { $0.recentlyLetGo = $0.recentlyLetGo.filter { $0.value > letGoBeforeListing } } }
     while !stopping {
       guard state.withLock({ $0.held.count < settings.maximumHeld }) else { return }
+      let letGoBeforePage = state.withLock { $0.letGoCount }
       guard let page = try? store.pendingWebhooks(limit: 64, after: position), let last = page.last else { return }
+      afterListingPage?(page)
       position = last.position
       state.withLock { state in
         for webhook in page where state.held[webhook.id] == nil && state.held.count < settings.maximumHeld {
+          if let letGo = state.recentlyLetGo[webhook.id], letGo > letGoBeforePage { continue }
           let destination = Self.destination(of: webhook.callbackURL)
           guard state.heldPerDestination[destination, default: 0] < settings.maximumHeldPerDestination else {
             continue
