@@ -196,4 +196,22 @@ let scriptAndCompiledPrograms: [LanguagePrograms] = [
     .enabled(if: installed("kotlin"), "needs the Kotlin toolchain: scripts/install-toolchains kotlin"),
     arguments: Check.allCases)
   func kotlin(_ check: Check) throws { try verify("kotlin", check) }
+
+  /// A Kotlin run maps the run archive (the standard library's classes loaded ahead, at install); a
+  /// JVM whose archive does not fit its class path maps none and runs with no sharing at all.
+  @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain: scripts/install-toolchains kotlin"))
+  func aRunMapsTheStandardLibrarysArchive() throws {
+    let source = """
+      fun main() {
+          val words = "b a c".split(" ").sorted().joinToString(",")
+          val mapped = java.io.File("/proc/self/maps").readText().contains("/kotlin-run.jsa")
+          println(words + " " + System.getProperty("java.vm.info") + " " + mapped)
+      }
+
+      """
+    let result = try execute("kotlin", source)
+    #expect(result.run?.status == .ok, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("a,b,c "), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("sharing true\n"), "\(result.stdout)")
+  }
 }
