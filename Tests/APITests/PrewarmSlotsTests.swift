@@ -7,13 +7,28 @@ import Testing
 @testable import API
 
 // A pool's refill never costs a request: it takes a box slot only when nobody waits and another
-// slot stays idle (or, with one slot, the slot is idle), and it is never put in line.
+// slot stays idle (or, with one slot, the slot is idle), and it is never put in line. Every wait is
+// bounded, so a wrong answer fails the test instead of hanging the suite.
 @Suite struct PrewarmSlotsTests {
+  /// Waits up to 10 s for `semaphore`; false when it was not signalled.
+  private func signalled(_ semaphore: DispatchSemaphore) -> Bool {
+    semaphore.wait(timeout: .now() + 10) == .success
+  }
+
+  /// Polls `condition` for up to 10 s.
+  private func eventually(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<10_000 {
+      if condition() { return true }
+      usleep(1000)
+    }
+    return condition()
+  }
+
   @Test func aRefillRunsOnlyWhenItLeavesASlotIdle() {
     let queue = WorkQueue(slots: 2)
     let ran = DispatchSemaphore(value: 0)
     #expect(queue.runIfIdle { ran.signal() })
-    ran.wait()
+    #expect(signalled(ran))
     #expect(queue.acquire(timeout: .zero) == .admitted)
     // One slot busy: taking the other would leave none for the next request.
     #expect(!queue.runIfIdle { Issue.record("a refill took the last idle slot") })
@@ -25,10 +40,10 @@ import Testing
       _ = queue.withSlot(timeout: .seconds(30)) {}
       waiter.signal()
     }
-    while queue.depth < 1 { usleep(1000) }
+    #expect(eventually { queue.depth >= 1 })
     #expect(!queue.runIfIdle { Issue.record("a refill went ahead of a waiting request") })
     queue.release()
-    waiter.wait()
+    #expect(signalled(waiter))
     queue.release()
     #expect(queue.inFlight == 0)
   }
@@ -40,15 +55,15 @@ import Testing
     queue.release()
     let ran = DispatchSemaphore(value: 0)
     #expect(queue.runIfIdle { ran.signal() })
-    ran.wait()
+    #expect(signalled(ran))
   }
 
   @Test func aRefillDoesNotMoveTheRunTimeEstimate() {
     let queue = WorkQueue(slots: 2, initialRunEstimate: .seconds(1))
     let ran = DispatchSemaphore(value: 0)
     #expect(queue.runIfIdle { ran.signal() })
-    ran.wait()
-    while queue.inFlight > 0 { usleep(1000) }
+    #expect(signalled(ran))
+    #expect(eventually { queue.inFlight == 0 })
     #expect(queue.recentRunTime == .seconds(1))
   }
 }
