@@ -1,7 +1,7 @@
 """run-language-bench --daemon: hello per language through dsa-rund, the pre-warmed pool on and off.
 
 Two daemons run side by side (the same binary, slots, work root and data): "pool on" with
-`prewarm` {"java": 1}, "pool off" with {}. Per round and language, each daemon gets the same two
+`prewarm` {"java": 1, "kotlin": 1} (or --prewarm JSON), "pool off" with {}. Per round and language, each daemon gets the same two
 requests, the daemons' order alternating from round to round: a hello whose source no earlier run
 used ("new source": compile and run) and the same again ("cached": the compile cache hit, so the run
 alone). Between rounds the bench waits until the pool is ready again, as a learner's next press
@@ -83,9 +83,13 @@ def metrics(base):
 
 
 def wait_ready(base, timeout=60):
+    """True once every pool family holds its configured size."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        if metrics(base).get('dsa_run_prewarm_ready{language="java"}') == 1:
+        values = metrics(base)
+        sizes = {name[len("dsa_run_prewarm_size"):]: value for name, value in values.items()
+                 if name.startswith("dsa_run_prewarm_size{")}
+        if sizes and all(values.get("dsa_run_prewarm_ready" + labels, 0) >= size for labels, size in sizes.items()):
             return True
         time.sleep(0.05)
     return False
@@ -98,7 +102,8 @@ def prewarmed_pids():
             continue
         try:
             with open("/proc/%s/cmdline" % pid, "rb") as file:
-                if b"DsaRunPrewarmLauncher" in file.read():
+                command = file.read()
+            if b"DsaRunPrewarmLauncher" in command or b"DsaRunCompileLauncher" in command:
                     found.append(int(pid))
         except OSError:
             pass
@@ -127,7 +132,7 @@ def summary(values):
 
 def main():
     binary, repository = sys.argv[1], sys.argv[2]
-    rounds, languages, idle_seconds = 10, list(HELLO), 30
+    rounds, languages, idle_seconds, prewarm = 10, list(HELLO), 30, {"java": 1, "kotlin": 1}
     arguments = sys.argv[3:]
     while arguments:
         option = arguments.pop(0)
@@ -137,10 +142,12 @@ def main():
             languages = arguments.pop(0).split(",")
         elif option == "--idle-seconds":
             idle_seconds = int(arguments.pop(0))
+        elif option == "--prewarm":
+            prewarm = json.loads(arguments.pop(0))
         else:
-            sys.exit("unknown option %s (--runs N, --languages L,..., --idle-seconds S)" % option)
+            sys.exit("unknown option %s (--runs N, --languages L,..., --idle-seconds S, --prewarm JSON)" % option)
     directory = tempfile.mkdtemp(prefix="dsa-run-langbench-")
-    on, on_base = start_daemon(binary, directory, "on", {"java": 1}, 2, repository)
+    on, on_base = start_daemon(binary, directory, "on", prewarm, 2, repository)
     off, off_base = start_daemon(binary, directory, "off", {}, 2, repository)
     daemons = {"on": on_base, "off": off_base}
     times = {(language, pool, kind): [] for language in languages for pool in daemons for kind in ("new", "cached")}
@@ -161,7 +168,7 @@ def main():
                     if round_index > 0:  # the first round warms the page cache and the daemons
                         times[(language, pool, "new")].append(first)
                         times[(language, pool, "cached")].append(second)
-        print("hello through dsa-rund, %d rounds, slots 2, pool on = prewarm {\"java\": 1}" % rounds)
+        print("hello through dsa-rund, %d rounds, slots 2, pool on = prewarm %s" % (rounds, json.dumps(prewarm)))
         print("%-11s %-7s %-32s %-32s %s" % ("language", "source", "pool off", "pool on", "on/off"))
         for language in languages:
             for kind in ("new", "cached"):
@@ -169,7 +176,7 @@ def main():
                 print("%-11s %-7s %-32s %-32s %.2f" % (
                     language, kind, summary(off_times), summary(on_times),
                     statistics.median(on_times) / statistics.median(off_times)))
-        print("pool metrics:", json.dumps({k: v for k, v in metrics(on_base).items() if "java" in k}))
+        print("pool metrics:", json.dumps(metrics(on_base)))
         wait_ready(on_base)
         pids = prewarmed_pids()
         before = {pid: process_cpu_seconds(pid) for pid in pids}
@@ -179,8 +186,10 @@ def main():
         for pid in pids:
             try:
                 cpu = process_cpu_seconds(pid) - before[pid]
-                print("pre-warmed JVM pid %d: idle CPU %.1f ms per minute, RSS %.1f MiB" % (
-                    pid, cpu * 1000 * 60 / elapsed, rss_kilobytes(pid) / 1024))
+                with open("/proc/%d/cmdline" % pid, "rb") as file:
+                    kind = "compile" if b"DsaRunCompileLauncher" in file.read() else "run"
+                print("pre-warmed JVM pid %d (%s): idle CPU %.1f ms per minute, RSS %.1f MiB" % (
+                    pid, kind, cpu * 1000 * 60 / elapsed, rss_kilobytes(pid) / 1024))
             except OSError:
                 print("pre-warmed JVM pid %d ended while measured" % pid)
     finally:

@@ -461,7 +461,8 @@ public final class Executor: Sendable {
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + step.mounts
     let command = BoxCommand(spec: spec, files: files.map { BoxFile(name: $0.name, contents: $0.contents) })
-    return try inBox(command) { ran, environment throws(SandboxError) in
+    let finish = {
+      @Sendable (ran: Outcome, environment: any BoxEnvironment) throws(SandboxError) -> (Outcome, [(String, Data)]?) in
       var outcome = ran.asCompile(errorHints: step.errorHints)
       guard outcome.status == .ok else { return (outcome, nil) }
       var artifacts: [(String, Data)] = []
@@ -485,6 +486,16 @@ public final class Executor: Sendable {
       }
       return (outcome, artifacts)
     }
+    guard prewarm != nil else { return try inBox(command, finish: finish) }
+    let environments = self.environments
+    let compile = { @Sendable () throws(ExecuteError) -> (Outcome, [(String, Data)]?) in
+      if let compiled = try self.prewarmedCompile(command, runner: runner, policy: policy, finish: finish) {
+        return compiled
+      }
+      return try Self.run(command, in: environments, finish: finish)
+    }
+    guard let gate else { return try compile() }
+    return try gate.run(compile)
   }
 
   /// Runs a command in an environment from the pool and lets `finish` read what it left in /box

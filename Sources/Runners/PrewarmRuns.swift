@@ -4,7 +4,9 @@ import Synchronization
 
 /// Pre-warmed run steps: for a language whose runtime takes long to start (the JVM), boxes whose
 /// runtime started ahead of any request and waits for one program (`Sandbox.PrewarmedBox`), kept by
-/// a `PrewarmPool`. Only the Java run step has a launcher so far.
+/// a `PrewarmPool`. The JVM's run steps (Java's and Kotlin's) have a launcher, and so do the JVM
+/// compilers' compile steps (`PrewarmCompiler`): the pool's families are `java` and `kotlin` for
+/// runs, `java:compile` and `kotlin:compile` for compiles.
 ///
 /// The JVM is started with the run step's own argv, flags and limits, with the launcher's class
 /// as `{class}`; it warms up (class loading, a first lambda, Scanner and formatting), writes a
@@ -18,8 +20,24 @@ public final class PrewarmRuns: Sendable {
   private let slots: LateBoundSlots
   private let launchers = Mutex<[String: [BoxFile]]>([:])
 
-  /// The languages with a launcher.
-  public static let languages: Set<String> = ["java"]
+  /// The languages with a launcher for some step.
+  public static let languages: Set<String> = runLanguages.union(PrewarmCompiler.byLanguage.keys)
+  /// The languages whose run step has a launcher (the Java one: Kotlin's run is a JVM too).
+  static let runLanguages: Set<String> = ["java", "kotlin"]
+
+  /// The pool family of `language`'s compile step.
+  static func compileFamily(_ language: String) -> String { language + ":compile" }
+
+  /// The pool's families and their sizes for `sizes` by language: each step with a launcher keeps
+  /// that many boxes.
+  static func families(_ sizes: [String: Int]) -> [String: Int] {
+    var families: [String: Int] = [:]
+    for (language, size) in sizes {
+      if runLanguages.contains(language) { families[language] = size }
+      if PrewarmCompiler.byLanguage[language] != nil { families[compileFamily(language)] = size }
+    }
+    return families
+  }
 
   /// What the launcher writes on stderr once it waits.
   static let readyMarker = Data("\u{0}dsa-run-prewarm-ready\n".utf8)
@@ -30,7 +48,7 @@ public final class PrewarmRuns: Sendable {
   public init(host: SandboxHost, sizes: [String: Int], slots: (any PrewarmSlots)? = nil) {
     let lateSlots = LateBoundSlots(slots)
     self.slots = lateSlots
-    pool = PrewarmPool(sizes: sizes.filter { Self.languages.contains($0.key) }, slots: lateSlots) {
+    pool = PrewarmPool(sizes: Self.families(sizes), slots: lateSlots) {
       recipe throws(SandboxError) in
       try PrewarmedBox(host: host, spec: recipe.spec, files: recipe.files, readyMarker: recipe.readyMarker)
     }
@@ -39,29 +57,27 @@ public final class PrewarmRuns: Sendable {
   /// Refills in `slots` from now on (the daemon's box slots exist only once its service does).
   public func bind(slots: any PrewarmSlots) { self.slots.bind(slots) }
 
-  /// The launcher's files for `runner` if `launcherFiles` compiled them already: a run never
-  /// compiles the launcher itself (a grade's gated executor would wait for a second slot).
-  func compiledLauncherFiles(for runner: Runner) -> [BoxFile]? {
-    launchers.withLock { $0[runner.language + "@" + runner.version] }.flatMap { $0.isEmpty ? nil : $0 }
+  /// The class files of the launcher `className` if `launcherFiles` compiled them already: a run
+  /// or compile never compiles a launcher itself (a grade's gated executor would wait for a second
+  /// slot).
+  func compiledLauncherFiles(_ className: String) -> [BoxFile]? {
+    launchers.withLock { $0[className] }.flatMap { $0.isEmpty ? nil : $0 }
   }
 
-  /// The launcher's compiled files for `runner` (compiled once, in a box, through the cache; a
-  /// compile that failed is not tried again).
-  func launcherFiles(for runner: Runner, executor: Executor) -> [BoxFile]? {
-    if let known = launchers.withLock({ $0[runner.language + "@" + runner.version] }) {
-      return known.isEmpty ? nil : known
-    }
-    guard runner.language == "java",
+  /// The class files of the launcher `className` from `source`, compiled once by the Java runner
+  /// (in a box, through the cache; a compile that failed is not tried again), as `out/...` paths.
+  func launcherFiles(_ className: String, source: String, executor: Executor) -> [BoxFile]? {
+    if let known = launchers.withLock({ $0[className] }) { return known.isEmpty ? nil : known }
+    guard let java = try? executor.runner(language: "java", version: nil),
       let program = try? executor.prepare(
-        runner, requestedAs: runner.language,
-        files: [SourceFile(name: Self.javaLauncherClass + ".java", contents: Data(Self.javaLauncher.utf8))]),
-      program.isRunnable, program.mainClass == Self.javaLauncherClass, let files = program.runFiles
+        java, requestedAs: java.language, files: [SourceFile(name: className + ".java", contents: Data(source.utf8))]),
+      program.isRunnable, program.mainClass == className, let files = program.runFiles
     else {
-      launchers.withLock { $0[runner.language + "@" + runner.version] = [] }
+      launchers.withLock { $0[className] = [] }
       return nil
     }
     let boxFiles = files.map { BoxFile(name: $0.0, contents: $0.1, executable: $0.2) }
-    launchers.withLock { $0[runner.language + "@" + runner.version] = boxFiles }
+    launchers.withLock { $0[className] = boxFiles }
     return boxFiles
   }
 
@@ -185,7 +201,7 @@ extension Executor {
   ) throws(ExecuteError) -> Outcome? {
     guard let prewarm, prewarm.pool.serves(program.runner.language), !spec.mergesStderrIntoStdout,
       !spec.terminal, !program.mainClass.isEmpty,
-      let launcher = prewarm.compiledLauncherFiles(for: program.runner)
+      let launcher = prewarm.compiledLauncherFiles(PrewarmRuns.javaLauncherClass)
     else { return nil }
     let recipe = PrewarmRecipe(
       spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass),
@@ -215,13 +231,27 @@ extension Executor {
     return spec
   }
 
-  /// The pool's first recipe per language, for the runner's default run limits, so the first
-  /// request after the start can hit already.
+  /// The pool's first recipe per family: a run's for the runner's default run limits, a compile's
+  /// (whose limits are the step's own), so the first request after the start can hit already.
   public func prewarmAhead() {
     guard let prewarm else { return }
-    for language in prewarm.pool.sizes.keys {
-      guard let runner = try? runner(language: language, version: nil), let policy = policies[runner.policy],
-        let launcher = prewarm.launcherFiles(for: runner, executor: self)
+    for family in prewarm.pool.sizes.keys.sorted() {
+      let language = String(family.split(separator: ":")[0])
+      guard let runner = try? runner(language: language, version: nil), let policy = policies[runner.policy] else {
+        continue
+      }
+      if family == PrewarmRuns.compileFamily(language) {
+        guard
+          prewarm.launcherFiles(
+            PrewarmCompiler.launcherClass, source: PrewarmCompiler.launcherSource, executor: self) != nil,
+          let recipe = prewarmCompileRecipe(runner, policy: policy)
+        else { continue }
+        prewarm.pool.want(recipe, family: family)
+        continue
+      }
+      guard
+        let launcher = prewarm.launcherFiles(
+          PrewarmRuns.javaLauncherClass, source: PrewarmRuns.javaLauncher, executor: self)
       else { continue }
       let program = PreparedProgram(
         runner: runner, policy: policy, version: runner.version, mainFile: launcher[0].name, learnerNames: [],
@@ -231,7 +261,7 @@ extension Executor {
         PrewarmRecipe(
           spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass), files: launcher,
           readyMarker: PrewarmRuns.readyMarker),
-        family: language)
+        family: family)
     }
   }
 }

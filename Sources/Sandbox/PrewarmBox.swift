@@ -140,6 +140,15 @@ public final class PrewarmedBox: @unchecked Sendable {
   public func handOver(spec: BoxSpec, files: [BoxFile], handover: Data, stdin: Data) throws(SandboxError)
     -> Outcome?
   {
+    try handOver(spec: spec, files: files, handover: handover, stdin: stdin) { outcome, _ in outcome }
+  }
+
+  /// `handOver`, letting `finish` read what the program left in /box (a compiler's output) before
+  /// the box is destroyed.
+  public func handOver<Result>(
+    spec: BoxSpec, files: [BoxFile], handover: Data, stdin: Data,
+    finish: (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
+  ) throws(SandboxError) -> Result? {
     defer { destroy() }
     guard PrewarmKey(spec) == key, isWaiting, let program else { return nil }
     self.program = nil
@@ -150,7 +159,8 @@ public final class PrewarmedBox: @unchecked Sendable {
       return nil
     }
     box.lease.cgroup?.restartCPUCount()
-    return try box.awaitProgram(program, spec: spec, stdin: handover + stdin, live: nil)
+    let outcome = try box.awaitProgram(program, spec: spec, stdin: handover + stdin, live: nil)
+    return try finish(outcome, box)
   }
 
   /// Unlinks the launcher's files (never through a link), and the directories they leave empty

@@ -312,7 +312,7 @@ struct DaemonConfiguration: Equatable {
         )
       } else if size > 0 && !PrewarmRuns.languages.contains(language) {
         problems.append(
-          "prewarm.\(language): \(language) has no pre-warmed runtime yet (only \(PrewarmRuns.languages.sorted().joined(separator: ", ")) has one); set it to 0 or leave it out"
+          "prewarm.\(language): \(language) has no pre-warmed runtime yet (only \(PrewarmRuns.languages.sorted().joined(separator: " and ")) have one); set it to 0 or leave it out"
         )
       }
     }

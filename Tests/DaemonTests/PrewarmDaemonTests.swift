@@ -3,13 +3,13 @@ import Glibc
 import SandboxTesting
 import Testing
 
-// The daemon's pre-warmed Java boxes: a hit through HTTP counted in /metrics, the config's sizes
-// checked, and nothing of the pool left once the daemon stopped.
+// The daemon's pre-warmed Java boxes (javac's and the run's): a hit of each through HTTP counted
+// in /metrics, the config's sizes checked, and nothing of the pool left once the daemon stopped.
 
-/// The pre-warmed JVMs in boxes of the daemon `pid` (its boxes' cgroups are named after it; other
-/// suites of this process keep pools of their own).
+/// The pre-warmed JVMs (runs' and compilers') in boxes of the daemon `pid` (its boxes' cgroups are
+/// named after it; other suites of this process keep pools of their own).
 func prewarmedJVMs(of pid: Int32) -> [Int32] {
-  processes(containing: "DsaRunPrewarmLauncher").filter { jvm in
+  (processes(containing: "DsaRunPrewarmLauncher") + processes(containing: "DsaRunCompileLauncher")).filter { jvm in
     let groups = FileManager.default.contents(atPath: "/proc/\(jvm)/cgroup") ?? Data()
     return String(decoding: groups, as: UTF8.self).contains("dsa-run-\(pid)-")
   }
@@ -25,19 +25,25 @@ struct PrewarmDaemonTests {
     let config = try writeConfig(directory, ["prewarm": ["java": 1]])
     let daemon = try DaemonProcess(arguments: ["--slots", "2", "--config", config], directory: directory)
     defer { daemon.cleanUp() }
-    let ready = #"dsa_run_prewarm_ready{language="java"}"#
-    #expect(waitUntil(timeout: .seconds(90)) { (try? metric(daemon, ready)) == 1 }, "\(daemon.log)")
+    let ready = #"dsa_run_prewarm_ready{language="java",step="run"}"#
+    let compileReady = #"dsa_run_prewarm_ready{language="java",step="compile"}"#
+    let bothReady = { (try? metric(daemon, ready)) == 1 && (try? metric(daemon, compileReady)) == 1 }
+    #expect(waitUntil(timeout: .seconds(90), bothReady), "\(daemon.log)")
     let pid = daemon.process.processIdentifier
-    #expect(prewarmedJVMs(of: pid).count == 1)
+    #expect(prewarmedJVMs(of: pid).count == 2)
+    // A new source: compiled in the pre-warmed javac, run in the pre-warmed JVM.
     let answer = try execute(daemon, ["language": "java", "source": Self.hello])
     #expect(answer.status == 200)
     #expect((answer.json["run"] as? [String: Any])?["stdout"] as? String == "warm\n")
-    #expect(try metric(daemon, #"dsa_run_prewarm_hits_total{language="java"}"#) == 1)
-    #expect(try metric(daemon, #"dsa_run_prewarm_misses_total{language="java"}"#) == 0)
-    #expect(try metric(daemon, #"dsa_run_prewarm_size{language="java"}"#) == 1)
+    for step in ["run", "compile"] {
+      #expect(try metric(daemon, #"dsa_run_prewarm_hits_total{language="java",step="\#(step)"}"#) == 1)
+      #expect(try metric(daemon, #"dsa_run_prewarm_misses_total{language="java",step="\#(step)"}"#) == 0)
+      #expect(try metric(daemon, #"dsa_run_prewarm_size{language="java",step="\#(step)"}"#) == 1)
+    }
     // Refilled in the background for the next one.
-    #expect(waitUntil(timeout: .seconds(90)) { (try? metric(daemon, ready)) == 1 })
-    #expect((try metric(daemon, #"dsa_run_prewarm_refills_total{language="java"}"#) ?? 0) >= 2)
+    #expect(waitUntil(timeout: .seconds(90), bothReady))
+    #expect((try metric(daemon, #"dsa_run_prewarm_refills_total{language="java",step="run"}"#) ?? 0) >= 2)
+    #expect((try metric(daemon, #"dsa_run_prewarm_refills_total{language="java",step="compile"}"#) ?? 0) >= 2)
     #expect(try daemon.stop() == 0)
     #expect(prewarmedJVMs(of: pid).isEmpty, "a pre-warmed JVM outlived its daemon")
     #expect(leftovers(of: pid, workRoot: testWorkRoot).isEmpty, "\(leftovers(of: pid, workRoot: testWorkRoot))")
@@ -46,14 +52,14 @@ struct PrewarmDaemonTests {
   @Test func oneSlotHasNoPoolUnlessAsked() throws {
     let daemon = try DaemonProcess(arguments: ["--slots", "1"])
     defer { daemon.cleanUp() }
-    #expect(try metric(daemon, #"dsa_run_prewarm_size{language="java"}"#) == nil)
+    #expect(try metric(daemon, #"dsa_run_prewarm_size{language="java",step="run"}"#) == nil)
     #expect(try daemon.stop() == 0)
   }
 
   @Test func absurdSizesAndLanguagesWithoutALauncherAreRefused() throws {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = try writeConfig(directory, ["prewarm": ["java": 9, "python": 1, "kotlin": 0, "cobol": 1]])
+    let path = try writeConfig(directory, ["prewarm": ["java": 9, "python": 1, "kotlin": 1, "cobol": 1]])
     let finished = try runProcess(
       daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
     #expect(finished.status == 1)

@@ -18,31 +18,40 @@ extension RunService {
   /// Stops the refills and destroys every waiting pre-warmed box.
   public func stopPrewarming() { prewarm?.pool.drain() }
 
-  /// The pool's families, hits, misses, refills and their time, per language.
+  /// The pool's families, hits, misses, refills and their time, per language and step (a family
+  /// is `java` for Java's runs, `java:compile` for its compiles).
   func prewarmMetricsText(_ writer: inout PrometheusText) {
     guard let counts = prewarm?.pool.counts.sorted(by: { $0.key < $1.key }), !counts.isEmpty else { return }
+    let labels = ["language", "step"]
+    func labelled<Value>(_ value: (PrewarmCounts) -> Value) -> [([String], Value)] {
+      counts.map { family, count in
+        let parts = family.split(separator: ":", maxSplits: 1).map(String.init)
+        return ([parts[0], parts.count > 1 ? parts[1] : "run"], value(count))
+      }
+    }
     writer.counters(
-      "dsa_run_prewarm_hits_total", help: "Runs handed to a pre-warmed box, by language.", labels: ["language"],
-      counts.map { ([$0.key], $0.value.hits) })
+      "dsa_run_prewarm_hits_total", help: "Runs and compiles handed to a pre-warmed box.", labels: labels,
+      labelled(\.hits))
     writer.counters(
       "dsa_run_prewarm_misses_total",
-      help: "Runs of a pre-warmed language that found no box waiting for their spec and ran cold.",
-      labels: ["language"], counts.map { ([$0.key], $0.value.misses) })
+      help: "Runs and compiles of a pre-warmed step that found no box waiting for their spec and ran cold.",
+      labels: labels, labelled(\.misses))
     writer.counters(
-      "dsa_run_prewarm_refills_total", help: "Pre-warmed boxes made, by language.", labels: ["language"],
-      counts.map { ([$0.key], $0.value.refills) })
+      "dsa_run_prewarm_refills_total", help: "Pre-warmed boxes made.", labels: labels, labelled(\.refills))
     writer.counters(
-      "dsa_run_prewarm_refill_failures_total", help: "Pre-warmed boxes that failed to start, by language.",
-      labels: ["language"], counts.map { ([$0.key], $0.value.refillFailures) })
+      "dsa_run_prewarm_refill_failures_total", help: "Pre-warmed boxes that failed to start.", labels: labels,
+      labelled(\.refillFailures))
     writer.counters(
-      "dsa_run_prewarm_refill_milliseconds_total",
-      help: "Time spent making pre-warmed boxes (creation to ready), by language.", labels: ["language"],
-      counts.map { ([$0.key], $0.value.refillMilliseconds) })
+      "dsa_run_prewarm_refill_milliseconds_total", help: "Time spent making pre-warmed boxes (creation to ready).",
+      labels: labels, labelled(\.refillMilliseconds))
     writer.gauges(
-      "dsa_run_prewarm_ready", help: "Pre-warmed boxes waiting for a run, by language.", labels: ["language"],
-      counts.map { ([$0.key], Double($0.value.ready)) })
+      "dsa_run_prewarm_ready", help: "Pre-warmed boxes waiting.", labels: labels, labelled { Double($0.ready) })
+    let sizes = prewarm?.pool.sizes ?? [:]
     writer.gauges(
-      "dsa_run_prewarm_size", help: "Pre-warmed boxes kept per language (prewarm).", labels: ["language"],
-      counts.map { ([$0.key], Double(prewarm?.pool.sizes[$0.key] ?? 0)) })
+      "dsa_run_prewarm_size", help: "Pre-warmed boxes kept per language and step (prewarm).", labels: labels,
+      counts.map { family, _ in
+        let parts = family.split(separator: ":", maxSplits: 1).map(String.init)
+        return ([parts[0], parts.count > 1 ? parts[1] : "run"], Double(sizes[family] ?? 0))
+      })
   }
 }

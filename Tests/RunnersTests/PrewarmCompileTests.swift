@@ -1,0 +1,186 @@
+import Foundation
+import SandboxTesting
+import Testing
+
+@testable import Runners
+@testable import Sandbox
+
+// A pre-warmed compile (javac's or kotlinc's JVM started, and warmed by one compile, before the
+// request) is the cold compile's twin: the same messages, status, exit code and classes, so the
+// same run after it.
+
+enum PrewarmCompileFixture {
+  static let prewarm: PrewarmRuns = {
+    let runs = PrewarmRuns(host: PrewarmFixture.host, sizes: ["java": 1, "kotlin": 1], slots: AlwaysIdleSlots())
+    runs.pool.start()
+    return runs
+  }()
+  /// No compile cache: every request compiles, cold or pre-warmed.
+  static let executor: Executor = {
+    let base = RunnersFixture.executor
+    return Executor(
+      environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies, cache: nil,
+      prewarm: prewarm)
+  }()
+  static let coldExecutor: Executor = {
+    let base = RunnersFixture.executor
+    return Executor(
+      environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies, cache: nil)
+  }()
+
+  /// Waits (up to two minutes: kotlinc's warm-up on a loaded host) until `family` has a box.
+  static func awaitReady(_ family: String) throws {
+    executor.prewarmAhead()
+    for _ in 0..<1200 {
+      if prewarm.pool.counts[family]?.ready == 1 { return }
+      usleep(100_000)
+    }
+    throw PrewarmTestError.notReady(prewarm.pool.counts[family].map { "\($0)" } ?? "no pool for \(family)")
+  }
+
+  static func hits(_ family: String) -> UInt64 { prewarm.pool.counts[family]?.hits ?? 0 }
+}
+
+/// Compiles and runs `files` cold and with a pre-warmed compile, and returns both.
+func coldAndWarmCompile(_ language: String, _ files: [(String, String)], stdin: String = "") throws -> (
+  cold: ExecuteResult, warm: ExecuteResult
+) {
+  var request = ExecuteRequest(
+    language: language, files: files.map { SourceFile(name: $0.0, contents: Data($0.1.utf8)) })
+  request.stdin = Data(stdin.utf8)
+  let cold = try PrewarmCompileFixture.coldExecutor.execute(request)
+  let family = PrewarmRuns.compileFamily(language)
+  try PrewarmCompileFixture.awaitReady(family)
+  let hitsBefore = PrewarmCompileFixture.hits(family)
+  let warm = try PrewarmCompileFixture.executor.execute(request)
+  #expect(PrewarmCompileFixture.hits(family) == hitsBefore + 1, "the compile did not take the pre-warmed box")
+  return (cold, warm)
+}
+
+/// The compile's messages, status and exit code, and the run's output, are the same both ways.
+func expectTwins(_ cold: ExecuteResult, _ warm: ExecuteResult, _ name: String) {
+  let coldCompile = cold.compile.map { String(decoding: $0.stdout + $0.stderr, as: UTF8.self) }
+  let warmCompile = warm.compile.map { String(decoding: $0.stdout + $0.stderr, as: UTF8.self) }
+  #expect(warmCompile == coldCompile, "\(name): cold\n\(coldCompile ?? "-")\nwarm\n\(warmCompile ?? "-")")
+  #expect(warm.compile?.stdout == cold.compile?.stdout && warm.compile?.stderr == cold.compile?.stderr, "\(name)")
+  #expect(warm.compile?.status == cold.compile?.status, "\(name)")
+  #expect(warm.compile?.exitCode == cold.compile?.exitCode, "\(name)")
+  #expect(warm.compile?.message == cold.compile?.message, "\(name)")
+  #expect(warm.stdout == cold.stdout && warm.stderr == cold.stderr, "\(name): \(warm.stdout) \(warm.stderr)")
+  #expect(warm.run?.status == cold.run?.status && warm.run?.exitCode == cold.run?.exitCode, "\(name)")
+}
+
+@Suite(.serialized) struct PrewarmCompileTests {
+  static let javaFiles: [(String, [(String, String)], String)] = [
+    (
+      "good",
+      [("Main.java", "public class Main { public static void main(String[] a) { System.out.println(\"Hello\"); } }\n")],
+      "Hello\n"
+    ),
+    (
+      "syntax error",
+      [
+        (
+          "Main.java",
+          "public class Main {\n  public static void main(String[] a) {\n    System.out.println(\"x\")\n  }\n}\n"
+        )
+      ],
+      ""
+    ),
+    (
+      "type error",
+      [("Main.java", "public class Main {\n  public static void main(String[] a) {\n    int x = \"text\";\n  }\n}\n")],
+      ""
+    ),
+    (
+      "a warning",
+      [
+        (
+          "Main.java",
+          "import java.util.*;\npublic class Main {\n  @Deprecated static void old() {}\n  public static void main(String[] a) {\n    List raw = new ArrayList();\n    raw.add(1);\n    System.out.println(raw);\n  }\n}\n"
+        )
+      ], "[1]\n"
+    ),
+    (
+      "unicode",
+      [
+        (
+          "Main.java",
+          "public class Main {\n  public static void main(String[] a) {\n    int größe = 3;\n    System.out.println(\"héllo ✓ \" + größe);\n    String bad = 'zu lang';\n  }\n}\n"
+        )
+      ], ""
+    ),
+    (
+      "two files",
+      [
+        (
+          "Main.java",
+          "public class Main { public static void main(String[] a) { System.out.println(Helper.twice(21)); } }\n"
+        ),
+        ("Helper.java", "public class Helper { static int twice(int x) { return 2 * x; } }\n"),
+      ], "42\n"
+    ),
+  ]
+
+  static let kotlinFiles: [(String, [(String, String)], String)] = [
+    ("good", [("main.kt", "fun main() {\n    println(listOf(3, 1, 2).sorted())\n}\n")], "[1, 2, 3]\n"),
+    ("syntax error", [("main.kt", "fun main() {\n    println(\"x\"\n}\n")], ""),
+    ("type error", [("main.kt", "fun main() {\n    val x: Int = \"text\"\n    println(x)\n}\n")], ""),
+    ("a warning", [("main.kt", "fun main() {\n    val unused = 1\n    println(\"ok\")\n}\n")], "ok\n"),
+    ("unicode", [("main.kt", "fun main() {\n    val größe = 3\n    println(\"héllo ✓ $größe\")\n}\n")], "héllo ✓ 3\n"),
+    (
+      "two files",
+      [("main.kt", "fun main() {\n    println(twice(21))\n}\n"), ("helper.kt", "fun twice(x: Int) = 2 * x\n")], "42\n"
+    ),
+  ]
+
+  @Test(.enabled(if: installed("java"), "needs the Java toolchain"))
+  func javacPreWarmedCompilesAsCold() throws {
+    for (name, files, expected) in Self.javaFiles {
+      let (cold, warm) = try coldAndWarmCompile("java", files)
+      expectTwins(cold, warm, name)
+      #expect(warm.stdout == expected, "\(name)")
+    }
+  }
+
+  @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
+  func kotlincPreWarmedCompilesAsCold() throws {
+    for (name, files, expected) in Self.kotlinFiles {
+      let (cold, warm) = try coldAndWarmCompile("kotlin", files)
+      expectTwins(cold, warm, name)
+      #expect(warm.stdout == expected, "\(name)")
+    }
+  }
+
+  /// The compile's CPU time is the learner's compile only: the warm-up (a JVM's start and one whole
+  /// compile) was charged to nobody.
+  @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
+  func theWarmUpIsNotChargedToTheCompile() throws {
+    let (cold, warm) = try coldAndWarmCompile("kotlin", [("main.kt", "fun main() {\n    println(1)\n}\n")])
+    let coldCPU = try #require(cold.compile?.cpuMilliseconds)
+    let warmCPU = try #require(warm.compile?.cpuMilliseconds)
+    #expect(warmCPU * 2 < coldCPU, "warm \(warmCPU) ms against cold \(coldCPU) ms")
+    #expect(warm.stdout == "1\n")
+  }
+
+  /// The classes the run gets are the learner's only: the warm-up's (compiled to the box's /tmp)
+  /// and the launcher's stay behind in the compile box, which is destroyed.
+  @Test(.enabled(if: installed("java"), "needs the Java toolchain"))
+  func theRunGetsTheLearnersClassesOnly() throws {
+    let source = """
+      import java.io.File;
+      public class Main {
+        public static void main(String[] a) {
+          String[] tmp = new File("/tmp").list();
+          String[] classes = new File("out").list();
+          java.util.Arrays.sort(classes);
+          System.out.println(tmp.length + " " + String.join(",", new File(".").list()) + " " + String.join(",", classes));
+        }
+      }
+
+      """
+    let (cold, warm) = try coldAndWarmCompile("java", [("Main.java", source)])
+    expectTwins(cold, warm, "leftovers")
+    #expect(warm.stdout == "0 out Main.class\n", "\(warm.stdout)")
+  }
+}
