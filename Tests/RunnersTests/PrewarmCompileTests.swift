@@ -184,3 +184,56 @@ func expectTwins(_ cold: ExecuteResult, _ warm: ExecuteResult, _ name: String) {
     #expect(warm.stdout == "0 out Main.class\n", "\(warm.stdout)")
   }
 }
+
+/// Kotlin's run on the Java run launcher (with Kotlin's class path) is the cold run's twin too.
+@Suite(.serialized) struct PrewarmKotlinRunTests {
+  func coldAndWarmRun(_ source: String, stdin: String = "", arguments: [String] = []) throws -> (
+    cold: ExecuteResult, warm: ExecuteResult
+  ) {
+    var request = ExecuteRequest(language: "kotlin", files: [SourceFile(name: "", contents: Data(source.utf8))])
+    request.stdin = Data(stdin.utf8)
+    request.arguments = arguments
+    let cold = try PrewarmCompileFixture.coldExecutor.execute(request)
+    try PrewarmCompileFixture.awaitReady("kotlin")
+    try PrewarmCompileFixture.awaitReady(PrewarmRuns.compileFamily("kotlin"))
+    let hitsBefore = PrewarmCompileFixture.hits("kotlin")
+    let warm = try PrewarmCompileFixture.executor.execute(request)
+    #expect(PrewarmCompileFixture.hits("kotlin") == hitsBefore + 1, "the run did not take the pre-warmed box")
+    return (cold, warm)
+  }
+
+  @Test(.enabled(if: installed("kotlin"), "needs the Kotlin toolchain"))
+  func stdinArgumentsExitAndCrashesAreTheColdRunsOnes() throws {
+    let echo = """
+      fun main(args: Array<String>) {
+          generateSequence(::readLine).forEach { println("echo $it") }
+          println(args.size.toString() + " " + args.joinToString("|"))
+          println(System.getProperty("java.class.path") + " " + System.getProperty("user.dir"))
+          System.err.println("to stderr")
+      }
+
+      """
+    let (cold, warm) = try coldAndWarmRun(echo, stdin: "one\ntwo é\n", arguments: ["a b", "", "ç"])
+    #expect(warm.stdout == cold.stdout && warm.stderr == cold.stderr, "cold \(cold.stdout) warm \(warm.stdout)")
+    #expect(warm.stdout.hasPrefix("echo one\necho two é\n3 a b||ç\n"), "\(warm.stdout)")
+
+    let exiting = "fun main() {\n    print(\"bye\")\n    kotlin.system.exitProcess(3)\n}\n"
+    let exit = try coldAndWarmRun(exiting)
+    #expect(exit.warm.run?.exitCode == 3 && exit.cold.run?.exitCode == 3 && exit.warm.stdout == "bye")
+
+    let crashing = """
+      fun inner(depth: Int): Int = if (depth == 0) throw IllegalStateException("boom") else inner(depth - 1)
+
+      fun main() {
+          println("before")
+          println(inner(2))
+      }
+
+      """
+    let crash = try coldAndWarmRun(crashing)
+    #expect(crash.warm.stderr == crash.cold.stderr, "cold:\n\(crash.cold.stderr)\nwarm:\n\(crash.warm.stderr)")
+    #expect(crash.warm.stderr.contains("Exception in thread \"main\" java.lang.IllegalStateException: boom"))
+    #expect(!crash.warm.stderr.contains("DsaRunPrewarmLauncher"))
+    #expect(crash.warm.run?.exitCode == crash.cold.run?.exitCode && crash.warm.stdout == "before\n")
+  }
+}
