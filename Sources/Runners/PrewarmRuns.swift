@@ -22,8 +22,9 @@ public final class PrewarmRuns: Sendable {
 
   /// The languages with a launcher for some step.
   public static let languages: Set<String> = runLanguages.union(PrewarmCompiler.byLanguage.keys)
-  /// The languages whose run step has a launcher (the Java one: Kotlin's run is a JVM too).
-  static let runLanguages: Set<String> = ["java", "kotlin"]
+  /// The languages whose run step has a launcher (the Java one, which Kotlin's JVM takes too, and
+  /// Python's).
+  static let runLanguages: Set<String> = ["java", "kotlin", "python"]
 
   /// The pool family of `language`'s compile step.
   static func compileFamily(_ language: String) -> String { language + ":compile" }
@@ -42,6 +43,7 @@ public final class PrewarmRuns: Sendable {
   /// What the launcher writes on stderr once it waits.
   static let readyMarker = Data("\u{0}dsa-run-prewarm-ready\n".utf8)
   static let javaLauncherClass = "DsaRunPrewarmLauncher"
+  static let pythonLauncherFile = "dsa_run_launcher.py"
 
   /// A pool of `sizes[language]` boxes per language, refilled within `slots` on `host` (or, when
   /// nil, the slots given to `bind` later: none is idle until then).
@@ -190,6 +192,68 @@ public final class PrewarmRuns: Sendable {
       }
     }
     """#
+
+  /// The Python launcher, started as the run's program (`{source}`): it reads the handover (the
+  /// count of arguments, the program's file name in /box, the arguments) a byte at a time, then runs
+  /// the file as the interpreter would have: in a new `__main__` module with the cold run's
+  /// attributes, `sys.argv` the cold run's, and a hook that prints an uncaught exception with the
+  /// interpreter's own hook after cutting the launcher's frames. The interpreter's start (`-S`,
+  /// `-X utf8`, the environment) is the run's own; nothing is imported before the handover.
+  static let pythonLauncher = #"""
+    # dsa-run's pre-warmed Python launcher (docs/security.md, "Pre-warmed boxes"): started as a run's
+    # program, it waits for one learner's program and runs it as the interpreter would have.
+    import sys
+
+
+    def _dsa_run_handover():
+        # Only what the interpreter loaded at its start: importing more would be the learner's cost.
+        posix = sys.modules["posix"]
+        posix.write(2, b"\0dsa-run-prewarm-ready\n")
+
+        def field():
+            data = bytearray()
+            while True:
+                byte = posix.read(0, 1)
+                if not byte:
+                    posix._exit(125)
+                if byte == b"\0":
+                    return data.decode("utf-8", "surrogateescape")
+                data += byte
+
+        count = int(field())
+        name = field()
+        return name, [field() for _ in range(count)]
+
+
+    def _dsa_run_main():
+        name, arguments = _dsa_run_handover()
+        path = sys.path[0].rstrip("/") + "/" + name
+        with open(path, "rb") as file:
+            source = file.read()
+        main = type(sys)("__main__")
+        main.__file__ = path
+        main.__cached__ = None
+        main.__loader__ = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", path)
+        main.__builtins__ = sys.modules["builtins"]
+        main.__annotations__ = {}
+        sys.modules["__main__"] = main
+        sys.argv[:] = [name] + arguments
+        launcher = sys._getframe(0).f_code.co_filename
+
+        def excepthook(kind, value, traceback):
+            # The learner's frames only, printed by the interpreter's own hook, as cold.
+            while traceback is not None and traceback.tb_frame.f_code.co_filename == launcher:
+                traceback = traceback.tb_next
+            if isinstance(value, BaseException):
+                value.__traceback__ = traceback
+            sys.__excepthook__(kind, value, traceback)
+
+        sys.excepthook = excepthook
+        exec(compile(source, path, "exec", dont_inherit=True), main.__dict__)
+
+
+    _dsa_run_main()
+    """#
 }
 
 extension Executor {
@@ -199,32 +263,50 @@ extension Executor {
     _ program: PreparedProgram, spec: BoxSpec, files: [BoxFile], stdin: Data, arguments: [String],
     limits: BoxLimits
   ) throws(ExecuteError) -> Outcome? {
+    // The program as the handover names it: its class on the JVM, its file for Python.
+    let entry = program.runner.language == "python" ? program.mainFile : program.mainClass
     guard let prewarm, prewarm.pool.serves(program.runner.language), !spec.mergesStderrIntoStdout,
-      !spec.terminal, !program.mainClass.isEmpty,
-      let launcher = prewarm.compiledLauncherFiles(PrewarmRuns.javaLauncherClass)
+      !spec.terminal, !entry.isEmpty,
+      let recipe = prewarmRunRecipe(program.runner, policy: program.policy, limits: limits)
     else { return nil }
-    let recipe = PrewarmRecipe(
-      spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass),
-      files: launcher, readyMarker: PrewarmRuns.readyMarker)
     guard let box = prewarm.pool.take(recipe, family: program.runner.language) else { return nil }
-    // The box's spec is the one it started with: the run's own class and arguments come with the
-    // handover.
+    // The box's spec is the one it started with: the run's own class (or file) and arguments come
+    // with the handover.
     do throws(SandboxError) {
       return try box.handOver(
-        spec: recipe.spec, files: files,
-        handover: PrewarmRuns.handover(mainClass: program.mainClass, arguments: arguments), stdin: stdin)
+        spec: recipe.spec, files: files, handover: PrewarmRuns.handover(mainClass: entry, arguments: arguments),
+        stdin: stdin)
     } catch {
       throw .sandbox(error)
     }
   }
 
-  /// The run step's spec for `program` under `limits`, starting `mainClass` with no arguments.
-  func prewarmSpec(_ program: PreparedProgram, limits: BoxLimits, mainClass: String) -> BoxSpec {
-    let runner = program.runner
+  /// The recipe of `runner`'s run launcher under `limits`: Python's script, or the Java launcher
+  /// once compiled (nil before, and for a language with none).
+  func prewarmRunRecipe(_ runner: Runner, policy: SeccompPolicy, limits: BoxLimits) -> PrewarmRecipe? {
+    guard let prewarm, PrewarmRuns.runLanguages.contains(runner.language) else { return nil }
+    if runner.language == "python" {
+      return PrewarmRecipe(
+        spec: prewarmSpec(
+          runner, policy: policy, limits: limits, mainFile: PrewarmRuns.pythonLauncherFile, mainClass: ""),
+        files: [BoxFile(name: PrewarmRuns.pythonLauncherFile, contents: Data(PrewarmRuns.pythonLauncher.utf8))],
+        readyMarker: PrewarmRuns.readyMarker)
+    }
+    guard let launcher = prewarm.compiledLauncherFiles(PrewarmRuns.javaLauncherClass) else { return nil }
+    return PrewarmRecipe(
+      spec: prewarmSpec(runner, policy: policy, limits: limits, mainFile: "", mainClass: PrewarmRuns.javaLauncherClass),
+      files: launcher, readyMarker: PrewarmRuns.readyMarker)
+  }
+
+  /// The run step's spec for `runner` under `limits`, starting `mainFile` or `mainClass` with no
+  /// arguments.
+  func prewarmSpec(_ runner: Runner, policy: SeccompPolicy, limits: BoxLimits, mainFile: String, mainClass: String)
+    -> BoxSpec
+  {
     var spec = BoxSpec(
-      command: expand(runner.run.argv, mainFile: "", mainClass: mainClass, limits: limits),
-      environment: expand(runner.run.environment, mainFile: "", mainClass: mainClass, limits: limits),
-      policy: program.policy)
+      command: expand(runner.run.argv, mainFile: mainFile, mainClass: mainClass, limits: limits),
+      environment: expand(runner.run.environment, mainFile: mainFile, mainClass: mainClass, limits: limits),
+      policy: policy)
     spec.limits = limits
     spec.readOnlyMounts = runner.mounts + runner.run.mounts
     spec.outOfMemoryTexts = runner.run.memoryErrorPatterns
@@ -249,19 +331,16 @@ extension Executor {
         prewarm.pool.want(recipe, family: family)
         continue
       }
-      guard
-        let launcher = prewarm.launcherFiles(
-          PrewarmRuns.javaLauncherClass, source: PrewarmRuns.javaLauncher, executor: self)
-      else { continue }
-      let program = PreparedProgram(
-        runner: runner, policy: policy, version: runner.version, mainFile: launcher[0].name, learnerNames: [],
-        runFiles: nil)
-      let limits = runner.runLimits(StepLimits())
-      prewarm.pool.want(
-        PrewarmRecipe(
-          spec: prewarmSpec(program, limits: limits, mainClass: PrewarmRuns.javaLauncherClass), files: launcher,
-          readyMarker: PrewarmRuns.readyMarker),
-        family: family)
+      if language != "python" {
+        guard
+          prewarm.launcherFiles(PrewarmRuns.javaLauncherClass, source: PrewarmRuns.javaLauncher, executor: self)
+            != nil
+        else { continue }
+      }
+      guard let recipe = prewarmRunRecipe(runner, policy: policy, limits: runner.runLimits(StepLimits())) else {
+        continue
+      }
+      prewarm.pool.want(recipe, family: family)
     }
   }
 }

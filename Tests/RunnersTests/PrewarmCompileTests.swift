@@ -11,7 +11,8 @@ import Testing
 
 enum PrewarmCompileFixture {
   static let prewarm: PrewarmRuns = {
-    let runs = PrewarmRuns(host: PrewarmFixture.host, sizes: ["java": 1, "kotlin": 1], slots: AlwaysIdleSlots())
+    let runs = PrewarmRuns(
+      host: PrewarmFixture.host, sizes: ["java": 1, "kotlin": 1, "python": 1], slots: AlwaysIdleSlots())
     runs.pool.start()
     return runs
   }()
@@ -235,5 +236,67 @@ func expectTwins(_ cold: ExecuteResult, _ warm: ExecuteResult, _ name: String) {
     #expect(crash.warm.stderr.contains("Exception in thread \"main\" java.lang.IllegalStateException: boom"))
     #expect(!crash.warm.stderr.contains("DsaRunPrewarmLauncher"))
     #expect(crash.warm.run?.exitCode == crash.cold.run?.exitCode && crash.warm.stdout == "before\n")
+  }
+}
+
+/// A Python run in a pre-warmed interpreter (started with the run's argv and environment, the
+/// launcher in place of the program) is the cold run's twin.
+@Suite(.serialized) struct PrewarmPythonTests {
+  func coldAndWarmRun(_ files: [(String, String)], stdin: String = "", arguments: [String] = []) throws -> (
+    cold: ExecuteResult, warm: ExecuteResult
+  ) {
+    var request = ExecuteRequest(
+      language: "python", files: files.map { SourceFile(name: $0.0, contents: Data($0.1.utf8)) })
+    request.stdin = Data(stdin.utf8)
+    request.arguments = arguments
+    let cold = try PrewarmCompileFixture.coldExecutor.execute(request)
+    try PrewarmCompileFixture.awaitReady("python")
+    let hitsBefore = PrewarmCompileFixture.hits("python")
+    let warm = try PrewarmCompileFixture.executor.execute(request)
+    #expect(PrewarmCompileFixture.hits("python") == hitsBefore + 1, "the run did not take the pre-warmed box")
+    #expect(warm.stdout == cold.stdout, "cold:\n\(cold.stdout)\nwarm:\n\(warm.stdout)")
+    #expect(warm.stderr == cold.stderr, "cold:\n\(cold.stderr)\nwarm:\n\(warm.stderr)")
+    #expect(warm.run?.status == cold.run?.status && warm.run?.exitCode == cold.run?.exitCode)
+    return (cold, warm)
+  }
+
+  @Test(.enabled(if: installed("python"), "needs the Python toolchain"))
+  func theProgramSeesTheColdRunsWorld() throws {
+    let source = """
+      import sys
+      print(sys.argv, __name__, __file__, sorted(k for k in globals() if k.startswith("__")))
+      print(sys.path[0], sys.modules["__main__"].__dict__ is globals(), __loader__.name, __spec__, __cached__)
+      print(sorted(sys.modules), sys.flags.no_site, sys.flags.utf8_mode)
+      print(repr(sys.stdin.read()))
+      import os
+      print(sorted(os.listdir(".")), os.getcwd())
+
+      """
+    let (_, warm) = try coldAndWarmRun([("main.py", source)], stdin: "in put é\n", arguments: ["a", "b c", ""])
+    #expect(warm.stdout.hasPrefix("['main.py', 'a', 'b c', ''] __main__ /box/main.py"), "\(warm.stdout)")
+  }
+
+  @Test(.enabled(if: installed("python"), "needs the Python toolchain"))
+  func failuresExitsAndImportsAreTheColdRunsOnes() throws {
+    let crash =
+      "def inner(d):\n    if d == 0:\n        raise ValueError('boom')\n    inner(d - 1)\n\nprint('before')\ninner(2)\n"
+    let crashed = try coldAndWarmRun([("main.py", crash)]).warm
+    #expect(crashed.stderr.contains("ValueError: boom") && !crashed.stderr.contains("dsa_run_launcher"))
+    #expect(crashed.stderr.hasPrefix("Traceback (most recent call last):\n  File \"main.py\", line 7"))
+    let syntax = try coldAndWarmRun([("main.py", "print(1\n")]).warm
+    #expect(syntax.stderr.contains("SyntaxError") && !syntax.stderr.contains("dsa_run_launcher"))
+    let exited = try coldAndWarmRun([("main.py", "import sys\nprint('bye', end='')\nsys.exit(3)\n")]).warm
+    #expect(exited.run?.exitCode == 3 && exited.stdout == "bye")
+    let message = try coldAndWarmRun([("main.py", "import sys\nsys.exit('a message')\n")]).warm
+    #expect(message.run?.exitCode == 1 && message.stderr == "a message\n")
+    let chained = "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    raise KeyError('k') from e\n"
+    _ = try coldAndWarmRun([("main.py", chained)])
+    let files = [
+      ("main.py", "import helper\nfrom dsa import Recorder\nprint(helper.twice(21), Recorder)\n"),
+      ("helper.py", "def twice(x):\n    return 2 * x\n"),
+    ]
+    let imported = try coldAndWarmRun(files).warm
+    #expect(imported.stdout.hasPrefix("42 <class 'dsa.Recorder'>"), "\(imported.stdout) \(imported.stderr)")
+    _ = try coldAndWarmRun([("main.py", "print(open('/etc/shadow').read())\n")])
   }
 }
