@@ -149,7 +149,9 @@ public final class PrewarmedBox: @unchecked Sendable {
     spec: BoxSpec, files: [BoxFile], handover: Data, stdin: Data,
     finish: (Outcome, any BoxEnvironment) throws(SandboxError) -> Result
   ) throws(SandboxError) -> Result? {
-    defer { destroy() }
+    // Destroyed after the caller has its answer: tearing a box down (its init, namespaces, mounts
+    // and cgroup) took longer than a pre-warmed Python run itself.
+    defer { Self.destroyer.async { self.destroy() } }
     guard PrewarmKey(spec) == key, isWaiting, let program else { return nil }
     self.program = nil
     do throws(SandboxError) {
@@ -185,6 +187,12 @@ public final class PrewarmedBox: @unchecked Sendable {
       }
     }
   }
+
+  /// Where used boxes are destroyed, one after another, off the requests' path.
+  private static let destroyer = DispatchQueue(label: "dsa-run prewarmed box destroyer")
+
+  /// Returns once every box handed over so far is destroyed (a daemon's shutdown leaves none).
+  public static func awaitDestroyed() { destroyer.sync {} }
 
   /// Ends the program and removes the box; idempotent.
   public func destroy() {

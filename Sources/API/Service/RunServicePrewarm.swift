@@ -15,8 +15,12 @@ extension RunService {
     Thread(block: prewarmAhead).start()
   }
 
-  /// Stops the refills and destroys every waiting pre-warmed box.
-  public func stopPrewarming() { prewarm?.pool.drain() }
+  /// Stops the refills and destroys every waiting pre-warmed box, and every used one not yet
+  /// destroyed.
+  public func stopPrewarming() {
+    prewarm?.pool.drain()
+    PrewarmedBox.awaitDestroyed()
+  }
 
   /// The pool's families, hits, misses, refills and their time, per language and step (a family
   /// is `java` for Java's runs, `java:compile` for its compiles).
