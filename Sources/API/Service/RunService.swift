@@ -428,6 +428,9 @@ public final class RunService: Sendable {
 
   /// The gauges of the slots, the line, the compile cache, the warm boxes and the live slots.
   func metricsText(_ writer: inout PrometheusText) {
+    // As the warm boxes' counts wait for the resets begun before, the figures wait for the used
+    // pre-warmed boxes to be gone: what /metrics shows has no run's box left behind.
+    PrewarmedBox.awaitDestroyed()
     metrics.write(
       &writer, queueDepth: queue.depth, boxesInFlight: queue.inFlight, cacheHits: executor.cache?.hits ?? 0,
       cacheMisses: executor.cache?.misses ?? 0,
