@@ -19,9 +19,12 @@ struct LiveFlowControlTests {
     arguments: BoxKind.allCases)
   func pausedBusyPrinterEndsAtItsWallLimit(kind: BoxKind) throws {
     let started = Date()
+    // An output limit well above what can come before the pause takes hold: a loaded machine let
+    // the printer reach the default limit first (seen in a full run), which is not what this holds.
     let run = LiveRunThread("python", busyPrinter, executor: kind.executor, react: .pauseAtFirstOutput) {
       $0.runLimits.wallMilliseconds = 2_000
       $0.runLimits.cpuMilliseconds = 1_000
+      $0.runLimits.outputKilobytes = 16 * 1024
     }
     let result = try run.result(seconds: 60)
     let elapsed = Date().timeIntervalSince(started)
