@@ -323,6 +323,63 @@ final class BoxCgroup: @unchecked Sendable {
     }
   }
 
+  /// The group's files read or written at every run, open from their first use until `destroy`,
+  /// by name (no two controllers share a file name): a path lookup in cgroupfs costs more than
+  /// the reading, and a warm run reads half a dozen of them.
+  private var readers: [String: Int32] = [:]
+  private var writers: [String: Int32] = [:]
+
+  private func descriptor(
+    _ controller: CgroupSetup.V1Controller, _ name: String, writing: Bool
+  ) -> Int32 {
+    if let fd = writing ? writers[name] : readers[name] { return fd }
+    let path = file(controller, name)
+    if name == Self.resettablePeak {
+      // A reset of memory.peak holds only for readings through the descriptor that wrote it
+      // (Linux 6.12+), so it is one descriptor for both; a kernel without the reset refuses it.
+      let fd = open(path, O_RDWR | O_CLOEXEC)
+      if fd >= 0 {
+        (readers[name], writers[name]) = (fd, fd)
+        return fd
+      }
+      // Remembered, so an old kernel's refusal costs one open per box, not one per run.
+      writers[name] = -1
+      if writing { return -1 }
+    }
+    let fd = open(path, (writing ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+    if fd >= 0 {
+      if writing { writers[name] = fd } else { readers[name] = fd }
+    }
+    return fd
+  }
+
+  private static let resettablePeak = "memory.peak"
+
+  private func readText(_ controller: CgroupSetup.V1Controller, _ name: String) -> String? {
+    let fd = descriptor(controller, name, writing: false)
+    return fd < 0 ? nil : KernelFile.read(descriptor: fd)
+  }
+
+  private func readNumber(_ controller: CgroupSetup.V1Controller, _ name: String) -> UInt64? {
+    readText(controller, name).flatMap(KernelFile.number)
+  }
+
+  private func readKey(_ key: String, _ controller: CgroupSetup.V1Controller, _ name: String) -> UInt64? {
+    readText(controller, name).flatMap { KernelFile.value(of: key, in: $0) }
+  }
+
+  private func write(_ text: String, _ controller: CgroupSetup.V1Controller, _ name: String) throws(SandboxError) {
+    let fd = descriptor(controller, name, writing: true)
+    if fd < 0 { throw SandboxError(step: "open \(file(controller, name)) for writing", errorNumber: EACCES) }
+    try KernelFile.write(text, descriptor: fd, path: file(controller, name))
+  }
+
+  private func closeFiles() {
+    for fd in Set(readers.values).union(writers.values) where fd >= 0 { close(fd) }
+    readers = [:]
+    writers = [:]
+  }
+
   /// v1: write-only fds of the groups. tasks files, for the init to join
   /// itself (see dsa_spawn_plan.cgroup_join_fds). Closed by `destroy`.
   private(set) var joinFDs: [Int32] = []
@@ -376,20 +433,21 @@ final class BoxCgroup: @unchecked Sendable {
       // the group's all-time peak, so this run's peak is known only if it
       // climbs above the old one (see peakMemoryBytes).
       do {
-        try KernelFile.write("reset", to: file(.memory, "memory.peak"))
+        try write("reset", .memory, "memory.peak")
         peakBase = nil
       } catch {
-        peakBase = KernelFile.readNumber(file(.memory, "memory.peak"))
+        peakBase = readNumber(.memory, "memory.peak")
       }
-      oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.events")) ?? 0
-      maxEventsBase = KernelFile.readKey("max", in: file(.memory, "memory.events")) ?? 0
-      cpuBase = KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat")) ?? 0
+      let events = readText(.memory, "memory.events")
+      oomBase = events.flatMap { KernelFile.value(of: "oom_kill", in: $0) } ?? 0
+      maxEventsBase = events.flatMap { KernelFile.value(of: "max", in: $0) } ?? 0
+      cpuBase = readKey("usage_usec", .cpuacct, "cpu.stat") ?? 0
     default:
-      try KernelFile.write("0", to: file(.memory, "memory.max_usage_in_bytes"))
-      try KernelFile.write("0", to: file(.memory, "memory.failcnt"))
-      usageBase = KernelFile.readNumber(file(.memory, "memory.usage_in_bytes")) ?? 0
-      oomBase = KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0
-      cpuBase = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 } ?? 0
+      try write("0", .memory, "memory.max_usage_in_bytes")
+      try write("0", .memory, "memory.failcnt")
+      usageBase = readNumber(.memory, "memory.usage_in_bytes") ?? 0
+      oomBase = readKey("oom_kill", .memory, "memory.oom_control") ?? 0
+      cpuBase = readNumber(.cpuacct, "cpuacct.usage").map { $0 / 1000 } ?? 0
     }
   }
 
@@ -419,8 +477,8 @@ final class BoxCgroup: @unchecked Sendable {
   func cpuMicroseconds() -> UInt64? {
     let total: UInt64?
     switch mode {
-    case .v2: total = KernelFile.readKey("usage_usec", in: file(.cpuacct, "cpu.stat"))
-    default: total = KernelFile.readNumber(file(.cpuacct, "cpuacct.usage")).map { $0 / 1000 }
+    case .v2: total = readKey("usage_usec", .cpuacct, "cpu.stat")
+    default: total = readNumber(.cpuacct, "cpuacct.usage").map { $0 / 1000 }
     }
     return total.map { $0 >= cpuBase ? $0 - cpuBase : 0 }
   }
@@ -430,11 +488,11 @@ final class BoxCgroup: @unchecked Sendable {
   func peakMemoryBytes() -> UInt64? {
     switch mode {
     case .v2:
-      guard let peak = KernelFile.readNumber(file(.memory, "memory.peak")) else { return nil }
+      guard let peak = readNumber(.memory, "memory.peak") else { return nil }
       if let peakBase, peak <= peakBase { return nil }
       return peak
     default:
-      guard let peak = KernelFile.readNumber(file(.memory, "memory.max_usage_in_bytes")) else { return nil }
+      guard let peak = readNumber(.memory, "memory.max_usage_in_bytes") else { return nil }
       return peak > usageBase ? peak - usageBase : 0
     }
   }
@@ -443,18 +501,18 @@ final class BoxCgroup: @unchecked Sendable {
   func memoryLimitHit() -> Bool {
     switch mode {
     case .v2:
-      let events = file(.memory, "memory.events")
-      return (KernelFile.readKey("oom_kill", in: events) ?? 0) > oomBase
-        || (KernelFile.readKey("max", in: events) ?? 0) > maxEventsBase
+      let events = readText(.memory, "memory.events")
+      return (events.flatMap { KernelFile.value(of: "oom_kill", in: $0) } ?? 0) > oomBase
+        || (events.flatMap { KernelFile.value(of: "max", in: $0) } ?? 0) > maxEventsBase
     default:
-      if (KernelFile.readKey("oom_kill", in: file(.memory, "memory.oom_control")) ?? 0) > oomBase { return true }
-      return (KernelFile.readNumber(file(.memory, "memory.failcnt")) ?? 0) > 0
+      if (readKey("oom_kill", .memory, "memory.oom_control") ?? 0) > oomBase { return true }
+      return (readNumber(.memory, "memory.failcnt") ?? 0) > 0
     }
   }
 
   /// Processes in the group (a warm box's idle init counts one).
   func processCount() -> Int? {
-    KernelFile.readNumber(file(.pids, "pids.current")).map { Int($0) }
+    readNumber(.pids, "pids.current").map { Int($0) }
   }
 
   /// Memory charged to the group, less the file cache the kernel reclaims
@@ -463,7 +521,7 @@ final class BoxCgroup: @unchecked Sendable {
   /// charge up to `cacheCountedUpTo` is returned as it is, without reading
   /// the (slower) memory.stat.
   func memoryChargeBytes(cacheCountedUpTo: UInt64 = 0) -> UInt64? {
-    let usage = KernelFile.readNumber(file(.memory, mode == .v2 ? "memory.current" : "memory.usage_in_bytes"))
+    let usage = readNumber(.memory, mode == .v2 ? "memory.current" : "memory.usage_in_bytes")
     if let usage, usage <= cacheCountedUpTo { return usage }
     guard let usage, let stat = KernelFile.read(file(.memory, "memory.stat"), limit: 16_384) else { return nil }
     var cache: UInt64 = 0
@@ -491,6 +549,7 @@ final class BoxCgroup: @unchecked Sendable {
   /// Removes the groups; safe to call twice.
   func destroy() {
     closeJoinFiles()
+    closeFiles()
     directory.close()
     for directory in directories.reversed() {
       // The last processes may still be leaving the group for a moment after

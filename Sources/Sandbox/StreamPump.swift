@@ -92,6 +92,8 @@ protocol InitReportChannel {
 /// built at run time, with a scan of every protocol conformance in the binary to check the
 /// requirement, on every CLI start.
 struct StreamPump {
+  /// Processors online, read once: sysconf reads /sys at every call, and a warm run is short.
+  private static let processors = UInt64(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
   let input: Data
   private var inputOffset = 0
   // The parent's ends of the program's stdio, closed here as each stream ends.
@@ -178,7 +180,7 @@ struct StreamPump {
     watch = Watch()
     let wallDeadline = started + limits.wallTimeMilliseconds
     let cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
-    let processors = UInt64(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let processors = Self.processors
     var nextCPUCheck = started + 5
     lastActivity = started
     inputTaken = 0
