@@ -419,14 +419,24 @@ final class BoxCgroup: @unchecked Sendable {
   /// change them: the group's files are not the box's to write).
   private var limitsInForce: (memoryBytes: UInt64, processes: UInt64)?
 
-  /// A warm box's next run: its limits, and counters reset or remembered.
-  func beginRun(limits: BoxLimits) throws(SandboxError) {
+  /// A warm box's next run: its limits, and counters reset or remembered. `countersArmed`: the
+  /// box's reset already did `armCounters` (the box stayed idle since), so unless the limits
+  /// change, the run starts without touching the group.
+  func beginRun(limits: BoxLimits, countersArmed: Bool = false) throws(SandboxError) {
     let unchanged = limitsInForce.map { $0 == (limits.memoryBytes, limits.processes) } ?? false
     if !unchanged {
       limitsInForce = nil
       try writeLimits(limits)
       limitsInForce = (limits.memoryBytes, limits.processes)
     }
+    // New limits are armed after (a lower memory limit makes the kernel reclaim, which may count
+    // a failure the run did not cause).
+    if !countersArmed || !unchanged { try armCounters() }
+  }
+
+  /// Resets or remembers the counters a run is measured by: its CPU time, its memory peak and
+  /// whether it met the memory limit count from here.
+  func armCounters() throws(SandboxError) {
     switch mode {
     case .v2:
       // Writing to memory.peak resets it (Linux 6.12+); older kernels keep

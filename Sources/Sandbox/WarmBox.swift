@@ -53,6 +53,10 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   public private(set) var lastFingerprint: BoxFingerprint?
   /// From a run's start until `reset` has proved the box fresh again.
   private var needsReset = false
+  /// The cgroup's counters were armed for the next run by the last reset (off the request's
+  /// path; a new box's first run arms them itself: under cgroup v1 its init may still be joining
+  /// the group); a run clears it.
+  private var countersArmed = false
   /// The init's end-of-run reset of the last run: the failed DSA_RESET_*
   /// step (0 for none) and its errno; nil when the run sent no report.
   private var initReset: (step: Int32, error: Int32)?
@@ -141,6 +145,17 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     freshFingerprint = fresh
   }
 
+  /// Arms the cgroup's counters for the next run before it comes; on failure the run arms them
+  /// itself, and reports the failure there.
+  private func armCountersForTheNextRun() {
+    do {
+      try cgroup?.armCounters()
+      countersArmed = true
+    } catch {
+      countersArmed = false
+    }
+  }
+
   /// The box's state now, as the host sees it (once a reset in progress is done).
   public func fingerprint() -> BoxFingerprint {
     pendingReset.wait()
@@ -206,6 +221,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     if reasons.isEmpty { reasons = settle(towards: fresh) }
     if reasons.isEmpty {
       needsReset = false
+      armCountersForTheNextRun()
     } else {
       broken = true
     }
@@ -344,7 +360,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     runCount += 1
     needsReset = true
     initReset = nil
-    try cgroup?.beginRun(limits: spec.limits)
+    let armed = countersArmed
+    countersArmed = false
+    try cgroup?.beginRun(limits: spec.limits, countersArmed: armed)
 
     let stdinPipe = try PipePair.makePipe()
     let stdoutPipe = try PipePair.makePipe()

@@ -272,4 +272,32 @@ import Testing
     }
     #expect(outcome.status == .ok)
   }
+
+  /// The pool's reset arms the next run's counters while the box is idle; what a run reports is
+  /// still its own: CPU time and peak after a heavy run, and the memory limit's failures when the
+  /// next run comes with another limit.
+  @Test func countersArmedByTheResetMeasureEachRunAlone() throws {
+    let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 1)
+    defer { pool.drain() }
+    func pooled(_ command: [String], configure: (inout BoxSpec) -> Void = { _ in }) throws -> Outcome {
+      let spec = spec(command, configure: configure)
+      return try pool.withBox(layout: BoxLayout(spec), limits: spec.limits) { box throws(SandboxError) in
+        try box.run(spec)
+      }
+    }
+    let spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass"
+    let heavy = try pooled(["/usr/bin/python3", "-c", "a = bytearray(96 << 20)\n" + spin])
+    #expect(heavy.status == .ok, "\(heavy.message) \(heavy.stderrText)")
+    #expect(heavy.cpuMilliseconds >= 250 && heavy.memoryKilobytes >= 90 << 10, "\(heavy)")
+    let light = try pooled(["/bin/true"])
+    #expect(light.status == .ok && light.cpuMilliseconds < 100, "\(light)")
+    #expect(light.memoryKilobytes < 16 << 10, "the heavy run's peak leaked: \(light.memoryKilobytes) KiB")
+    let lowered = try pooled(["/usr/bin/python3", "-c", "a = bytearray(8 << 20)"]) { $0.limits.memoryBytes = 48 << 20 }
+    #expect(lowered.status == .ok, "\(lowered)")
+    let hog = try pooled(["/usr/bin/python3", "-c", "a = bytearray(200 << 20)"]) { $0.limits.memoryBytes = 48 << 20 }
+    #expect(hog.status == .memoryLimit, "\(hog)")
+    // A failing exit after the hog is the program's own failure, not the hog's memory limit.
+    let after = try pooled(["/bin/sh", "-c", "exit 3"]) { $0.limits.memoryBytes = 48 << 20 }
+    #expect(after.status != .memoryLimit && after.exitCode == 3 && after.cpuMilliseconds < 100, "\(after)")
+  }
 }
