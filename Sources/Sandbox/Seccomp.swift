@@ -90,6 +90,12 @@ public enum SeccompCompiler {
   /// call names are errors) and compiles it to BPF. Every problem of the
   /// document's shape is in the one error, each with its path (`rules[2].errno: ...`).
   public static func compile(json: Data, source: String = "policy") throws -> SeccompPolicy {
+    try compile(json: json, source: source, splicesSetChecks: true)
+  }
+
+  /// `splicesSetChecks` false: every set-membership pair through libseccomp's complement classes
+  /// (tests compare the two filters' decisions).
+  static func compile(json: Data, source: String, splicesSetChecks: Bool) throws -> SeccompPolicy {
     func problem(_ text: String) -> PolicyError { PolicyError(file: source, problem: text) }
     let read = StrictReader.read(json, keys: topLevelKeys, nulls: .absent) { root -> Policy? in
       readPolicy(root)
@@ -127,7 +133,18 @@ public enum SeccompCompiler {
     }
     if !nativeListed { _ = seccomp_arch_remove(context, native) }
 
-    for rule in rules {
+    let setChecks = splicesSetChecks ? SetCheck.pairs(in: rules, architectures: architectures) : []
+    let spliced = Set(setChecks.flatMap(\.ruleIndices))
+    for (marker, check) in setChecks.enumerated() {
+      for syscall in check.syscalls {
+        let number = seccomp_syscall_resolve_name(syscall)
+        let result = seccomp_rule_add_array(context, SetCheck.markerAction(marker), number, 0, nil)
+        if result != 0 && result != -EACCES && result != -EOPNOTSUPP {
+          throw problem("\(check.location): libseccomp refused \"\(syscall)\" (\(errorNumberName(-result)))")
+        }
+      }
+    }
+    for (ruleIndex, rule) in rules.enumerated() where !spliced.contains(ruleIndex) {
       let location = rule.path
       let comparisonSets = try argumentComparisons(rule.arguments, location: location, problem: problem)
       let (action, syscalls) = (rule.action, rule.syscalls)
@@ -146,8 +163,14 @@ public enum SeccompCompiler {
         }
       }
     }
-    return SeccompPolicy(
-      name: name, description: description, filter: try export(context, source: source), ruleCount: rules.count)
+    var filter = try export(context, source: source)
+    if !setChecks.isEmpty {
+      guard let withChecks = SetCheck.splice(setChecks, into: filter) else {
+        throw problem("the compiled filter with its set checks is not a usable BPF program")
+      }
+      filter = withChecks
+    }
+    return SeccompPolicy(name: name, description: description, filter: filter, ruleCount: rules.count)
   }
 
   /// A policy document as the file gives it, read and checked but not yet compiled.
@@ -334,5 +357,114 @@ public enum SeccompCompiler {
     let read = filter.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) }
     guard read == size else { throw PolicyError(file: source, problem: "cannot read back the exported BPF") }
     return filter
+  }
+}
+
+/// A "masked_in" rule and a "masked_not_in" rule of the same system calls, argument, mask and
+/// values: the usual shape of an ioctl allow-list ("these requests; ENOTTY for the rest").
+/// libseccomp cannot test an argument against a set's complement, so such a pair compiled through
+/// it becomes one rule per complement class (about 130 for the ioctl list, 360 of the default
+/// policy's 838 instructions), and the kernel compiles (JITs) every instruction again at each run's
+/// seccomp(2). Instead the pair's system calls go to libseccomp unconditionally with a marker
+/// action, and each marker's return is replaced by a jump to a block appended here: load the
+/// argument, compare it with each value, return the one action or the other.
+struct SetCheck {
+  var syscalls: [String]
+  var argument: UInt32
+  var mask: UInt32
+  var values: [UInt32]
+  var inAction: UInt32
+  var outAction: UInt32
+  var ruleIndices: [Int]
+  var location: String
+
+  /// SECCOMP_RET_TRACE with the marker in its data: no policy action is TRACE.
+  static func markerAction(_ marker: Int) -> UInt32 { 0x7ff0_0000 | UInt32(marker + 1) }
+
+  /// The most values one block compares (a BPF conditional jump reaches 255 instructions ahead).
+  static let maximumValues = 200
+
+  /// The pairs of `rules` that can be spliced: the two rules alone name their system calls, and
+  /// the mask is within the argument's low 32 bits (the only word the block loads; on every listed
+  /// architecture, little-endian, it is the first).
+  static func pairs(in rules: [SeccompCompiler.Rule], architectures: [String]) -> [SetCheck] {
+    guard architectures.allSatisfy({ ["x86_64", "x86", "x32"].contains($0) }) else { return [] }
+    var mentions: [String: Int] = [:]
+    for rule in rules { for syscall in Set(rule.syscalls) { mentions[syscall, default: 0] += 1 } }
+    var checks: [SetCheck] = []
+    var used: Set<Int> = []
+    for (inIndex, inRule) in rules.enumerated() where !used.contains(inIndex) {
+      guard inRule.arguments.count == 1, let inArgument = inRule.arguments.first, inArgument.op == "masked_in",
+        inArgument.mask >> 32 == 0, inArgument.values.count <= maximumValues,
+        Set(inRule.syscalls).allSatisfy({ mentions[$0] == 2 })
+      else { continue }
+      let partner = rules.indices.first { index in
+        let rule = rules[index]
+        guard index != inIndex, !used.contains(index), rule.arguments.count == 1, let argument = rule.arguments.first
+        else { return false }
+        return argument.op == "masked_not_in" && argument.index == inArgument.index
+          && argument.mask == inArgument.mask && Set(argument.values) == Set(inArgument.values)
+          && Set(rule.syscalls) == Set(inRule.syscalls)
+      }
+      guard let outIndex = partner else { continue }
+      used.formUnion([inIndex, outIndex])
+      checks.append(
+        SetCheck(
+          syscalls: Array(Set(inRule.syscalls)).sorted(), argument: inArgument.index, mask: UInt32(inArgument.mask),
+          values: inArgument.values.map { UInt32($0) }, inAction: inRule.action,
+          outAction: rules[outIndex].action, ruleIndices: [inIndex, outIndex], location: inRule.path))
+    }
+    return checks
+  }
+
+  /// `filter` with each marker's return replaced by a jump to its check's block, the blocks
+  /// appended; nil when a marker is missing or the program grows past the kernel's 4096.
+  static func splice(_ checks: [SetCheck], into filter: [UInt64]) -> [UInt64]? {
+    var blocks: [[UInt64]] = []
+    for check in checks { blocks.append(check.block()) }
+    var program = filter
+    var blockStarts: [Int] = []
+    var next = filter.count
+    for block in blocks {
+      blockStarts.append(next)
+      next += block.count
+    }
+    guard next <= 4096 else { return nil }
+    var found = Array(repeating: false, count: checks.count)
+    for (pc, instruction) in filter.enumerated() where instruction & 0xffff == Self.returnConstant {
+      let action = UInt32(truncatingIfNeeded: instruction >> 32)
+      guard action & 0xffff_0000 == 0x7ff0_0000 else { continue }
+      let marker = Int(action & 0xffff) - 1
+      guard checks.indices.contains(marker) else { return nil }
+      found[marker] = true
+      program[pc] = Self.instruction(Self.jumpAlways, k: UInt32(blockStarts[marker] - (pc + 1)))
+    }
+    guard found.allSatisfy({ $0 }) else { return nil }
+    return program + blocks.flatMap { $0 }
+  }
+
+  // Classic BPF opcodes (linux/filter.h).
+  static let loadWordAbsolute: UInt16 = 0x20
+  static let andConstant: UInt16 = 0x54
+  static let jumpIfEqual: UInt16 = 0x15
+  static let jumpAlways: UInt16 = 0x05
+  static let returnConstant: UInt64 = 0x06
+
+  static func instruction(_ code: UInt16, jt: UInt8 = 0, jf: UInt8 = 0, k: UInt32) -> UInt64 {
+    UInt64(code) | UInt64(jt) << 16 | UInt64(jf) << 24 | UInt64(k) << 32
+  }
+
+  /// Loads the argument's low word (struct seccomp_data: args at offset 16, 8 bytes each), masks
+  /// it, and compares: a value jumps past the remaining compares and the "not in" return.
+  func block() -> [UInt64] {
+    var code = [Self.instruction(Self.loadWordAbsolute, k: 16 + 8 * argument)]
+    if mask != 0xffff_ffff { code.append(Self.instruction(Self.andConstant, k: mask)) }
+    for (position, value) in values.enumerated() {
+      let remaining = values.count - 1 - position
+      code.append(Self.instruction(Self.jumpIfEqual, jt: UInt8(remaining + 1), k: value))
+    }
+    code.append(Self.instruction(UInt16(Self.returnConstant), k: outAction))
+    code.append(Self.instruction(UInt16(Self.returnConstant), k: inAction))
+    return code
   }
 }

@@ -137,4 +137,45 @@ struct SeccompMachineError: Error, CustomStringConvertible {
     }
     #expect(SeccompCompiler.complementClasses(of: Self.allowed, mask: 0xFFFF_FFFF).count < 200)
   }
+
+  /// The shipped policies compiled with their set checks spliced in decide every call as the same
+  /// policies compiled through libseccomp's complement classes alone: every system call number of
+  /// both architectures (and a foreign one), argument vectors from a spread, and each listed
+  /// request, its neighbours and high bits in every argument position.
+  @Test func splicedSetChecksDecideAsTheComplementClassesDo() throws {
+    for name in ["default", "dart-i386"] {
+      let path = repositoryRoot + "/policies/\(name).json"
+      let json = try Data(contentsOf: URL(fileURLWithPath: path))
+      let spliced = try SeccompCompiler.compile(json: json, source: path, splicesSetChecks: true)
+      let classes = try SeccompCompiler.compile(json: json, source: path, splicesSetChecks: false)
+      #expect(spliced.instructionCount + 250 < classes.instructionCount, "\(name): \(spliced.instructionCount)")
+      let (fast, reference) = (SeccompMachine(filter: spliced.filter), SeccompMachine(filter: classes.filter))
+      var spread: UInt64 = 0x5eed
+      func next() -> UInt64 {
+        spread = spread &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return spread
+      }
+      let requests = Self.allowed + Self.allowed.map { $0 ^ 1 } + Self.allowed.map { $0 + 1 } + Self.refusedByName
+      var pool: [UInt64] = [0, 1, 4, 5, 6, 7, 8, 15, 16, 0xFFFF_FFFF, 1 << 32, .max] + requests
+      pool += requests.map { $0 | 0xFFFF_FFFF_0000_0000 }
+      let arches = [SeccompMachine.auditArchAMD64, SeccompMachine.auditArchI386, 0x4000_0028]
+      var compared = 0
+      for arch in arches {
+        for number in Int32(0)..<Int32(460) {
+          var vectors: [[UInt64]] = (0..<12).map { _ in
+            (0..<6).map { _ in next() % 3 == 0 ? next() : pool[Int(next() % UInt64(pool.count))] }
+          }
+          for position in 0..<3 { vectors += requests.map { request in (0..<6).map { $0 == position ? request : 0 } } }
+          for vector in vectors {
+            let answer = try fast.run(number: number, arch: arch, arguments: vector)
+            let expected = try reference.run(number: number, arch: arch, arguments: vector)
+            #expect(answer == expected, "\(name) arch \(String(arch, radix: 16)) call \(number) \(vector)")
+            if answer != expected { return }
+            compared += 1
+          }
+        }
+      }
+      #expect(compared > 100_000)
+    }
+  }
 }
