@@ -314,6 +314,9 @@ final class BoxCgroup: @unchecked Sendable {
     self.directories = directories
   }
 
+  // `destroy` closes them; a group dropped without it must not keep descriptors open in a daemon.
+  deinit { closeFiles() }
+
   private func file(_ controller: CgroupSetup.V1Controller, _ name: String) -> String {
     switch mode {
     case .v2: return directories[0] + "/" + name
