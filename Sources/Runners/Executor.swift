@@ -292,6 +292,7 @@ public final class Executor: Sendable {
     } else {
       runner = try self.runner(language: request.language, version: request.version)
     }
+    if let result = try prewarmedExecute(runner, request) { return result }
     let program = try prepare(runner, requestedAs: request.language, files: request.files)
     var result = ExecuteResult(
       language: program.language, version: program.version, compile: program.compile, run: nil,
@@ -530,7 +531,7 @@ public final class Executor: Sendable {
 
   /// The files as the box gets them: named (`nameFiles`), with a script's launcher beside them;
   /// and the file the compiler starts from.
-  private func layOut(_ given: [SourceFile], runner: Runner, requestedAs language: String) throws(ExecuteError)
+  func layOut(_ given: [SourceFile], runner: Runner, requestedAs language: String) throws(ExecuteError)
     -> (files: [SourceFile], learnerNames: [LearnerName], entrySource: String)
   {
     var (files, learnerNames) = try nameFiles(given, runner: runner)
@@ -669,7 +670,7 @@ public final class Executor: Sendable {
     return fingerprint
   }
 
-  private func cacheKey(runner: Runner, step: RunnerStep, files: [SourceFile]) -> String {
+  func cacheKey(runner: Runner, step: RunnerStep, files: [SourceFile]) -> String {
     var hasher = SHA256()
     for field in [runner.language, runner.version, toolchainFingerprint(of: runner)] + step.argv + step.environment
       + step.artifacts + runner.mounts.map(\.hostPath) + step.mounts.map(\.hostPath)

@@ -21,7 +21,8 @@ public final class PrewarmRuns: Sendable {
   private let launchers = Mutex<[String: [BoxFile]]>([:])
 
   /// The languages with a launcher for some step.
-  public static let languages: Set<String> = runLanguages.union(PrewarmCompiler.byLanguage.keys)
+  public static let languages: Set<String> = runLanguages.union(PrewarmCompiler.byLanguage.keys).union(
+    PrewarmDart.languages)
   /// The languages whose run step has a launcher (the Java one, which Kotlin's JVM takes too, and
   /// Python's).
   static let runLanguages: Set<String> = ["java", "kotlin", "python"]
@@ -34,7 +35,7 @@ public final class PrewarmRuns: Sendable {
   static func families(_ sizes: [String: Int]) -> [String: Int] {
     var families: [String: Int] = [:]
     for (language, size) in sizes {
-      if runLanguages.contains(language) { families[language] = size }
+      if runLanguages.contains(language) || PrewarmDart.languages.contains(language) { families[language] = size }
       if PrewarmCompiler.byLanguage[language] != nil { families[compileFamily(language)] = size }
     }
     return families
@@ -52,7 +53,9 @@ public final class PrewarmRuns: Sendable {
     self.slots = lateSlots
     pool = PrewarmPool(sizes: Self.families(sizes), slots: lateSlots) {
       recipe throws(SandboxError) in
-      try PrewarmedBox(host: host, spec: recipe.spec, files: recipe.files, readyMarker: recipe.readyMarker)
+      try PrewarmedBox(
+        host: host, spec: recipe.spec, files: recipe.files, readyMarker: recipe.readyMarker,
+        warmUpMemoryBytes: recipe.warmUpMemoryBytes)
     }
   }
 
@@ -69,18 +72,23 @@ public final class PrewarmRuns: Sendable {
   /// The class files of the launcher `className` from `source`, compiled once by the Java runner
   /// (in a box, through the cache; a compile that failed is not tried again), as `out/...` paths.
   func launcherFiles(_ className: String, source: String, executor: Executor) -> [BoxFile]? {
-    if let known = launchers.withLock({ $0[className] }) { return known.isEmpty ? nil : known }
-    guard let java = try? executor.runner(language: "java", version: nil),
-      let program = try? executor.prepare(
-        java, requestedAs: java.language, files: [SourceFile(name: className + ".java", contents: Data(source.utf8))]),
-      program.isRunnable, program.mainClass == className, let files = program.runFiles
-    else {
-      launchers.withLock { $0[className] = [] }
-      return nil
+    cachedLauncher(className) {
+      guard let java = try? executor.runner(language: "java", version: nil),
+        let program = try? executor.prepare(
+          java, requestedAs: java.language,
+          files: [SourceFile(name: className + ".java", contents: Data(source.utf8))]),
+        program.isRunnable, program.mainClass == className, let files = program.runFiles
+      else { return nil }
+      return files.map { BoxFile(name: $0.0, contents: $0.1, executable: $0.2) }
     }
-    let boxFiles = files.map { BoxFile(name: $0.0, contents: $0.1, executable: $0.2) }
-    launchers.withLock { $0[className] = boxFiles }
-    return boxFiles
+  }
+
+  /// The launcher known as `key`, made by `make` the first time (a failure is kept as well).
+  func cachedLauncher(_ key: String, make: () -> [BoxFile]?) -> [BoxFile]? {
+    if let known = launchers.withLock({ $0[key] }) { return known.isEmpty ? nil : known }
+    let files = make() ?? []
+    launchers.withLock { $0[key] = files }
+    return files.isEmpty ? nil : files
   }
 
   /// The handover message: the arguments' count, the class and the arguments, each ended by NUL.
@@ -327,6 +335,13 @@ extension Executor {
           prewarm.launcherFiles(
             PrewarmCompiler.launcherClass, source: PrewarmCompiler.launcherSource, executor: self) != nil,
           let recipe = prewarmCompileRecipe(runner, policy: policy)
+        else { continue }
+        prewarm.pool.want(recipe, family: family)
+        continue
+      }
+      if PrewarmDart.languages.contains(language) {
+        guard prewarm.dartLauncherFiles(executor: self) != nil,
+          let recipe = prewarmSourceRunRecipe(runner, policy: policy, limits: runner.runLimits(StepLimits()))
         else { continue }
         prewarm.pool.want(recipe, family: family)
         continue

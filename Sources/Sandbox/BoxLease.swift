@@ -265,10 +265,14 @@ final class BoxLease {
   /// The outcome of a run from what the pump saw and the box measured.
   func outcome(
     of pump: StreamPump, spec: BoxSpec, ended: dsa_report?, initUsage: BoxProcess.Usage,
-    wallMicroseconds: UInt64
+    wallMicroseconds: UInt64, memoryAllowanceBytes: UInt64 = 0
   ) -> Outcome {
     var ending = pump.ending(spec: spec, wallMicroseconds: wallMicroseconds)
     account(&ending, ended: ended, initUsage: initUsage)
+    // The box's group was given this much above the run's limit for what its runtime held before
+    // the handover (PrewarmedBox): the run's figure is what it used above that.
+    let allowance = memoryAllowanceBytes / 1024
+    ending.memoryKilobytes = ending.memoryKilobytes > allowance ? ending.memoryKilobytes - allowance : 0
     return Outcome(ending, output: pump.output, accounting: host.cgroups.mode.rawValue)
   }
 }

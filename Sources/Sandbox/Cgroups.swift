@@ -486,6 +486,18 @@ final class BoxCgroup: @unchecked Sendable {
   /// Counts this run's CPU time from now on: a pre-warmed program's start-up is not the learner's.
   func restartCPUCount() { cpuBase += cpuMicroseconds() ?? 0 }
 
+  /// Sets the group's limits to `limits` while a program runs (a pre-warmed box's, once its warm-up
+  /// is over); a limit under what the group holds is refused by the kernel.
+  func changeLimits(_ limits: BoxLimits) throws(SandboxError) {
+    limitsInForce = nil
+    try writeLimits(limits)
+  }
+
+  /// Memory charged to the group now, file cache included.
+  func memoryCurrentBytes() -> UInt64? {
+    readNumber(.memory, mode == .v2 ? "memory.current" : "memory.usage_in_bytes")
+  }
+
   /// CPU time of every process that ran in the box (this run).
   func cpuMicroseconds() -> UInt64? {
     let total: UInt64?

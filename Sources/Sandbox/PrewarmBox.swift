@@ -28,6 +28,22 @@ public struct PrewarmKey: Sendable, Hashable {
   }
 }
 
+/// A first stage of a pre-warmed program: it compiles the learner's source, then writes `marker`
+/// on its stderr (never the learner's: nothing of theirs has run yet) and runs it. Until the
+/// marker the compile step's time limits hold; the marker ends the compile's figures and starts
+/// the run's (its CPU and wall time count from there), and is not part of the output.
+public struct PrewarmStage: Sendable {
+  public let marker: Data
+  public let cpuTimeMilliseconds: UInt64
+  public let wallTimeMilliseconds: UInt64
+
+  public init(marker: Data, cpuTimeMilliseconds: UInt64, wallTimeMilliseconds: UInt64) {
+    self.marker = marker
+    self.cpuTimeMilliseconds = cpuTimeMilliseconds
+    self.wallTimeMilliseconds = wallTimeMilliseconds
+  }
+}
+
 /// A box whose program started before anyone asked for it and now waits, blocked on its stdin,
 /// for one learner's program: a warm box that serves exactly one run and is then destroyed, so a
 /// pre-warmed process never holds two learners' code.
@@ -52,12 +68,21 @@ public final class PrewarmedBox: @unchecked Sendable {
   /// Extra CPU seconds the RLIMIT_CPU backstop allows for the warm-up: the limit itself is
   /// enforced from the handover on the cgroup's figure, but the rlimit counts the whole process.
   static let warmUpCPUAllowanceMilliseconds: UInt64 = 5_000
+  /// What the group held at the ready marker when the box was given a memory allowance: the
+  /// group's limit is the run's plus this, and the run's reported peak is what it used above it.
+  public private(set) var residentAtReadyBytes: UInt64 = 0
 
   /// Starts `spec` in a new box with `files` in /box and waits up to `timeoutMilliseconds` for its
   /// ready marker. Needs a cgroup: without one, a run's CPU time could not be counted from the
   /// handover.
+  ///
+  /// `warmUpMemoryBytes` above the run's memory limit lets a runtime hold what the learner's cold
+  /// run would not have (Dart's compiler beside its VM): the warm-up runs under the run's limit plus
+  /// that much; at the ready marker the limit becomes the run's plus what the group holds then
+  /// (`residentAtReadyBytes`), so the learner's program has the room a cold run has.
   public init(
-    host: SandboxHost, spec: BoxSpec, files: [BoxFile], readyMarker: Data, timeoutMilliseconds: UInt64 = 30_000
+    host: SandboxHost, spec: BoxSpec, files: [BoxFile], readyMarker: Data, warmUpMemoryBytes: UInt64 = 0,
+    timeoutMilliseconds: UInt64 = 30_000
   ) throws(SandboxError) {
     guard host.cgroups.mode != .rlimitOnly else {
       throw SandboxError(
@@ -67,15 +92,26 @@ public final class PrewarmedBox: @unchecked Sendable {
     key = PrewarmKey(spec)
     launcherFiles = files.map(\.name)
     box = try WarmBox(host: host, layout: BoxLayout(spec))
-    do {
+    do throws(SandboxError) {
       try box.prepare(limits: spec.limits)
       for file in files { try box.writeFile(file.name, contents: file.contents, executable: file.executable) }
       var started = spec
       started.limits.cpuTimeMilliseconds = min(
         BoxLimits.ceilings.cpuTimeMilliseconds, spec.limits.cpuTimeMilliseconds + Self.warmUpCPUAllowanceMilliseconds)
+      let memoryCeiling = BoxLimits.ceilings.memoryBytes
+      started.limits.memoryBytes = min(memoryCeiling, spec.limits.memoryBytes + warmUpMemoryBytes)
       let program = try box.startProgram(started, live: nil)
       self.program = program
       try Self.awaitReady(program, process: box, marker: readyMarker, timeoutMilliseconds: timeoutMilliseconds)
+      if warmUpMemoryBytes > 0 {
+        guard let cgroup = box.lease.cgroup, let resident = cgroup.memoryCurrentBytes() else {
+          throw SandboxError(step: "read a pre-warmed box's memory at its ready marker", errorNumber: EIO)
+        }
+        var run = started.limits
+        run.memoryBytes = min(memoryCeiling, spec.limits.memoryBytes + resident)
+        try cgroup.changeLimits(run)
+        residentAtReadyBytes = run.memoryBytes - spec.limits.memoryBytes
+      }
     } catch {
       box.destroy()
       throw error
@@ -161,8 +197,31 @@ public final class PrewarmedBox: @unchecked Sendable {
       return nil
     }
     box.lease.cgroup?.restartCPUCount()
-    let outcome = try box.awaitProgram(program, spec: spec, stdin: handover + stdin, live: nil)
+    let outcome = try box.awaitProgram(
+      program, spec: spec, stdin: handover + stdin, live: nil, stage: nil, memoryAllowanceBytes: residentAtReadyBytes
+    ).outcome
     return try finish(outcome, box)
+  }
+
+  /// `handOver` for a program that compiles `files` itself before it runs them (`stage`): the
+  /// run's outcome, and what the compile used when its marker came (nil: it did not, and the
+  /// outcome is the compile's, all of it).
+  public func handOver(
+    spec: BoxSpec, files: [BoxFile], handover: Data, stdin: Data, stage: PrewarmStage
+  ) throws(SandboxError) -> (outcome: Outcome, compile: (cpuMicroseconds: UInt64, wallMicroseconds: UInt64)?)? {
+    defer { Self.destroyer.async { self.destroy() } }
+    guard PrewarmKey(spec) == key, isWaiting, let program else { return nil }
+    self.program = nil
+    do throws(SandboxError) {
+      try removeLauncherFiles()
+      for file in files { try box.writeFile(file.name, contents: file.contents, executable: file.executable) }
+    } catch {
+      return nil
+    }
+    box.lease.cgroup?.restartCPUCount()
+    let ran = try box.awaitProgram(
+      program, spec: spec, stdin: handover + stdin, live: nil, stage: stage, memoryAllowanceBytes: residentAtReadyBytes)
+    return (ran.outcome, ran.stageUsage)
   }
 
   /// Unlinks the launcher's files (never through a link), and the directories they leave empty

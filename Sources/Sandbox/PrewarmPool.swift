@@ -17,11 +17,14 @@ public struct PrewarmRecipe: Sendable {
   public var spec: BoxSpec
   public var files: [BoxFile]
   public var readyMarker: Data
+  /// Memory the runtime may hold above the run's limit (`PrewarmedBox.init`'s `warmUpMemoryBytes`).
+  public var warmUpMemoryBytes: UInt64
 
-  public init(spec: BoxSpec, files: [BoxFile], readyMarker: Data) {
+  public init(spec: BoxSpec, files: [BoxFile], readyMarker: Data, warmUpMemoryBytes: UInt64 = 0) {
     self.spec = spec
     self.files = files
     self.readyMarker = readyMarker
+    self.warmUpMemoryBytes = warmUpMemoryBytes
   }
 
   public var key: PrewarmKey { PrewarmKey(spec) }

@@ -125,6 +125,14 @@ struct StreamPump {
   /// The init exited (its pidfd became readable) during the run.
   private(set) var initExited = false
   private(set) var watch = Watch()
+  /// A program that compiles before it runs (`PrewarmStage`): its marker is still awaited at the
+  /// start of stderr while this is set.
+  private var awaitedStage: PrewarmStage?
+  /// Set when the stage's marker was read, until the run loop has ended the stage.
+  private var stageMarkerRead = false
+  /// What the stage before the marker used: its CPU time (from the cgroup) and wall time. Nil when
+  /// no marker came (no stage, or the program ended before it: a failed compile).
+  private(set) var stageUsage: (cpuMicroseconds: UInt64, wallMicroseconds: UInt64)?
 
   struct Watch {
     var wallTimeExceeded = false
@@ -149,6 +157,10 @@ struct StreamPump {
     self.channel = reports
     self.outputLimit = outputLimit
   }
+
+  /// Runs the program's first stage (a compile) under `stage`'s time limits; the run's own limits
+  /// and counts start when its marker arrives, and the marker is not output.
+  mutating func expect(_ stage: PrewarmStage) { awaitedStage = stage }
 
   /// The first report of this kind, if the init sent one.
   func report(_ kind: dsa_report_kind) -> dsa_report? {
@@ -175,11 +187,12 @@ struct StreamPump {
   /// run's signal requests to the init, which alone knows whether the program is still there.
   mutating func run(
     process: BoxProcess, started: UInt64, limits: BoxLimits, cpuMicroseconds: () -> UInt64?, kill: () -> Void,
-    signal: (Int32) -> Void = { _ in }
+    signal: (Int32) -> Void = { _ in }, restartCPUCount: () -> Void = {}
   ) {
     watch = Watch()
-    let wallDeadline = started + limits.wallTimeMilliseconds
-    let cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
+    let startedMicroseconds = monotonicMicroseconds()
+    var wallDeadline = started + (awaitedStage?.wallTimeMilliseconds ?? limits.wallTimeMilliseconds)
+    var cpuLimitMicroseconds = (awaitedStage?.cpuTimeMilliseconds ?? limits.cpuTimeMilliseconds) * 1000
     let processors = Self.processors
     var nextCPUCheck = started + 5
     lastActivity = started
@@ -261,6 +274,16 @@ struct StreamPump {
       }
       if let live, !watch.killedByUs, !initExited {
         for number in live.input.takeSignals() { signal(number) }
+      }
+      if stageMarkerRead {
+        // The compile is over: what it used is its own, and the run's limits count from here.
+        stageMarkerRead = false
+        stageUsage = (cpuMicroseconds() ?? 0, monotonicMicroseconds() - startedMicroseconds)
+        restartCPUCount()
+        let now = monotonicMilliseconds()
+        wallDeadline = now + limits.wallTimeMilliseconds
+        cpuLimitMicroseconds = limits.cpuTimeMilliseconds * 1000
+        nextCPUCheck = now + 5
       }
       if initExited { closeStdin() }
       if channel.runIsOver(initExited: initExited, outputClosed: stdoutFD < 0 && stderrFD < 0, reports: reports) {
@@ -388,12 +411,24 @@ struct StreamPump {
   private mutating func drain(isStdout: Bool, buffer: UnsafeMutableRawPointer) {
     let fd = isStdout ? stdoutFD : stderrFD
     while true {
-      let count = Glibc.read(fd, buffer, 65_536)
+      var count = Glibc.read(fd, buffer, 65_536)
+      var start = buffer
+      if count > 0, !isStdout, let stage = awaitedStage {
+        // The marker is one write of a few bytes, so it comes whole in one read or not at all.
+        awaitedStage = nil
+        let marker = stage.marker
+        if count >= marker.count, marker.elementsEqual(UnsafeRawBufferPointer(start: buffer, count: marker.count)) {
+          stageMarkerRead = true
+          start += marker.count
+          count -= marker.count
+          if count == 0 { continue }
+        }
+      }
       if count > 0 {
         let kept = isStdout ? output.stdout.count : output.stderr.count
         let room = outputLimit - kept
         if room > 0 {
-          let bytes = UnsafeRawBufferPointer(start: buffer, count: min(room, count))
+          let bytes = UnsafeRawBufferPointer(start: start, count: min(room, count))
           output.append(bytes, from: isStdout ? .stdout : .stderr)
           if let live {
             lastActivity = monotonicMilliseconds()

@@ -407,6 +407,16 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   func awaitProgram(
     _ program: StartedProgram, spec: BoxSpec, stdin input: Data, live: BoxLive?
   ) throws(SandboxError) -> Outcome {
+    try awaitProgram(program, spec: spec, stdin: input, live: live, stage: nil).outcome
+  }
+
+  /// `awaitProgram` for a program that first compiles (`stage`): the outcome is the run's, from the
+  /// stage's marker on, with what the compile used beside it (nil when no marker came). A
+  /// `memoryAllowanceBytes` the box was given for its runtime's warm-up is not reported as the run's.
+  func awaitProgram(
+    _ program: StartedProgram, spec: BoxSpec, stdin input: Data, live: BoxLive?, stage: PrewarmStage?,
+    memoryAllowanceBytes: UInt64 = 0
+  ) throws(SandboxError) -> (outcome: Outcome, stageUsage: (cpuMicroseconds: UInt64, wallMicroseconds: UInt64)?) {
     guard !destroyed, !broken, let process else {
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
@@ -417,16 +427,19 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       input: input, stdin: program.stdin, stdout: terminal ?? program.stdout, stderr: program.stderr,
       reports: ControlSocketReports(fd: control.rawValue), outputLimit: Int(spec.limits.outputBytesPerStream),
       live: live, terminal: terminal != nil)
+    if let stage { pump.expect(stage) }
     let control = self.control.rawValue
     BoxCancellation.attached(process) {
       pump.run(
         process: process, started: started, limits: spec.limits,
         cpuMicroseconds: { [cgroup] in cgroup?.cpuMicroseconds() },
         kill: { _ = dsa_send_kill(control) },
-        signal: { _ = dsa_send_signal(control, $0) })
+        signal: { _ = dsa_send_signal(control, $0) },
+        restartCPUCount: { [cgroup] in cgroup?.restartCPUCount() })
     }
     live?.input.endRun()
-    let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds
+    let stageUsage = pump.stageUsage
+    let wallMicroseconds = monotonicMicroseconds() - startedMicroseconds - (stageUsage?.wallMicroseconds ?? 0)
     let ended = pump.report(DSA_REPORT_PROGRAM_ENDED)
     if ended != nil {
       if let done = pump.report(DSA_REPORT_RESET_DONE) {
@@ -450,15 +463,19 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       guard cgroup?.memoryLimitHit() == true else {
         throw SandboxError(step: "the warm box's init died during a run")
       }
-      return lease.outcome(
+      let outcome = lease.outcome(
         of: pump, spec: spec, ended: killedReport(), initUsage: BoxProcess.Usage(),
-        wallMicroseconds: monotonicMicroseconds() - startedMicroseconds)
+        wallMicroseconds: monotonicMicroseconds() - startedMicroseconds - (stageUsage?.wallMicroseconds ?? 0),
+        memoryAllowanceBytes: memoryAllowanceBytes)
+      return (outcome, stageUsage)
     }
     if let setupFailure {
       throw setupError(setupFailure, plan: planned, command: spec.command)
     }
-    return lease.outcome(
-      of: pump, spec: spec, ended: ended, initUsage: BoxProcess.Usage(), wallMicroseconds: wallMicroseconds)
+    let outcome = lease.outcome(
+      of: pump, spec: spec, ended: ended, initUsage: BoxProcess.Usage(), wallMicroseconds: wallMicroseconds,
+      memoryAllowanceBytes: memoryAllowanceBytes)
+    return (outcome, stageUsage)
   }
 
   /// A setup failure the init reported before it ended, read without waiting; nil if none.
