@@ -206,7 +206,7 @@ public final class Executor: Sendable {
     memo = ExecutorMemo()
   }
 
-  private init(_ base: Executor, gate: any RunGate) {
+  private init(_ base: Executor, gate: (any RunGate)?) {
     environments = base.environments
     probesVersions = base.probesVersions
     versionCache = base.versionCache
@@ -221,6 +221,9 @@ public final class Executor: Sendable {
   /// This executor with every box (compile and run steps alike) run through `gate`: the daemon's
   /// grades take a box slot per run, so a long grade yields its slot between runs.
   public func gated(by gate: any RunGate) -> Executor { Executor(self, gate: gate) }
+
+  /// This executor with its boxes run at once, on the calling thread (work in a slot of its own).
+  var ungated: Executor { gate == nil ? self : Executor(self, gate: nil) }
 
   /// The runner for a language and optional version (newest available by
   /// default).

@@ -178,6 +178,31 @@ enum PrewarmDartFixture {
   }
 
   @Test(.enabled(if: installed("dart"), "needs the Dart toolchain"))
+  func theSameSourceAgainRunsFromTheKernelFileCompiledAfter() throws {
+    let directory = NSTemporaryDirectory() + "dsa-run-prewarm-dart-cache-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let base = RunnersFixture.executor
+    let executor = Executor(
+      environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies,
+      cache: try CompileCache(directory: directory), prewarm: PrewarmDartFixture.prewarm)
+    let request = ExecuteRequest(
+      language: "dart", files: [SourceFile(name: "main.dart", contents: Data("void main() => print(6 * 7);\n".utf8))])
+    try PrewarmDartFixture.awaitReady()
+    let hitsBefore = PrewarmDartFixture.hits
+    let first = try executor.execute(request)
+    #expect(first.stdout == "42\n" && PrewarmDartFixture.hits == hitsBefore + 1 && !first.compileCacheHit)
+    // The kernel file is compiled in an idle slot after the answer; the next run finds it.
+    let runner = try executor.runner(language: "dart", version: nil)
+    let (files, _, _) = try executor.layOut(request.files, runner: runner, requestedAs: "dart")
+    let key = executor.cacheKey(runner: runner, step: runner.compile!, files: files)
+    for _ in 0..<300 where executor.cache?.lookup(key) == nil { usleep(100_000) }
+    try PrewarmDartFixture.awaitReady()
+    let again = try executor.execute(request)
+    #expect(again.stdout == "42\n" && again.compileCacheHit)
+    #expect(PrewarmDartFixture.hits == hitsBefore + 1, "a cached program took a pre-warmed box")
+  }
+
+  @Test(.enabled(if: installed("dart"), "needs the Dart toolchain"))
   func eachBoxServesOneProgramAndLeavesNothingForTheNext() throws {
     let source = """
       import 'dart:io';
