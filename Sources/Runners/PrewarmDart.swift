@@ -15,7 +15,7 @@ import Sandbox
 /// compiler's messages as the cold compile does, with its exit status, and the outcome is the
 /// compile's. A cached compile (the same source again) runs cold from its kernel file, which is
 /// faster than compiling again; after a pre-warmed run, that kernel file is compiled in a box slot
-/// nobody waits for (when one is idle), off the request's path.
+/// nobody waits for, after the pool's refills, off the request's path.
 enum PrewarmDart {
   /// The languages whose pre-warmed box compiles and runs (their family is the language's name).
   static let languages: Set<String> = ["dart"]
@@ -249,10 +249,10 @@ extension Executor {
     result.compile = first
     result.run = run
     // The box compiled in memory only: the kernel file the same source's next run starts from at
-    // once (the cache) is compiled in a slot nobody waits for, as refills are, or not at all.
+    // once (the cache) is compiled in a slot nobody waits for, after the pool's refills.
     if cache != nil {
       let compiler = ungated
-      _ = prewarm.runIfIdle {
+      prewarm.runWhenIdle {
         _ = try? compiler.prepare(runner, requestedAs: request.language, files: request.files)
       }
     }

@@ -67,7 +67,12 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
     var counts: [String: PrewarmCounts] = [:]
     var stopped = false
     var refillerStarted = false
+    /// Work for an idle slot once no refill is due (`runWhenIdle`), oldest first.
+    var background: [@Sendable () -> Void] = []
   }
+
+  /// Background work waiting at most; more drops the oldest (it is only ever a saving).
+  static var maximumBackground: Int { 16 }
 
   public let sizes: [String: Int]
   private let slots: any PrewarmSlots
@@ -112,6 +117,17 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
       return Self.dropOthers(of: family, keeping: recipe.key, in: &state)
     }
     for item in discarded { item.destroy() }
+    wake.signal()
+  }
+
+  /// Runs `work` in an idle box slot when no refill is due, on the refiller's turn (after the
+  /// pool's own refills; dropped if the pool stops first or too much waits).
+  public func runWhenIdle(_ work: @escaping @Sendable () -> Void) {
+    state.withLock { state in
+      guard !state.stopped else { return }
+      state.background.append(work)
+      if state.background.count > Self.maximumBackground { state.background.removeFirst() }
+    }
     wake.signal()
   }
 
@@ -169,7 +185,10 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
       finished.wait()
     }
     let items = state.withLock { state -> [Item] in
-      defer { state.ready = [:] }
+      defer {
+        state.ready = [:]
+        state.background = []
+      }
       return state.ready.values.flatMap { $0 }
     }
     for item in items { item.destroy() }
@@ -196,7 +215,22 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
     defer { finished.signal() }
     while !state.withLock({ $0.stopped }) {
       guard let (family, recipe) = nextRefill() else {
-        wake.wait()
+        guard let work = state.withLock({ $0.background.isEmpty ? nil : $0.background.removeFirst() }) else {
+          wake.wait()
+          continue
+        }
+        let done = DispatchSemaphore(value: 0)
+        guard
+          slots.runIfIdle({
+            work()
+            done.signal()
+          })
+        else {
+          state.withLock { $0.background.insert(work, at: 0) }
+          _ = wake.wait(timeout: .now() + .milliseconds(retryMilliseconds))
+          continue
+        }
+        done.wait()
         continue
       }
       let done = DispatchSemaphore(value: 0)

@@ -266,6 +266,41 @@ extension PrewarmJavaTests {
     #expect(pool.counts["java"]?.misses == 20 && pool.counts["java"]?.hits == 0)
   }
 
+  /// A slot that is idle only once the test says so.
+  final class GatedSlots: PrewarmSlots {
+    let idle = Mutex(false)
+    func runIfIdle(_ work: @escaping @Sendable () -> Void) -> Bool {
+      guard idle.withLock({ $0 }) else { return false }
+      Thread { work() }.start()
+      return true
+    }
+  }
+
+  @Test func backgroundWorkWaitsForAnIdleSlotAndTheRefillsAndDrainDropsIt() throws {
+    let slots = GatedSlots()
+    let order = Mutex<[String]>([])
+    let pool = PrewarmPool<FakeItem>(sizes: ["java": 1], slots: slots, retryMilliseconds: 1) { recipe in
+      order.withLock { $0.append("refill") }
+      return FakeItem(recipe.key)
+    }
+    pool.start()
+    let recipe = try Self.recipe("/bin/true")
+    pool.want(recipe, family: "java")
+    pool.runWhenIdle { order.withLock { $0.append("background") } }
+    usleep(20_000)
+    #expect(order.withLock { $0 }.isEmpty, "work ran while no slot was idle")
+    slots.idle.withLock { $0 = true }
+    for _ in 0..<1000 where order.withLock({ $0.count }) < 2 { usleep(1_000) }
+    #expect(order.withLock { $0 } == ["refill", "background"])
+    slots.idle.withLock { $0 = false }
+    pool.runWhenIdle { order.withLock { $0.append("dropped") } }
+    pool.drain()
+    slots.idle.withLock { $0 = true }
+    pool.runWhenIdle { order.withLock { $0.append("after the stop") } }
+    usleep(20_000)
+    #expect(order.withLock { $0 } == ["refill", "background"])
+  }
+
   @Test func hitsMissesAndOneUseEach() throws {
     let pool = PrewarmPool<FakeItem>(sizes: ["java": 1], slots: AlwaysIdleSlots()) { FakeItem($0.key) }
     let recipe = try Self.recipe("/bin/true")
