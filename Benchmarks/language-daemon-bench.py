@@ -83,12 +83,17 @@ def metrics(base):
 
 
 def wait_ready(base, timeout=60):
-    """True once every pool family holds its configured size."""
+    """True once every pool family holds its configured size and the pool's background work (a
+    Dart kernel file compiled after a pre-warmed run) is done: the daemon a learner's next press
+    finds after a few seconds."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         values = metrics(base)
         sizes = {name[len("dsa_run_prewarm_size"):]: value for name, value in values.items()
                  if name.startswith("dsa_run_prewarm_size{")}
+        if values.get("dsa_run_prewarm_background_pending", 0) > 0:
+            time.sleep(0.05)
+            continue
         if sizes and all(values.get("dsa_run_prewarm_ready" + labels, 0) >= size for labels, size in sizes.items()):
             return True
         time.sleep(0.05)

@@ -69,6 +69,8 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
     var refillerStarted = false
     /// Work for an idle slot once no refill is due (`runWhenIdle`), oldest first.
     var background: [@Sendable () -> Void] = []
+    /// Background work queued or running.
+    var backgroundPending = 0
   }
 
   /// Background work waiting at most; more drops the oldest (it is only ever a saving).
@@ -123,13 +125,24 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
   /// Runs `work` in an idle box slot when no refill is due, on the refiller's turn (after the
   /// pool's own refills; dropped if the pool stops first or too much waits).
   public func runWhenIdle(_ work: @escaping @Sendable () -> Void) {
+    let counted: @Sendable () -> Void = { [self] in
+      work()
+      state.withLock { $0.backgroundPending -= 1 }
+    }
     state.withLock { state in
       guard !state.stopped else { return }
-      state.background.append(work)
-      if state.background.count > Self.maximumBackground { state.background.removeFirst() }
+      state.background.append(counted)
+      state.backgroundPending += 1
+      if state.background.count > Self.maximumBackground {
+        state.background.removeFirst()
+        state.backgroundPending -= 1
+      }
     }
     wake.signal()
   }
+
+  /// Background work (`runWhenIdle`) queued or running.
+  public var backgroundPending: Int { state.withLock { $0.backgroundPending } }
 
   /// A waiting box for `recipe`, counted as a hit, or nil at once (a miss: the caller runs cold;
   /// the pool is refilled for this recipe in the background). Never waits for a refill.
@@ -187,6 +200,7 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
     let items = state.withLock { state -> [Item] in
       defer {
         state.ready = [:]
+        state.backgroundPending -= state.background.count
         state.background = []
       }
       return state.ready.values.flatMap { $0 }
@@ -219,18 +233,12 @@ public final class PrewarmPool<Item: PrewarmItem>: Sendable {
           wake.wait()
           continue
         }
-        let done = DispatchSemaphore(value: 0)
-        guard
-          slots.runIfIdle({
-            work()
-            done.signal()
-          })
-        else {
+        // Not waited for: the next refill may take another idle slot beside it.
+        guard slots.runIfIdle(work) else {
           state.withLock { $0.background.insert(work, at: 0) }
           _ = wake.wait(timeout: .now() + .milliseconds(retryMilliseconds))
           continue
         }
-        done.wait()
         continue
       }
       let done = DispatchSemaphore(value: 0)
