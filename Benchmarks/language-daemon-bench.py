@@ -100,6 +100,20 @@ def wait_ready(base, timeout=60):
     return False
 
 
+def prewarmed_kind(command):
+    """What a process waiting in a pre-warmed box is, from its command line (None: not one). Only
+    pre-warmed boxes hold a program while the daemons are idle."""
+    if b"DsaRunCompileLauncher" in command:
+        return "JVM compile"
+    if b"DsaRunPrewarmLauncher" in command:
+        return "JVM run"
+    if b"dsa_run_launcher.py" in command:
+        return "Python"
+    if b"/box/main.dill" in command:
+        return "Dart"
+    return None
+
+
 def prewarmed_pids():
     found = []
     for pid in os.listdir("/proc"):
@@ -108,8 +122,8 @@ def prewarmed_pids():
         try:
             with open("/proc/%s/cmdline" % pid, "rb") as file:
                 command = file.read()
-            if b"DsaRunPrewarmLauncher" in command or b"DsaRunCompileLauncher" in command:
-                    found.append(int(pid))
+            if prewarmed_kind(command):
+                found.append(int(pid))
         except OSError:
             pass
     return found
@@ -192,11 +206,11 @@ def main():
             try:
                 cpu = process_cpu_seconds(pid) - before[pid]
                 with open("/proc/%d/cmdline" % pid, "rb") as file:
-                    kind = "compile" if b"DsaRunCompileLauncher" in file.read() else "run"
-                print("pre-warmed JVM pid %d (%s): idle CPU %.1f ms per minute, RSS %.1f MiB" % (
+                    kind = prewarmed_kind(file.read())
+                print("pre-warmed box pid %d (%s): idle CPU %.1f ms per minute, RSS %.1f MiB" % (
                     pid, kind, cpu * 1000 * 60 / elapsed, rss_kilobytes(pid) / 1024))
             except OSError:
-                print("pre-warmed JVM pid %d ended while measured" % pid)
+                print("pre-warmed box pid %d ended while measured" % pid)
     finally:
         for process in (on, off):
             process.send_signal(signal.SIGTERM)
