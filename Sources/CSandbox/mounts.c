@@ -167,6 +167,12 @@ void dsa_init_build_file_system(const struct dsa_spawn_plan *plan) {
 // ---------------------------------------------------------------------------
 // Parent side
 
+long dsa_file_system_type(const char *path) {
+  struct statfs info;
+  if (statfs(path, &info) != 0) return -1;
+  return (long)info.f_type;
+}
+
 int dsa_enter_private_mount_namespace(void) {
   int original = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
   if (original < 0) return errno;

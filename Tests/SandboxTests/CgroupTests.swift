@@ -86,6 +86,24 @@ import Testing
     #expect(setup.report.contains { $0.contains("hugetlb") })
   }
 
+  /// The statfs look at the usual places finds what mountinfo says (the same file systems) for the
+  /// controllers a box needs, or nothing; and nothing where they are not cgroup file systems.
+  @Test func theUsualMountsAreTheOnesMountinfoNames() throws {
+    let tree = try FakeTree()
+    try tree.file("memory/cgroup.procs", "")
+    try tree.file("pids/cgroup.procs", "")
+    try tree.file("cpuacct/cgroup.procs", "")
+    #expect(CgroupSetup.usualCgroupMounts(root: tree.root) == nil)
+    #expect(CgroupSetup.usualCgroupMounts(root: tree.root + "/absent") == nil)
+    guard let usual = CgroupSetup.usualCgroupMounts() else { return }
+    let listed = CgroupSetup.parseCgroupMounts(KernelFile.read("/proc/self/mountinfo", limit: 1 << 22) ?? "")
+    func resolved(_ path: String?) -> String? { path.flatMap { realpath($0, nil) }.map { String(cString: $0) } }
+    #expect(resolved(usual.v2) == resolved(listed.v2))
+    for controller in CgroupSetup.V1Controller.allCases where !usual.v1.isEmpty {
+      #expect(resolved(usual.v1[controller.rawValue]) == resolved(listed.v1[controller.rawValue]), "\(controller)")
+    }
+  }
+
   @Test func nothingUsableGivesRlimitOnly() throws {
     let tree = try FakeTree()
     try tree.file("self-cgroup", "0::/\n")

@@ -350,6 +350,9 @@ int dsa_pidfd_open(pid_t pid);
 /// thread back in its original namespace.
 int dsa_enter_private_mount_namespace(void);
 
+/// The type of the file system `path` is on (statfs(2)'s f_type: a *_SUPER_MAGIC), or -1.
+long dsa_file_system_type(const char *path);
+
 /// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
 /// | RESOLVE_NO_XDEV: host-side opens of paths inside a box directory never
 /// follow anything the box planted. Returns an fd or -errno.
