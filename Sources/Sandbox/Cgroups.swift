@@ -63,7 +63,8 @@ public struct CgroupSetup: Sendable {
     // read (0.17 ms of a one-shot CLI run here, its largest set-up cost). Anything unusual, or no
     // cgroup found through them, and mountinfo decides, as before.
     if procSelfMountInfo == "/proc/self/mountinfo", let usual = usualCgroupMounts() {
-      let setup = detect(configuredV2Path: configuredV2Path, forceMode: forceMode, membership: membership, mounts: usual)
+      let setup = detect(
+        configuredV2Path: configuredV2Path, forceMode: forceMode, membership: membership, mounts: usual)
       if setup.mode != .rlimitOnly || forceMode == .rlimitOnly { return setup }
     }
     let mounts = parseCgroupMounts(KernelFile.read(procSelfMountInfo, limit: 1 << 22) ?? "")
