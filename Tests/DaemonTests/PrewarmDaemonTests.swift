@@ -60,7 +60,7 @@ struct PrewarmDaemonTests {
     let directory = try makeTemporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = try writeConfig(
-      directory, ["prewarm": ["java": 9, "javascript": 1, "python": 1, "kotlin": 1, "cobol": 1]])
+      directory, ["prewarm": ["java": 9, "javascript": 1, "python": 1, "kotlin": 1, "dart": 1, "cobol": 1]])
     let finished = try runProcess(
       daemonBinary, ["--check-config", "--config", path], environment: ["DSA_RUN_DATA": repositoryRoot])
     #expect(finished.status == 1)
@@ -70,5 +70,6 @@ struct PrewarmDaemonTests {
     #expect(!lines.contains { $0.contains("prewarm.python") })
     #expect(lines.contains { $0.contains("prewarm.cobol: unknown key") })
     #expect(!lines.contains { $0.contains("prewarm.kotlin") })
+    #expect(!lines.contains { $0.contains("prewarm.dart") })
   }
 }
