@@ -188,15 +188,7 @@ public final class PrewarmedBox: @unchecked Sendable {
     // Destroyed after the caller has its answer: tearing a box down (its init, namespaces, mounts
     // and cgroup) took longer than a pre-warmed Python run itself.
     defer { Self.destroyer.async { self.destroy() } }
-    guard PrewarmKey(spec) == key, isWaiting, let program else { return nil }
-    self.program = nil
-    do throws(SandboxError) {
-      try removeLauncherFiles()
-      for file in files { try box.writeFile(file.name, contents: file.contents, executable: file.executable) }
-    } catch {
-      return nil
-    }
-    box.lease.cgroup?.restartCPUCount()
+    guard let program = takeProgram(spec: spec, files: files) else { return nil }
     let outcome = try box.awaitProgram(
       program, spec: spec, stdin: handover + stdin, live: nil, stage: nil, memoryAllowanceBytes: residentAtReadyBytes
     ).outcome
@@ -210,6 +202,16 @@ public final class PrewarmedBox: @unchecked Sendable {
     spec: BoxSpec, files: [BoxFile], handover: Data, stdin: Data, stage: PrewarmStage
   ) throws(SandboxError) -> (outcome: Outcome, compile: (cpuMicroseconds: UInt64, wallMicroseconds: UInt64)?)? {
     defer { Self.destroyer.async { self.destroy() } }
+    guard let program = takeProgram(spec: spec, files: files) else { return nil }
+    let ran = try box.awaitProgram(
+      program, spec: spec, stdin: handover + stdin, live: nil, stage: stage, memoryAllowanceBytes: residentAtReadyBytes)
+    return (ran.outcome, ran.stageUsage)
+  }
+
+  /// The waiting program, taken for one handover with the learner's `files` in place of the
+  /// launcher's and the CPU count restarted; nil, with nothing of the learner's in the box, when
+  /// `spec` is not the one it started with, it stopped waiting, or the files could not be placed.
+  private func takeProgram(spec: BoxSpec, files: [BoxFile]) -> WarmBox.StartedProgram? {
     guard PrewarmKey(spec) == key, isWaiting, let program else { return nil }
     self.program = nil
     do throws(SandboxError) {
@@ -219,9 +221,7 @@ public final class PrewarmedBox: @unchecked Sendable {
       return nil
     }
     box.lease.cgroup?.restartCPUCount()
-    let ran = try box.awaitProgram(
-      program, spec: spec, stdin: handover + stdin, live: nil, stage: stage, memoryAllowanceBytes: residentAtReadyBytes)
-    return (ran.outcome, ran.stageUsage)
+    return program
   }
 
   /// Unlinks the launcher's files (never through a link), and the directories they leave empty

@@ -17,17 +17,16 @@ enum PrewarmCompileFixture {
     return runs
   }()
   /// No compile cache: every request compiles, cold or pre-warmed.
-  static let executor: Executor = {
+  static let executor = uncachedExecutor(prewarm: prewarm)
+  static let coldExecutor = uncachedExecutor(prewarm: nil)
+
+  /// An executor on a pool of its own without a compile cache, with `prewarm`'s boxes or none.
+  static func uncachedExecutor(prewarm: PrewarmRuns?) -> Executor {
     let base = RunnersFixture.executor
     return Executor(
       environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies, cache: nil,
       prewarm: prewarm)
-  }()
-  static let coldExecutor: Executor = {
-    let base = RunnersFixture.executor
-    return Executor(
-      environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies, cache: nil)
-  }()
+  }
 
   /// Waits (up to two minutes: kotlinc's warm-up on a loaded host) until `family` has a box.
   static func awaitReady(_ family: String) throws {

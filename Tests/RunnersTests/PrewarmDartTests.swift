@@ -15,17 +15,8 @@ enum PrewarmDartFixture {
     return runs
   }()
   /// No compile cache: every request compiles, cold or pre-warmed.
-  static let executor: Executor = {
-    let base = RunnersFixture.executor
-    return Executor(
-      environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies, cache: nil,
-      prewarm: prewarm)
-  }()
-  static let coldExecutor: Executor = {
-    let base = RunnersFixture.executor
-    return Executor(
-      environments: BoxPool(host: PrewarmFixture.host), catalog: base.catalog, policies: base.policies, cache: nil)
-  }()
+  static let executor = PrewarmCompileFixture.uncachedExecutor(prewarm: prewarm)
+  static let coldExecutor = PrewarmCompileFixture.uncachedExecutor(prewarm: nil)
 
   /// Waits (up to a minute) until a box for a run under `limits` waits.
   static func awaitReady(limits: StepLimits = StepLimits()) throws {

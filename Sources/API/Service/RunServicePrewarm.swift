@@ -52,7 +52,8 @@ extension RunService {
       "dsa_run_prewarm_ready", help: "Pre-warmed boxes waiting.", labels: labels, labelled { Double($0.ready) })
     writer.gauge(
       "dsa_run_prewarm_background_pending",
-      help: "Work queued or running for an idle slot after the refills (Dart kernel files compiled after a pre-warmed run).",
+      help:
+        "Work queued or running for an idle slot after the refills (Dart kernel files compiled after a pre-warmed run).",
       Double(prewarm?.pool.backgroundPending ?? 0))
     let sizes = prewarm?.pool.sizes ?? [:]
     writer.gauges(
