@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <malloc.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -166,6 +167,8 @@ void dsa_init_build_file_system(const struct dsa_spawn_plan *plan) {
 
 // ---------------------------------------------------------------------------
 // Parent side
+
+int dsa_release_free_heap(void) { return malloc_trim(0); }
 
 long dsa_file_system_type(const char *path) {
   struct statfs info;

@@ -100,7 +100,7 @@ public struct FunctionTypeProblem: Error, Sendable, Hashable {
 
 /// A value of a `FunctionType`: a test's argument or expected result, or what the learner's function
 /// returned. Whole numbers are exact 64-bit integers (a `JSONValue` would hold them as Doubles).
-public indirect enum FunctionValue: Sendable, Hashable {
+public enum FunctionValue: Sendable, Hashable {
   case int(Int64)
   case float(Double)
   case bool(Bool)

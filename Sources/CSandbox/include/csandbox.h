@@ -350,6 +350,9 @@ int dsa_pidfd_open(pid_t pid);
 /// thread back in its original namespace.
 int dsa_enter_private_mount_namespace(void);
 
+/// malloc_trim(3): gives the heap's free pages back to the kernel. Returns 1 if any were.
+int dsa_release_free_heap(void);
+
 /// The type of the file system `path` is on (statfs(2)'s f_type: a *_SUPER_MAGIC), or -1.
 long dsa_file_system_type(const char *path);
 
