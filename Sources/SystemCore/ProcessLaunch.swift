@@ -30,4 +30,10 @@ public enum ProcessLaunch {
   public static func run(_ process: Process) throws {
     try lock.withLock { try process.run() }
   }
+
+  /// setenv(3) with no launch under way: `Process.run()` copies the environment, and a setenv on
+  /// another thread may move it meanwhile (a full suite crashed in that copy).
+  public static func setEnvironment(_ name: String, _ value: String) {
+    lock.withLock { _ = setenv(name, value, 1) }
+  }
 }

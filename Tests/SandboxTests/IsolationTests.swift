@@ -205,7 +205,7 @@ import Testing
   }
 
   @Test func environmentHoldsOnlyDeclaredVariables() throws {
-    setenv("DSA_RUN_HOST_SECRET", "leak", 1)
+    ProcessLaunch.setEnvironment("DSA_RUN_HOST_SECRET", "leak")
     let outcome = try runInBox(["/usr/bin/env"], environment: ["LANG=C.UTF-8", "ONLY=this"])
     #expect(outcome.status == .ok)
     #expect(outcome.stdoutText == "LANG=C.UTF-8\nONLY=this\n")
