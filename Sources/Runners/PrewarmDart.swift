@@ -30,8 +30,9 @@ enum PrewarmDart {
   /// version (the only kind a pre-warmed box takes: see `languageVersionComment`).
   static let soundCompileNotice = Data("Info: Compiling with sound null safety\n".utf8)
   static let languageVersionComment = Data("@dart".utf8)
-  /// The key of the compiled launcher among `PrewarmRuns`' launchers.
-  static let launcherKey = "dart:launcher"
+  /// The key of `runner`'s compiled launcher among `PrewarmRuns`' launchers: a kernel file is
+  /// for the VM version that compiled it.
+  static func launcherKey(_ runner: Runner) -> String { "dart:launcher:" + runner.version }
 
   /// The handover: the number of arguments, the entry file's name in /box, the package
   /// configuration the cold compile is given (empty for none) and the arguments, each ended by NUL.
@@ -149,11 +150,11 @@ enum PrewarmDart {
 }
 
 extension PrewarmRuns {
-  /// The Dart launcher's kernel file, compiled once by the Dart runner (in a box, through the
-  /// cache; a compile that failed is not tried again), as `main.dill`: the run step's argv starts it.
-  func dartLauncherFiles(executor: Executor) -> [BoxFile]? {
-    cachedLauncher(PrewarmDart.launcherKey) {
-      guard let dart = try? executor.runner(language: "dart", version: nil),
+  /// The Dart launcher's kernel file, compiled once by `dart` (in a box, through the cache; a
+  /// compile that failed is not tried again), as `main.dill`: the run step's argv starts it.
+  func dartLauncherFiles(_ dart: Runner, executor: Executor) -> [BoxFile]? {
+    cachedLauncher(PrewarmDart.launcherKey(dart)) {
+      guard
         let program = try? executor.prepare(
           dart, requestedAs: dart.language,
           files: [SourceFile(name: "main.dart", contents: Data(PrewarmDart.launcherSource.utf8))]),
@@ -170,7 +171,7 @@ extension Executor {
   /// mounts (its package configuration) as well. Nil before the launcher is compiled.
   func prewarmSourceRunRecipe(_ runner: Runner, policy: SeccompPolicy, limits: BoxLimits) -> PrewarmRecipe? {
     guard let prewarm, PrewarmDart.languages.contains(runner.language), let compile = runner.compile,
-      let launcher = prewarm.compiledLauncherFiles(PrewarmDart.launcherKey)
+      let launcher = prewarm.compiledLauncherFiles(PrewarmDart.launcherKey(runner))
     else { return nil }
     var spec = prewarmSpec(runner, policy: policy, limits: limits, mainFile: "", mainClass: "")
     spec.readOnlyMounts += compile.mounts.filter { mount in !spec.readOnlyMounts.contains(mount) }

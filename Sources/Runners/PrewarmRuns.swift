@@ -343,7 +343,7 @@ extension Executor {
         continue
       }
       if PrewarmDart.languages.contains(language) {
-        guard prewarm.dartLauncherFiles(executor: self) != nil,
+        guard prewarm.dartLauncherFiles(runner, executor: self) != nil,
           let recipe = prewarmSourceRunRecipe(runner, policy: policy, limits: runner.runLimits(StepLimits()))
         else { continue }
         prewarm.pool.want(recipe, family: family)

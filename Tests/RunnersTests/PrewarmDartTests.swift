@@ -21,7 +21,7 @@ enum PrewarmDartFixture {
   /// Waits (up to a minute) until a box for a run under `limits` waits.
   static func awaitReady(limits: StepLimits = StepLimits()) throws {
     let runner = try executor.runner(language: "dart", version: nil)
-    guard prewarm.dartLauncherFiles(executor: executor) != nil,
+    guard prewarm.dartLauncherFiles(runner, executor: executor) != nil,
       let policy = executor.policies[runner.policy],
       let recipe = executor.prewarmSourceRunRecipe(runner, policy: policy, limits: runner.runLimits(limits))
     else { throw PrewarmTestError.notReady("the Dart launcher did not compile") }
