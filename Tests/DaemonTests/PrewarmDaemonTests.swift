@@ -49,6 +49,36 @@ struct PrewarmDaemonTests {
     #expect(leftovers(of: pid, workRoot: testWorkRoot).isEmpty, "\(leftovers(of: pid, workRoot: testWorkRoot))")
   }
 
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/opt/dsa-run/toolchains/dart-2.16/bin/dart")))
+  func aNewDartProgramCompilesAndRunsInAPrewarmedBoxAndItsKernelFileIsCachedAfter() throws {
+    let directory = try makeTemporaryDirectory()
+    let config = try writeConfig(directory, ["prewarm": ["dart": 1], "expose_compile_cache": true])
+    let daemon = try DaemonProcess(arguments: ["--slots", "2", "--config", config], directory: directory)
+    defer { daemon.cleanUp() }
+    let ready = #"dsa_run_prewarm_ready{language="dart",step="run"}"#
+    let hits = #"dsa_run_prewarm_hits_total{language="dart",step="run"}"#
+    let pending = "dsa_run_prewarm_background_pending"
+    #expect(waitUntil(timeout: .seconds(90)) { (try? metric(daemon, ready)) == 1 }, "\(daemon.log)")
+    let source = "void main() { print('warm dart'); }\n"
+    let first = try execute(daemon, ["language": "dart", "source": source])
+    #expect(first.status == 200)
+    #expect((first.json["run"] as? [String: Any])?["stdout"] as? String == "warm dart\n")
+    #expect((first.json["compile"] as? [String: Any])?["status"] as? String == "ok", "\(first.json)")
+    #expect(try metric(daemon, hits) == 1)
+    // The kernel file is compiled after the answer; then the same source is a cache hit.
+    #expect(
+      waitUntil(timeout: .seconds(90)) {
+        (try? metric(daemon, pending)) == 0 && (try? metric(daemon, ready)) == 1
+      })
+    let again = try execute(daemon, ["language": "dart", "source": source])
+    #expect((again.json["run"] as? [String: Any])?["stdout"] as? String == "warm dart\n")
+    #expect(again.json["compile_cache"] as? String == "hit", "\(again.json)")
+    #expect(try metric(daemon, hits) == 1)
+    let pid = daemon.process.processIdentifier
+    #expect(try daemon.stop() == 0)
+    #expect(leftovers(of: pid, workRoot: testWorkRoot).isEmpty, "\(leftovers(of: pid, workRoot: testWorkRoot))")
+  }
+
   @Test func oneSlotHasNoPoolUnlessAsked() throws {
     let daemon = try DaemonProcess(arguments: ["--slots", "1"])
     defer { daemon.cleanUp() }
