@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <malloc.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -167,14 +166,6 @@ void dsa_init_build_file_system(const struct dsa_spawn_plan *plan) {
 
 // ---------------------------------------------------------------------------
 // Parent side
-
-int dsa_release_free_heap(void) { return malloc_trim(0); }
-
-long dsa_file_system_type(const char *path) {
-  struct statfs info;
-  if (statfs(path, &info) != 0) return -1;
-  return (long)info.f_type;
-}
 
 int dsa_enter_private_mount_namespace(void) {
   int original = open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);

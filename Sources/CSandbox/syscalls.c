@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -126,3 +128,11 @@ const int dsa_rlimit_nproc = RLIMIT_NPROC;
 const int dsa_rlimit_memlock = RLIMIT_MEMLOCK;
 const int dsa_rlimit_msgqueue = RLIMIT_MSGQUEUE;
 const int dsa_rlimit_sigpending = RLIMIT_SIGPENDING;
+
+int dsa_release_free_heap(void) { return malloc_trim(0); }
+
+long dsa_file_system_type(const char *path) {
+  struct statfs info;
+  if (statfs(path, &info) != 0) return -1;
+  return (long)info.f_type;
+}

@@ -46,6 +46,14 @@ public final class CompileCache: Sendable {
 
   private func path(for key: String) -> String { directory + "/objects/" + key + ".bundle" }
 
+  /// Whether an entry is stored under `key`, without reading it or counting a hit or a miss (a
+  /// caller that only chooses its way; the way taken looks it up).
+  public func contains(_ key: String) -> Bool {
+    guard Self.isDigest(key) else { return false }
+    var status = stat()
+    return lstat(path(for: key), &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
+
   /// The files stored under `key`, or nil.
   public func lookup(_ key: String) -> [(String, Data)]? {
     guard Self.isDigest(key) else { return nil }

@@ -190,7 +190,7 @@ extension Executor {
       !request.mergesStderrIntoStdout, let compile = runner.compile, let policy = policies[runner.policy]
     else { return nil }
     let (files, learnerNames, _) = try layOut(request.files, runner: runner, requestedAs: request.language)
-    if let cache, cache.lookup(cacheKey(runner: runner, step: compile, files: files)) != nil { return nil }
+    if let cache, cache.contains(cacheKey(runner: runner, step: compile, files: files)) { return nil }
     // A library that chooses its language version (`// @dart=2.9`) may make the cold compile's
     // mode unsound, which it announces differently: such rare programs go the cold way.
     if files.contains(where: { $0.contents.range(of: PrewarmDart.languageVersionComment) != nil }) { return nil }
@@ -253,7 +253,7 @@ extension Executor {
     // once (the cache) is compiled in a slot nobody waits for, after the pool's refills.
     if cache != nil {
       let compiler = ungated
-      prewarm.runWhenIdle {
+      prewarm.pool.runWhenIdle {
         _ = try? compiler.prepare(runner, requestedAs: request.language, files: request.files)
       }
     }

@@ -62,9 +62,6 @@ public final class PrewarmRuns: Sendable {
   /// Refills in `slots` from now on (the daemon's box slots exist only once its service does).
   public func bind(slots: any PrewarmSlots) { self.slots.bind(slots) }
 
-  /// Runs `work` in an idle box slot once no refill is due (`PrewarmPool.runWhenIdle`).
-  func runWhenIdle(_ work: @escaping @Sendable () -> Void) { pool.runWhenIdle(work) }
-
   /// The class files of the launcher `className` if `launcherFiles` compiled them already: a run
   /// or compile never compiles a launcher itself (a grade's gated executor would wait for a second
   /// slot).

@@ -90,15 +90,14 @@ public struct CgroupSetup: Sendable {
     return CgroupSetup(mode: .rlimitOnly, report: report, v2Parent: nil, v1Parents: V1Parents())
   }
 
-  struct CgroupMounts: Equatable {
+  struct CgroupMounts {
     var v2: String?
     var v1: [String: String] = [:]
   }
 
   /// The cgroup file systems where systemd and most distributions mount them, if they are there:
-  /// cgroup2 at `root` (unified), or a v1 hierarchy at `root/<controller>` for each controller
-  /// a box needs, with cgroup2 perhaps at `root/unified`
-  /// (hybrid). Nil otherwise. What statfs cannot tell, a mount of a hierarchy's subdirectory (a
+  /// cgroup2 at `root` (unified), or a v1 hierarchy at `root/<controller>` for each controller a box
+  /// needs, with cgroup2 perhaps at `root/unified` (hybrid). Nil otherwise. What statfs cannot tell, a mount of a hierarchy's subdirectory (a
   /// container's view), leaves this process's group path missing below the mount, so nothing is
   /// found there and mountinfo is read after all.
   static func usualCgroupMounts(root: String = "/sys/fs/cgroup") -> CgroupMounts? {

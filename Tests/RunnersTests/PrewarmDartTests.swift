@@ -186,11 +186,13 @@ enum PrewarmDartFixture {
     let runner = try executor.runner(language: "dart", version: nil)
     let (files, _, _) = try executor.layOut(request.files, runner: runner, requestedAs: "dart")
     let key = executor.cacheKey(runner: runner, step: runner.compile!, files: files)
-    for _ in 0..<300 where executor.cache?.lookup(key) == nil { usleep(100_000) }
+    for _ in 0..<300 where executor.cache?.contains(key) == false { usleep(100_000) }
     try PrewarmDartFixture.awaitReady()
     let again = try executor.execute(request)
     #expect(again.stdout == "42\n" && again.compileCacheHit)
     #expect(PrewarmDartFixture.hits == hitsBefore + 1, "a cached program took a pre-warmed box")
+    // Each way looked the cache up once: the background compile missed, the second run hit.
+    #expect(executor.cache?.misses == 1 && executor.cache?.hits == 1)
   }
 
   @Test(.enabled(if: installed("dart"), "needs the Dart toolchain"))
