@@ -35,9 +35,11 @@ let package = Package(
       pkgConfig: "libseccomp",
       providers: [.apt(["libseccomp-dev"])]
     ),
+    // posix_spawn's closefrom action (glibc 2.34), declared only under _GNU_SOURCE: ChildProcess.
+    .systemLibrary(name: "CSpawn"),
     // What HTTP and Sandbox share at the bottom: errno names, systemCall, owned descriptors,
     // monotonic time.
-    .target(name: "SystemCore", dependencies: ["CCrypto"], swiftSettings: strictSwift),
+    .target(name: "SystemCore", dependencies: ["CCrypto", "CSpawn"], swiftSettings: strictSwift),
     .target(
       name: "Sandbox",
       dependencies: ["CSandbox", "CSeccomp", "SystemCore", "Wire"],
@@ -111,7 +113,7 @@ let package = Package(
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .target(
       name: "Submissions", dependencies: ["CSQLite", "CPostgres", "SystemCore", "CRandom"], swiftSettings: strictSwift),
-    .testTarget(name: "SubmissionsTests", dependencies: ["Submissions"], swiftSettings: strictSwift),
+    .testTarget(name: "SubmissionsTests", dependencies: ["Submissions", "SystemCore"], swiftSettings: strictSwift),
     .target(
       name: "API",
       dependencies: [

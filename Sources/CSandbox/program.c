@@ -74,7 +74,7 @@ __attribute__((noreturn)) static void become_program(const struct dsa_program *p
     if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter) != 0) dsa_child_fail(report_fd, DSA_STEP_SECCOMP, -1);
   }
 
-  // ETXTBSY: a process this one did not start (a test's Foundation.Process, an operator's tool)
+  // ETXTBSY: a process this one did not start (a test's ChildProcess, an operator's tool)
   // forked while the program file was open for writing and holds that descriptor until its own
   // exec; SpawnLock covers only our clones. The window is short, but a loaded host can stretch it:
   // up to a second of waits, spent only when the file is busy.

@@ -707,7 +707,7 @@ func javaPublicClass(in source: String) -> String? {
 /// Runs a trusted host command (a toolchain's version probe) with a
 /// 10-second bound; stdout and stderr together, or nil.
 func runHostCommand(_ argv: [String]) -> String? {
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: argv[0])
   process.arguments = Array(argv.dropFirst())
   process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
@@ -715,7 +715,7 @@ func runHostCommand(_ argv: [String]) -> String? {
   process.standardOutput = pipe
   process.standardError = pipe
   process.standardInput = FileHandle.nullDevice
-  do { try ProcessLaunch.run(process) } catch { return nil }
+  do { try process.run() } catch { return nil }
   let deadline = DispatchTime.now() + .seconds(10)
   let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
   DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)

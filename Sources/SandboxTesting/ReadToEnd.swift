@@ -4,8 +4,8 @@ import Glibc
 extension FileHandle {
   /// Everything until end of file, a read that a signal interrupted retried. Foundation's
   /// `readDataToEndOfFile` traps on EINTR (its `try!`), and a test process takes signals with
-  /// handlers at any time: Foundation's own SIGCHLD source for `Process`, a daemon's in-process
-  /// signal sources (one full suite ended in that trap, in a helper's read of a child's stdout).
+  /// handlers at any time: a daemon's in-process signal sources (one full suite ended in that trap,
+  /// in a helper's read of a child's stdout).
   public func readToEndRetryingInterrupts() -> Data {
     var data = Data()
     var chunk = [UInt8](repeating: 0, count: 65_536)

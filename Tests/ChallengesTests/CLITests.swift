@@ -27,7 +27,7 @@ struct CLIResult {
 
 /// Runs dsa-run with DSA_RUN_DATA at `data` (runners/ and policies/ linked from the repository).
 func runCLI(_ arguments: [String], data: String) throws -> CLIResult {
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: dsaRunBinary)
   process.arguments = arguments
   process.environment = ["DSA_RUN_DATA": data, "PATH": "/usr/bin:/bin"]
@@ -36,7 +36,7 @@ func runCLI(_ arguments: [String], data: String) throws -> CLIResult {
   process.standardOutput = output
   process.standardError = errors
   process.standardInput = FileHandle.nullDevice
-  try ProcessLaunch.run(process)
+  try process.run()
   let stdoutData = output.fileHandleForReading.readToEndRetryingInterrupts()
   let stderrData = errors.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()

@@ -584,13 +584,15 @@ struct LiveConnectTests {
     // client's receive buffer (128 KiB) and a chunk or two; seen: 3.9 MiB read, RSS 13 MiB up.
     // With the session's queue unbounded (backpressure off) the daemon read all 64 MiB (the run
     // ended at its output limit) and its RSS grew 262 MiB; on a busy machine a debug daemon, whose
-    // JSON encoding is the slow part, read 10 MiB in 6 s and grew 31 MiB, growing on with time.
+    // JSON encoding is the slow part, read 10 MiB in 6 s and grew 31 MiB, growing on with time: the
+    // read bound tells that apart. The RSS bound leaves room for what a loaded full suite adds around
+    // a held-back session (its allocator's arenas and threads): 28 MiB up with 4.8 MiB read, once.
     let tcpWmem = try String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)
     let sendBuffer = try #require(tcpWmem.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) })
     let read = seen["read"] as? Int ?? Int.max
     #expect(read < sendBuffer + (2 << 20), "the daemon read \(read) bytes of the flood: \(seen)")
     #expect((seen["received"] as? Int ?? -1) == read, "what was read is what the client got: \(seen)")
-    #expect((seen["rss_growth_kb"] as? Int ?? Int.max) < 24 * 1024, "\(seen)")
+    #expect((seen["rss_growth_kb"] as? Int ?? Int.max) < 48 * 1024, "\(seen)")
   }
 
   @Test func badFramesMessagesAndHandshakesAreRefused() throws {

@@ -59,7 +59,7 @@ func runProcess(
 
 /// A started child process with its output collected in the background.
 final class Child: @unchecked Sendable {
-  let process = Process()
+  let process = ChildProcess()
   private let outputPipe = ProcessLaunch.pipe()
   private let errorPipe = ProcessLaunch.pipe()
   private let group = DispatchGroup()
@@ -73,7 +73,7 @@ final class Child: @unchecked Sendable {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = outputPipe
     process.standardError = errorPipe
-    try ProcessLaunch.run(process)
+    try process.run()
     for (pipe, isOutput) in [(outputPipe, true), (errorPipe, false)] {
       group.enter()
       Thread.detachNewThread {
@@ -92,7 +92,7 @@ final class Child: @unchecked Sendable {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       _ = group.wait(timeout: .now() + 5)
-      throw TestFailure("\(process.executableURL?.path ?? "") \(process.arguments ?? []) did not finish in \(timeout)")
+      throw TestFailure("\(process.executableURL?.path ?? "") \(process.arguments) did not finish in \(timeout)")
     }
     process.waitUntilExit()
     _ = group.wait(timeout: .now() + 5)
@@ -110,7 +110,7 @@ func startProcess(_ executable: String, _ arguments: [String], environment: [Str
 /// cache, stderr (its JSON-lines log) in a file of its own temporary directory.
 final class DaemonProcess {
   let directory: String
-  let process = Process()
+  let process = ChildProcess()
   private(set) var port: UInt16 = 0
   var logPath: String { directory + "/stderr.log" }
 
@@ -140,7 +140,7 @@ final class DaemonProcess {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-    try ProcessLaunch.run(process)
+    try process.run()
     try waitForStart()
   }
 

@@ -160,7 +160,7 @@ struct ProcessResult {
 func runProcess(
   _ executable: String, _ arguments: [String], timeout: Duration = .seconds(10)
 ) throws -> ProcessResult {
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   let output = ProcessLaunch.pipe()
@@ -170,7 +170,7 @@ func runProcess(
   process.standardInput = FileHandle.nullDevice
   let exited = DispatchSemaphore(value: 0)
   process.terminationHandler = { _ in exited.signal() }
-  try ProcessLaunch.run(process)
+  try process.run()
   // Drained while the process runs, so a chatty child never blocks on a full pipe.
   let outputData = Collected()
   let errorData = Collected()

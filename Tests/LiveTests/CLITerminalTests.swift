@@ -40,7 +40,7 @@ struct TerminalSession: Decodable {
 
 /// Runs `dsa-run ARGS` on a pseudo-terminal through the actions (`Scripts/pty-driver.py`).
 func atTerminal(_ actions: [[String]], _ arguments: [String]) throws -> TerminalSession {
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
   let actionsJSON = String(decoding: try JSONSerialization.data(withJSONObject: actions), as: UTF8.self)
   process.arguments =
@@ -48,7 +48,7 @@ func atTerminal(_ actions: [[String]], _ arguments: [String]) throws -> Terminal
     + arguments + ["--work-root", TestPaths.workRoot, "--cache-dir", TestPaths.cache]
   let output = ProcessLaunch.pipe()
   process.standardOutput = output
-  try ProcessLaunch.run(process)
+  try process.run()
   let data = output.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return try JSONDecoder().decode(TerminalSession.self, from: data)
@@ -194,7 +194,7 @@ struct CLITerminalTests {
   func unreadStdout() throws {
     let path = try sourceFile(
       "import sys\nsys.stdout.write('x' * 66 * 1024)\nsys.stdout.flush()\nwhile True:\n    pass\n", name: "fill.py")
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [
       TestPaths.repositoryRoot + "/Tests/LiveTests/Scripts/pty-slow-stdout.py", "8", dsaRunBinary, "--lang", "python",
@@ -202,7 +202,7 @@ struct CLITerminalTests {
     ]
     let output = ProcessLaunch.pipe()
     process.standardOutput = output
-    try ProcessLaunch.run(process)
+    try process.run()
     let data = output.fileHandleForReading.readToEndRetryingInterrupts()
     process.waitUntilExit()
     struct Finished: Decodable {
@@ -237,7 +237,7 @@ struct CLITerminalTests {
 /// The bytes `command` writes, run on a pseudo-terminal by util-linux `script` (what the user's
 /// terminal would get), or with its stdout a pipe.
 func outputBytes(_ command: [String], atTerminal: Bool) throws -> [UInt8] {
-  let process = Process()
+  let process = ChildProcess()
   if atTerminal {
     let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -249,7 +249,7 @@ func outputBytes(_ command: [String], atTerminal: Bool) throws -> [UInt8] {
   process.standardInput = FileHandle.nullDevice
   let output = ProcessLaunch.pipe()
   process.standardOutput = output
-  try ProcessLaunch.run(process)
+  try process.run()
   let data = output.fileHandleForReading.readToEndRetryingInterrupts()
   process.waitUntilExit()
   return Array(data)
@@ -307,7 +307,7 @@ struct CLIPipedTests {
   @Test("piped stdin is streamed: a program waiting for it ends at its wall limit, not when the pipe ends")
   func wallLimitWhileThePipeWaits() throws {
     let path = try sourceFile("print('first', flush=True)\nprint(input())\n", name: "p.py")
-    let shell = Process()
+    let shell = ChildProcess()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
     shell.arguments = [
       "-c",
@@ -318,7 +318,7 @@ struct CLIPipedTests {
     let output = ProcessLaunch.pipe()
     shell.standardOutput = output
     let started = Date().timeIntervalSince1970
-    try ProcessLaunch.run(shell)
+    try shell.run()
     let data = output.fileHandleForReading.readToEndRetryingInterrupts()
     shell.waitUntilExit()
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")

@@ -299,14 +299,14 @@ func residentKilobytes() -> Int {
 
 /// A trusted host command's stdout.
 func runHost(_ argv: [String], stdin: [UInt8]) throws -> String {
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: argv[0])
   process.arguments = Array(argv.dropFirst())
   let input = ProcessLaunch.pipe()
   let output = ProcessLaunch.pipe()
   process.standardInput = input
   process.standardOutput = output
-  try ProcessLaunch.run(process)
+  try process.run()
   input.fileHandleForWriting.write(Data(stdin))
   try input.fileHandleForWriting.close()
   let data = output.fileHandleForReading.readToEndRetryingInterrupts()

@@ -12,7 +12,7 @@ import Testing
 
 /// A dsa-run process started in the background, with its output collected.
 final class BackgroundCLI: @unchecked Sendable {
-  let process = Process()
+  let process = ChildProcess()
   private let output = ProcessLaunch.pipe()
   private let errors = ProcessLaunch.pipe()
   private let lock = NSLock()
@@ -20,9 +20,8 @@ final class BackgroundCLI: @unchecked Sendable {
   private var stderrData = Data()
 
   init(_ arguments: [String], environment: [String: String]? = nil) throws {
-    // As a shell starts it: no blocked signals and default dispositions (a Dispatch thread, which
-    // Process.run is called on, blocks signals, and its children would inherit the mask). The
-    // wrapper execs, so the pid is dsa-run's.
+    // As a shell starts it: no blocked signals and default dispositions (a child inherits the signals
+    // the test process ignores). The wrapper execs, so the pid is dsa-run's.
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments =
       [
@@ -51,7 +50,7 @@ final class BackgroundCLI: @unchecked Sendable {
       self.stderrData.append(data)
       self.lock.unlock()
     }
-    try ProcessLaunch.run(process)
+    try process.run()
   }
 
   var pid: Int32 { process.processIdentifier }
@@ -146,14 +145,14 @@ func temporaryFile(_ text: String, name: String) throws -> String {
       #expect(result.stderr == "dsa-run: cannot read --stdin /tmp: it is a directory\n")
     }
     // `dsa-run exec -- /bin/cat < /tmp`
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["exec", "--", "/bin/cat"]
     process.standardInput = FileHandle(fileDescriptor: open("/tmp", O_RDONLY | O_DIRECTORY), closeOnDealloc: true)
     let errors = ProcessLaunch.pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
+    try process.run()
     let message = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationReason == .exit)
@@ -258,13 +257,13 @@ func temporaryFile(_ text: String, name: String) throws -> String {
       "exec", "--", "/usr/bin/python3", "-c", "import ctypes; ctypes.CDLL(None).syscall(999, 0, 0, 0, 0)",
     ]
     func run(_ arguments: [String]) throws -> Int32 {
-      let process = Process()
+      let process = ChildProcess()
       process.executableURL = URL(fileURLWithPath: dsaRunBinary)
       process.arguments = arguments
       process.environment = environment
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
-      try ProcessLaunch.run(process)
+      try process.run()
       process.waitUntilExit()
       return process.terminationStatus
     }
@@ -343,7 +342,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     let server = try OneShotHTTPServer(unixSocket: socketPath)
     defer { unlink(socketPath) }
     let script = try temporaryFile("print('never run here')\n", name: "remote.py")
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script]
     process.environment = ["DSA_RUN_REMOTE": "unix:" + socketPath, "DSA_RUN_TOKEN": "s3cret-token"]
@@ -351,7 +350,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
+    try process.run()
     let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     let request = server.request()
@@ -369,7 +368,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     let server = try OneShotHTTPServer(unixSocket: socketPath)
     defer { unlink(socketPath) }
     let script = try temporaryFile("print('run by the daemon')\n", name: "daemon.py")
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--daemon"]
     process.environment = ["DSA_RUN_DAEMON_SOCKET": socketPath]
@@ -377,7 +376,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
+    try process.run()
     let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(server.request().contains("run by the daemon"))
@@ -388,7 +387,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
   @Test func daemonNamesTheSocketItCouldNotReach() throws {
     let script = try temporaryFile("print(1)\n", name: "nodaemon.py")
     let missing = NSTemporaryDirectory() + "dsa-run-no-daemon-\(getpid()).sock"
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--daemon"]
     process.environment = ["DSA_RUN_DAEMON_SOCKET": missing]
@@ -396,7 +395,7 @@ func temporaryFile(_ text: String, name: String) throws -> String {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
+    try process.run()
     let said = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 3, "\(said)")
@@ -418,14 +417,14 @@ func temporaryFile(_ text: String, name: String) throws -> String {
 
   @Test func localOverridesTheRemoteFromTheEnvironment() throws {
     let script = try temporaryFile("print('here')\n", name: "local.py")
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "python", script, "--local"]
     process.environment = ["DSA_RUN_REMOTE": "unix:/nonexistent/dsa-rund.sock", "DSA_RUN_TOKEN": "unused"]
     let output = ProcessLaunch.pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
+    try process.run()
     let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)

@@ -83,10 +83,10 @@ import Testing
   /// A run that ends by itself leaves nothing the host can see either, though its box's tmpfs was
   /// left to the end of the CLI's mount namespace.
   @Test func aFinishedRunLeavesNothingBehind() throws {
-    let cli = Process()
+    let cli = ChildProcess()
     cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
     cli.arguments = ["exec", "--", "/bin/true"]
-    try ProcessLaunch.run(cli)
+    try cli.run()
     cli.waitUntilExit()
     #expect(cli.terminationStatus == 0)
     #expect(leftovers(of: cli.processIdentifier).isEmpty, "\(leftovers(of: cli.processIdentifier))")
@@ -168,18 +168,18 @@ import Testing
 
 /// A CLI started with its output discarded (its stderr into `errors` if given), for tests that look
 /// at it while it runs.
-func startCLI(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
-  let cli = Process()
+func startCLI(_ arguments: [String], errors: Pipe? = nil) throws -> ChildProcess {
+  let cli = ChildProcess()
   cli.executableURL = URL(fileURLWithPath: dsaRunBinary)
   cli.arguments = arguments
   cli.standardOutput = FileHandle.nullDevice
   cli.standardError = errors ?? FileHandle.nullDevice
-  try ProcessLaunch.run(cli)
+  try cli.run()
   return cli
 }
 
 /// Ends a CLI from `startCLI` with `signal` if it still runs, and waits for it.
-func stopCLI(_ cli: Process, signal: Int32) {
+func stopCLI(_ cli: ChildProcess, signal: Int32) {
   if cli.isRunning { kill(cli.processIdentifier, signal) }
   cli.waitUntilExit()
 }

@@ -17,7 +17,7 @@ struct CLIResult {
 func runCLI(
   _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], executable: String = dsaRunBinary
 ) throws -> CLIResult {
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   if !environment.isEmpty {
@@ -29,7 +29,7 @@ func runCLI(
   process.standardOutput = output
   process.standardError = errors
   process.standardInput = input
-  try ProcessLaunch.run(process)
+  try process.run()
   if let stdin { input.fileHandleForWriting.write(stdin) }
   try input.fileHandleForWriting.close()
   let stdoutData = output.fileHandleForReading.readToEndRetryingInterrupts()
@@ -249,27 +249,27 @@ func runCLI(
                    "run": {"argv": ["/opt/no-such-toolchain/bin/toy", "{source}"]}}]}
     """.write(toFile: root + "/runners/toy.json", atomically: true, encoding: .utf8)
     let path = try write("x", name: "main.toy")
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: dsaRunBinary)
     process.arguments = ["--lang", "toy", path]
     process.environment = ["DSA_RUN_DATA": root]
     let errors = ProcessLaunch.pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
-    try ProcessLaunch.run(process)
+    try process.run()
     let message = String(decoding: errors.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
     process.waitUntilExit()
     #expect(process.terminationStatus == 2)
     #expect(
       message.contains(
         "toy 1 is not installed (/opt/no-such-toolchain/bin/toy is missing); install it with: apt-get install toy"))
-    let languages = Process()
+    let languages = ChildProcess()
     languages.executableURL = URL(fileURLWithPath: dsaRunBinary)
     languages.arguments = ["languages", "--json"]
     languages.environment = ["DSA_RUN_DATA": root]
     let output = ProcessLaunch.pipe()
     languages.standardOutput = output
-    try ProcessLaunch.run(languages)
+    try languages.run()
     let listing = output.fileHandleForReading.readToEndRetryingInterrupts()
     languages.waitUntilExit()
     let rows = try #require(try JSONSerialization.jsonObject(with: listing) as? [[String: Any]])

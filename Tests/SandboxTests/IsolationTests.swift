@@ -101,10 +101,10 @@ import Testing
   }
 
   @Test func killMinusOneTouchesNothingOutside() throws {
-    let sleeper = Process()
+    let sleeper = ChildProcess()
     sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
     sleeper.arguments = ["30"]
-    try ProcessLaunch.run(sleeper)
+    try sleeper.run()
     defer {
       sleeper.terminate()
       sleeper.waitUntilExit()

@@ -104,11 +104,11 @@ private func rootsOwnCalls() throws -> String {
   guard FileManager.default.createFile(atPath: path, contents: probes.host, attributes: [.posixPermissions: 0o700])
   else { throw SandboxError(step: "write \(path)", errorNumber: errno) }
   defer { unlink(path) }
-  let process = Process()
+  let process = ChildProcess()
   process.executableURL = URL(fileURLWithPath: path)
   let output = ProcessLaunch.pipe()
   process.standardOutput = output
-  try ProcessLaunch.run(process)
+  try process.run()
   let text = String(decoding: output.fileHandleForReading.readToEndRetryingInterrupts(), as: UTF8.self)
   process.waitUntilExit()
   return text
@@ -344,8 +344,8 @@ private func heldCount(_ outcome: Outcome) -> Int {
 
 @Suite(.serialized) struct HostIdentityLeaseTests {
   /// A second process that holds the leases of `slots` in `directory` until killed.
-  private func startHolder(directory: String, slots: [UInt32]) throws -> Process {
-    let holder = Process()
+  private func startHolder(directory: String, slots: [UInt32]) throws -> ChildProcess {
+    let holder = ChildProcess()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     holder.arguments =
       [
@@ -364,7 +364,7 @@ private func heldCount(_ outcome: Outcome) -> Int {
       ] + slots.map(String.init)
     let output = ProcessLaunch.pipe()
     holder.standardOutput = output
-    try ProcessLaunch.run(holder)
+    try holder.run()
     let line = output.fileHandleForReading.availableData
     #expect(String(decoding: line, as: UTF8.self).hasPrefix("held"))
     return holder

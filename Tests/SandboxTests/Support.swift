@@ -103,10 +103,10 @@ func compileC(_ source: String, name: String) throws -> Data {
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: directory) }
   try source.write(toFile: directory + "/probe.c", atomically: true, encoding: .utf8)
-  let compiler = Process()
+  let compiler = ChildProcess()
   compiler.executableURL = URL(fileURLWithPath: "/usr/bin/gcc")
   compiler.arguments = flags + ["-o", directory + "/probe", directory + "/probe.c"]
-  try ProcessLaunch.run(compiler)
+  try compiler.run()
   compiler.waitUntilExit()
   guard compiler.terminationStatus == 0, let binary = FileManager.default.contents(atPath: directory + "/probe") else {
     throw SandboxError(step: "gcc failed for probe \(name)")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SystemCore
 import Testing
 
 @testable import Submissions
@@ -272,7 +273,7 @@ struct WebhookHostAddressTests {
   }
 
   static func ip(_ arguments: [String]) throws {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
     process.arguments = arguments
     try process.run()

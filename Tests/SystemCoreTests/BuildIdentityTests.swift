@@ -9,12 +9,12 @@ import Testing
     let build = BuildIdentity.build
     #expect(build.count == 40 && build.allSatisfy(\.isHexDigit), "\(build)")
     try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "readelf is not installed")
-    let readelf = Process()
+    let readelf = ChildProcess()
     readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
     readelf.arguments = ["-n", "/proc/self/exe".resolvedExecutable]
     let output = ProcessLaunch.pipe()
     readelf.standardOutput = output
-    try ProcessLaunch.run(readelf)
+    try readelf.run()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     readelf.waitUntilExit()
     #expect(text.contains("Build ID: \(build)\n"), "\(text)")

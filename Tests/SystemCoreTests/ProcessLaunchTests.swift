@@ -10,16 +10,16 @@ import Testing
 // alive until the long ones are stopped, at the end. The bounds only keep a failure from hanging.
 @Suite struct ProcessLaunchTests {
   @Test func aShortChildsEndIsSeenWhileLongOnesStartBesideIt() throws {
-    let longLived = Mutex<[Process]>([])
+    let longLived = Mutex<[ChildProcess]>([])
     let startingDone = DispatchSemaphore(value: 0)
     let rounds = 200
     Thread {
       for _ in 0..<rounds {
-        let sleeper = Process()
+        let sleeper = ChildProcess()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["600"]
         sleeper.standardOutput = ProcessLaunch.pipe()
-        if (try? ProcessLaunch.run(sleeper)) != nil { longLived.withLock { $0.append(sleeper) } }
+        if (try? sleeper.run()) != nil { longLived.withLock { $0.append(sleeper) } }
       }
       startingDone.signal()
     }.start()
@@ -33,12 +33,12 @@ import Testing
 
     var stuck: [String] = []
     for round in 0..<rounds {
-      let echo = Process()
+      let echo = ChildProcess()
       echo.executableURL = URL(fileURLWithPath: "/bin/echo")
       echo.arguments = ["round \(round)"]
       let output = ProcessLaunch.pipe()
       echo.standardOutput = output
-      try ProcessLaunch.run(echo)
+      try echo.run()
       let read = DispatchSemaphore(value: 0)
       let text = Mutex("")
       Thread {
@@ -55,5 +55,96 @@ import Testing
     }
     let stillRunning = longLived.withLock { $0.filter(\.isRunning).count }
     #expect(stuck.isEmpty, "\(stuck) (\(stillRunning) long-lived children running)")
+  }
+}
+
+@Suite struct ChildProcessTests {
+  /// Foundation's `Process.run()` crashed reading /proc/self/fd past its buffer with about 1,360
+  /// descriptors open; a `ChildProcess` reads nothing, and its child holds none of them.
+  @Test func aChildStartsBesideThousandsOfDescriptorsAndHoldsNoneOfThem() throws {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    let wanted: rlim_t = 4096
+    if limit.rlim_cur < wanted && limit.rlim_max >= wanted {
+      limit.rlim_cur = wanted
+      setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    var held: [Int32] = []
+    defer { for descriptor in held { close(descriptor) } }
+    for _ in 0..<2000 {
+      let descriptor = open("/dev/null", O_RDONLY)  // not close-on-exec: only the spawn's closefrom keeps it out
+      try #require(descriptor >= 0, "open: \(errno) after \(held.count)")
+      held.append(descriptor)
+    }
+    for _ in 0..<3 {
+      let child = ChildProcess()
+      child.executableURL = URL(fileURLWithPath: "/bin/ls")
+      child.arguments = ["/proc/self/fd"]
+      let output = ProcessLaunch.pipe()
+      child.standardOutput = output
+      try child.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      child.waitUntilExit()
+      #expect(child.terminationStatus == 0)
+      // ls's own descriptor for the directory is 3.
+      #expect(text == "0\n1\n2\n3\n")
+    }
+  }
+
+  @Test func statusSignalEnvironmentAndStandardStreams() throws {
+    let exits = ChildProcess()
+    exits.executableURL = URL(fileURLWithPath: "/bin/sh")
+    exits.arguments = ["-c", "read line; echo \"$GREETING $line\"; echo oops >&2; exit 7"]
+    exits.environment = ["GREETING": "hello"]
+    let input = ProcessLaunch.pipe()
+    let output = ProcessLaunch.pipe()
+    let errors = ProcessLaunch.pipe()
+    exits.standardInput = input
+    exits.standardOutput = output
+    exits.standardError = errors
+    let handled = DispatchSemaphore(value: 0)
+    exits.terminationHandler = { child in
+      #expect(!child.isRunning)
+      handled.signal()
+    }
+    try exits.run()
+    #expect(exits.processIdentifier > 0)
+    input.fileHandleForWriting.write(Data("world\n".utf8))
+    try input.fileHandleForWriting.close()
+    #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "hello world\n")
+    #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "oops\n")
+    exits.waitUntilExit()
+    #expect(handled.wait(timeout: .now() + 10) == .success)
+    #expect(exits.terminationReason == .exit)
+    #expect(exits.terminationStatus == 7)
+
+    // nil and FileHandle.nullDevice (which has no descriptor) are both /dev/null.
+    for stream in [nil, FileHandle.nullDevice] as [FileHandle?] {
+      let looks = ChildProcess()
+      looks.executableURL = URL(fileURLWithPath: "/usr/bin/readlink")
+      looks.arguments = ["/proc/self/fd/0", "/proc/self/fd/2"]
+      let seen = ProcessLaunch.pipe()
+      looks.standardInput = stream
+      looks.standardError = stream
+      looks.standardOutput = seen
+      try looks.run()
+      let text = String(decoding: seen.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      looks.waitUntilExit()
+      #expect(text == "/dev/null\n/dev/null\n", "\(String(describing: stream))")
+    }
+
+    let sleeps = ChildProcess()
+    sleeps.executableURL = URL(fileURLWithPath: "/bin/sleep")
+    sleeps.arguments = ["600"]
+    try sleeps.run()
+    #expect(sleeps.isRunning)
+    sleeps.terminate()
+    sleeps.waitUntilExit()
+    #expect(sleeps.terminationReason == .uncaughtSignal)
+    #expect(sleeps.terminationStatus == SIGTERM)
+
+    let missing = ChildProcess()
+    missing.executableURL = URL(fileURLWithPath: "/nonexistent/program")
+    #expect(throws: ChildProcess.LaunchError.self) { try missing.run() }
   }
 }
