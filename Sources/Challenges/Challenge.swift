@@ -160,6 +160,9 @@ public struct ChallengeTest: Sendable {
   public var arguments: [FunctionValue]?
   /// A function challenge's test: the expected value (under `any_of`, the array of answers).
   public var expected: FunctionValue?
+  /// Set when a daemon's catalogue let this test's file values go: `stdin`, `expectedStdout`,
+  /// `arguments` and `expected` are then empty until `Challenge.loadingTestValues()`.
+  var deferredFiles: DeferredTestFiles?
 
   public init(
     name: String, stdin: Data, expectedStdout: String? = nil, expectedSteps: [Step]? = nil, points: Double = 1,

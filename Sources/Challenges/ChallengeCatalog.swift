@@ -19,7 +19,10 @@ public struct ChallengeCatalog: Sendable {
 
   /// Loads every directory under `root`. Files at the top (a README) and hidden entries are ignored;
   /// a link is refused, so every challenge really lives under the root.
-  public static func load(root: String) -> ChallengeCatalog {
+  ///
+  /// `deferringTestFiles`: the function tests' `args_file` and `expected_file` values are checked and
+  /// let go, read again by each grade (`Challenge.loadingTestValues()`): a daemon's catalogue.
+  public static func load(root: String, deferringTestFiles: Bool = false) -> ChallengeCatalog {
     var catalog = ChallengeCatalog()
     let rootDirectory: ChallengeDirectory
     let entries: [ChallengeDirectory.Entry]
@@ -42,7 +45,9 @@ public struct ChallengeCatalog: Sendable {
       case .directory:
         let result: Result<Challenge, ChallengeLoadError>
         do {
-          result = ChallengeLoader.load(try ChallengeDirectory(entry: entry.name, of: rootDirectory), id: entry.name)
+          result = ChallengeLoader.load(
+            try ChallengeDirectory(entry: entry.name, of: rootDirectory), id: entry.name,
+            deferringFilesUnder: deferringTestFiles ? root : nil)
         } catch {
           result = .failure(
             ChallengeLoadError(problems: [ChallengeProblem(challenge: entry.name, field: "", message: "\(error)")]))

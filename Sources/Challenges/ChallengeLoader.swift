@@ -93,11 +93,14 @@ public enum ChallengeLoader {
   }
 
   /// Loads an already opened challenge directory (the catalog opens entries without following links).
-  static func load(_ directory: ChallengeDirectory, id: String, recording: Bool = false) -> Result<
-    Challenge, ChallengeLoadError
-  > {
+  /// `deferringFilesUnder`: the root the directory is the entry `id` of, when the function tests'
+  /// file values are to be let go after they are checked (`DeferredTestFiles`).
+  static func load(
+    _ directory: ChallengeDirectory, id: String, recording: Bool = false, deferringFilesUnder root: String? = nil
+  ) -> Result<Challenge, ChallengeLoadError> {
     var parser = ChallengeParser(id: id, directory: directory)
     parser.recording = recording
+    parser.deferringFilesUnder = root
     if !isValidID(id) {
       parser.problem(
         "", "the directory name is not a valid challenge id (lowercase letters, digits and -, 1 to 64 characters)")
@@ -150,6 +153,8 @@ private struct ChallengeParser {
   private var stepSources: Set<String> = []
   /// Whether the reference's recorded steps are skipped (`ChallengeLoader.load(directory:recording:)`).
   var recording = false
+  /// The catalogue's root when the function tests' file values are let go once checked.
+  var deferringFilesUnder: String?
   /// The `reference` section, read before the tests, and what `expected/stamp.json` says.
   private var reference: ChallengeReference?
   private var stamp: RecordedStepsStamp?
@@ -624,10 +629,9 @@ private struct ChallengeParser {
           expected = read
         }
         guard let arguments else { continue }
-        let shown = zip(signature.parameters, arguments).map { "\($0.name) = \($1.json)" }.joined(separator: "\n")
+        let values = DeferredTestFiles.values(arguments: arguments, expected: expected, signature: signature)
         var test = ChallengeTest(
-          name: name, stdin: Data((shown + "\n").utf8), expectedStdout: expected.map { $0.json + "\n" }, points: points,
-          hidden: hidden)
+          name: name, stdin: values.stdin, expectedStdout: values.expectedStdout, points: points, hidden: hidden)
         test.arguments = arguments
         test.expected = expected
         if let stepChecker {
@@ -635,6 +639,21 @@ private struct ChallengeParser {
             fields, field: field, index: index, name: name, input: test.stdin, checker: stepChecker)
         } else if fields.value("expected_steps") != nil {
           problem(field + ".expected_steps", "is only for the steps checker")
+        }
+        if let root = deferringFilesUnder, argumentsFile != nil || expectedFile != nil {
+          func file(_ key: String, _ contents: Data?) -> DeferredTestFiles.Part? {
+            guard let contents, case .string(let path)? = fields.value(key) else { return nil }
+            return .file(path: path, digest: DeferredTestFiles.digest(contents))
+          }
+          test.deferredFiles = DeferredTestFiles(
+            root: root, challenge: id, test: name, signature: signature, comparison: function.comparison,
+            arguments: file("args_file", argumentsFile) ?? .inline(.array(arguments)),
+            expected: file("expected_file", expectedFile) ?? expected.map { .inline($0) },
+            fileBytes: (argumentsFile?.count ?? 0) + (expectedFile?.count ?? 0))
+          test.stdin = Data()
+          test.expectedStdout = nil
+          test.arguments = nil
+          test.expected = nil
         }
         tests.append(test)
         continue

@@ -124,7 +124,12 @@ struct FunctionSectionParser {
       return nil
     }
     guard let fileContents else { return nil }
-    return fromFile(fileContents, field: field + ".args_file") { value, fileReader in
+    return arguments(file: fileContents, field: field + ".args_file", signature: signature)
+  }
+
+  /// A test's arguments from the contents of its `args_file`.
+  func arguments(file contents: Data, field: String, signature: FunctionSignature) -> [FunctionValue]? {
+    fromFile(contents, field: field) { value, fileReader in
       arguments(value, at: "[0]", signature: signature, reader: fileReader)
     }
   }
@@ -155,7 +160,7 @@ struct FunctionSectionParser {
     _ fields: StrictObject, field: String, signature: FunctionSignature, comparison: FunctionComparison,
     fileContents: Data?
   ) -> FunctionValue? {
-    let type: FunctionType = comparison == .anyOf ? .array(signature.returns) : signature.returns
+    let type = Self.expectedType(signature, comparison: comparison)
     let inline = fields.value("expected")
     if inline != nil, fields.has("expected_file") {
       reader.report(field, "give expected or expected_file, not both")
@@ -166,9 +171,7 @@ struct FunctionSectionParser {
       value = FunctionValue.read(inline, as: type, at: field + ".expected", reader: reader)
     } else if fields.has("expected_file") {
       guard let fileContents else { return nil }
-      value = fromFile(fileContents, field: field + ".expected_file") { json, fileReader in
-        FunctionValue.read(json, as: type, at: "[0]", reader: fileReader)
-      }
+      value = expected(file: fileContents, field: field + ".expected_file", type: type)
     } else {
       reader.report(field + ".expected", "is required: the value the function must return", kind: .missing)
       return nil
@@ -178,6 +181,18 @@ struct FunctionSectionParser {
       return nil
     }
     return value
+  }
+
+  /// The type of a test's `expected`: under `any_of`, an array of answers.
+  static func expectedType(_ signature: FunctionSignature, comparison: FunctionComparison) -> FunctionType {
+    comparison == .anyOf ? .array(signature.returns) : signature.returns
+  }
+
+  /// A test's expected value from the contents of its `expected_file`.
+  func expected(file contents: Data, field: String, type: FunctionType) -> FunctionValue? {
+    fromFile(contents, field: field) { json, fileReader in
+      FunctionValue.read(json, as: type, at: "[0]", reader: fileReader)
+    }
   }
 
   /// Reads a JSON file with a reader of its own (which keeps its long numbers' text), its problems

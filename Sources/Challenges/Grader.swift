@@ -88,8 +88,11 @@ public final class Grader: Sendable {
   }
 
   private func grade(
-    _ challenge: Challenge, language: String, files: [SourceFile], options: GradeOptions, started: UInt64
+    _ catalogued: Challenge, language: String, files: [SourceFile], options: GradeOptions, started: UInt64
   ) throws(ExecuteError) -> GradeResult {
+    // A daemon's catalogue keeps large function tests on disk (`DeferredTestFiles`).
+    let loaded = catalogued.loadingTestValues()
+    let challenge = (try? loaded.get()) ?? catalogued
     let runner: Runner
     if let given = options.runner {
       runner = given
@@ -127,6 +130,10 @@ public final class Grader: Sendable {
       return result
     }
 
+    if case .failure(let failure) = loaded {
+      result.tests = challenge.tests.map { Self.shown(Self.challengeFailed($0, failure), of: $0) }
+      return finish(result, challenge: challenge, options: options)
+    }
     if let signature = challenge.function {
       let judge: FunctionValueJudge?
       do throws(CheckerFailure) {

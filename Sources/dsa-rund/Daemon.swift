@@ -156,7 +156,9 @@ func runDaemon(_ configuration: DaemonConfiguration, options: DaemonOptions, san
     // Every answer names its toolchain's version: probed now (or read back), so no request waits.
     executor.probeAllVersions()
     // A broken challenge is logged and left out; it never stops the daemon or gets graded.
-    let challenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
+    let challenges =
+      ChallengeCatalog.locateRoot().map { ChallengeCatalog.load(root: $0, deferringTestFiles: true) }
+      ?? ChallengeCatalog()
     for problem in challenges.problems { logLine("warning", ["message": "challenge left out: \(problem)"]) }
     if challenges.challenges.isEmpty { logLine("warning", ["message": noChallengesWarning]) }
     var apiConfiguration = configuration.apiConfiguration(logSink: RequestLog.standardError)

@@ -93,7 +93,9 @@ final class ConfigurationReloader: @unchecked Sendable {
     case (nil, .some), (.some, nil): needRestart.append("submissions.webhooks")
     default: break
     }
-    let reloadedChallenges = ChallengeCatalog.locateRoot().map(ChallengeCatalog.load(root:)) ?? ChallengeCatalog()
+    let reloadedChallenges =
+      ChallengeCatalog.locateRoot().map { ChallengeCatalog.load(root: $0, deferringTestFiles: true) }
+      ?? ChallengeCatalog()
     for problem in reloadedChallenges.problems where !challenges.problems.contains(problem) {
       logLine("warning", ["message": "challenge left out: \(problem)"])
     }
