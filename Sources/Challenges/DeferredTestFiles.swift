@@ -1,5 +1,6 @@
 import Foundation
 import Grading
+import Sandbox
 import Synchronization
 import SystemCore
 import Wire
@@ -64,6 +65,10 @@ final class DeferredTestFiles: Sendable {
     if let kept = Self.recent.take(self) { return .success(kept) }
     let read = readAgain()
     if case .success(let values) = read { Self.recent.keep(values, for: self) }
+    // The files' JSON trees are gone again; without this their pages stay resident as the heap's
+    // high-water mark (a re-read of edit-distance after the two largest sample challenges gave 11 MB
+    // back).
+    releaseFreeHeapMemory()
     return read
   }
 
@@ -132,8 +137,9 @@ final class DeferredTestFiles: Sendable {
   }
 
   /// The values of the tests graded last, at most `limitBytes` of their files (about six times that
-  /// in memory), the least recently used let go first.
-  static let recent = RecentTestValues(limitBytes: 8 << 20)
+  /// in memory): the largest sample challenge's, about 3 MiB, and a few small ones. The least
+  /// recently used go first.
+  static let recent = RecentTestValues(limitBytes: 4 << 20)
 }
 
 final class RecentTestValues: Sendable {
