@@ -2,6 +2,7 @@ import Foundation
 import Grading
 import Runners
 import Sandbox
+import SystemCore
 import Wire
 
 /// One thing wrong with a challenge, located by its JSON field ("tests[2].stdin") or file.
@@ -641,13 +642,13 @@ private struct ChallengeParser {
           problem(field + ".expected_steps", "is only for the steps checker")
         }
         if let root = deferringFilesUnder, argumentsFile != nil || expectedFile != nil {
-          func file(_ key: String, _ contents: Data?) -> DeferredTestFiles.Part? {
+          func file<Value>(_ key: String, _ contents: Data?) -> DeferredTestFiles.Part<Value>? {
             guard let contents, case .string(let path)? = fields.value(key) else { return nil }
-            return .file(path: path, digest: DeferredTestFiles.digest(contents))
+            return .file(path: path, digest: SHA256.hex(contents))
           }
           test.deferredFiles = DeferredTestFiles(
             root: root, challenge: id, test: name, signature: signature, comparison: function.comparison,
-            arguments: file("args_file", argumentsFile) ?? .inline(.array(arguments)),
+            arguments: file("args_file", argumentsFile) ?? .inline(arguments),
             expected: file("expected_file", expectedFile) ?? expected.map { .inline($0) },
             fileBytes: (argumentsFile?.count ?? 0) + (expectedFile?.count ?? 0))
           test.stdin = Data()

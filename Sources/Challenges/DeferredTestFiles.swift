@@ -6,14 +6,15 @@ import SystemCore
 import Wire
 
 /// A function test whose `args_file` or `expected_file` a daemon's catalogue read, checked and let
-/// go: their values take several times the files' size in memory (33 MB of sample files held a
-/// daemon at 170 MB at rest), and most challenges are not graded in a given hour. A grade reads them
+/// go: their values take several times the files' size in memory (26 MB of sample test files held a
+/// daemon at 169 MB at rest), and most challenges are not graded in a given hour. A grade reads them
 /// again (`Challenge.loadingTestValues()`), from the same challenge directory opened the same way,
 /// and takes them only when their digest is still the one checked at load; the values of the tests
 /// graded last stay in `DeferredTestFiles.recent` for the next grade.
 final class DeferredTestFiles: Sendable {
-  enum Part: Sendable {
-    case inline(FunctionValue)
+  /// A value written in challenge.json, or the file that holds it and that file's SHA-256.
+  enum Part<Value: Sendable>: Sendable {
+    case inline(Value)
     case file(path: String, digest: String)
   }
 
@@ -30,9 +31,9 @@ final class DeferredTestFiles: Sendable {
   let test: String
   let signature: FunctionSignature
   let comparison: FunctionComparison
-  /// The arguments: from `args_file`, or inline (an array of the values in the signature's order).
-  let arguments: Part
-  let expected: Part?
+  /// The arguments in the signature's order.
+  let arguments: Part<[FunctionValue]>
+  let expected: Part<FunctionValue>?
   /// The files' size: what the recent values are counted by.
   let fileBytes: Int
   /// What the recent values are kept under: never the same for two, even after one is gone (a
@@ -42,7 +43,7 @@ final class DeferredTestFiles: Sendable {
 
   init(
     root: String, challenge: String, test: String, signature: FunctionSignature, comparison: FunctionComparison,
-    arguments: Part, expected: Part?, fileBytes: Int
+    arguments: Part<[FunctionValue]>, expected: Part<FunctionValue>?, fileBytes: Int
   ) {
     self.root = root
     self.challenge = challenge
@@ -54,17 +55,11 @@ final class DeferredTestFiles: Sendable {
     self.fileBytes = fileBytes
   }
 
-  static func digest(_ contents: Data) -> String {
-    var hash = SHA256()
-    hash.update(contents)
-    return hash.finalize()
-  }
-
   /// The test's values: the recent ones, or read again and checked.
   func values() -> Result<Values, CheckerFailure> {
-    if let kept = Self.recent.take(self) { return .success(kept) }
+    if let kept = Self.recent.get(serial) { return .success(kept) }
     let read = readAgain()
-    if case .success(let values) = read { Self.recent.keep(values, for: self) }
+    if case .success(let values) = read { _ = Self.recent.put(serial, values, bytes: fileBytes) }
     // The files' JSON trees are gone again; without this their pages stay resident as the heap's
     // high-water mark (a re-read of edit-distance after the two largest sample challenges gave 11 MB
     // back).
@@ -83,7 +78,7 @@ final class DeferredTestFiles: Sendable {
     func contents(_ path: String, digest: String) -> Result<Data, CheckerFailure> {
       do {
         let data = try directory.read(path, limit: ChallengeLoader.maximumTestFileBytes)
-        guard Self.digest(data) == digest else { return .failure(changed("\(path) is not the file checked at load")) }
+        guard SHA256.hex(data) == digest else { return .failure(changed("\(path) is not the file checked at load")) }
         return .success(data)
       } catch {
         return .failure(changed("\(error)"))
@@ -91,8 +86,7 @@ final class DeferredTestFiles: Sendable {
     }
     let argumentValues: [FunctionValue]
     switch arguments {
-    case .inline(.array(let values)): argumentValues = values
-    case .inline: return .failure(changed("the inline arguments are not an array"))
+    case .inline(let values): argumentValues = values
     case .file(let path, let digest):
       switch contents(path, digest: digest) {
       case .failure(let failure): return .failure(failure)
@@ -136,54 +130,9 @@ final class DeferredTestFiles: Sendable {
       expected: expected)
   }
 
-  /// The values of the tests graded last, at most `limitBytes` of their files (about six times that
-  /// in memory): the largest sample challenge's, about 3 MiB, and a few small ones. The least
-  /// recently used go first.
-  static let recent = RecentTestValues(limitBytes: 4 << 20)
-}
-
-final class RecentTestValues: Sendable {
-  private struct Entry {
-    var values: DeferredTestFiles.Values
-    var bytes: Int
-    var used: UInt64
-  }
-  private struct State {
-    var entries: [UInt64: Entry] = [:]
-    var bytes = 0
-    var clock: UInt64 = 0
-  }
-  let limitBytes: Int
-  private let state = Mutex(State())
-
-  init(limitBytes: Int) { self.limitBytes = limitBytes }
-
-  var heldBytes: Int { state.withLock { $0.bytes } }
-
-  func take(_ files: DeferredTestFiles) -> DeferredTestFiles.Values? {
-    state.withLock { state in
-      state.clock += 1
-      guard var entry = state.entries[files.serial] else { return nil }
-      entry.used = state.clock
-      state.entries[files.serial] = entry
-      return entry.values
-    }
-  }
-
-  func keep(_ values: DeferredTestFiles.Values, for files: DeferredTestFiles) {
-    guard files.fileBytes <= limitBytes else { return }
-    state.withLock { state in
-      state.clock += 1
-      let key = files.serial
-      if let old = state.entries[key] { state.bytes -= old.bytes }
-      state.entries[key] = Entry(values: values, bytes: files.fileBytes, used: state.clock)
-      state.bytes += files.fileBytes
-      while state.bytes > limitBytes, let oldest = state.entries.min(by: { $0.value.used < $1.value.used }) {
-        state.bytes -= oldest.value.bytes
-        state.entries[oldest.key] = nil
-      }
-    }
-  }
+  /// The values of the tests graded last, keyed by `serial`, at most 4 MiB of their files (about ten
+  /// times that in memory): the largest sample challenge's, about 3.4 MB, and a few small ones.
+  static let recent = LeastRecentlyUsed<UInt64, Values>(capacityBytes: 4 << 20)
 }
 
 extension Challenge {

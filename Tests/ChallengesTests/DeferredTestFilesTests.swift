@@ -92,28 +92,4 @@ import Testing
     }
     #expect(failure.detail.contains("symbolic link"), "\(failure)")
   }
-
-  @Test func recentValuesKeepTheLastUsedWithinTheirBound() {
-    let signature = FunctionSignature(
-      name: "f", parameters: [FunctionSignature.Parameter(name: "n", type: .int)], returns: .int)
-    func files(_ bytes: Int) -> DeferredTestFiles {
-      DeferredTestFiles(
-        root: "/nonexistent", challenge: "c", test: "t", signature: signature, comparison: .exact,
-        arguments: .inline(.array([.int(1)])), expected: .inline(.int(1)), fileBytes: bytes)
-    }
-    let recent = RecentTestValues(limitBytes: 100)
-    let values = DeferredTestFiles.values(arguments: [.int(1)], expected: .int(1), signature: signature)
-    let first = files(40)
-    let second = files(40)
-    let third = files(40)
-    recent.keep(values, for: first)
-    recent.keep(values, for: second)
-    #expect(recent.take(first) != nil)  // first is now the more recently used
-    recent.keep(values, for: third)
-    #expect(recent.heldBytes == 80)
-    #expect(recent.take(second) == nil, "the least recently used went")
-    #expect(recent.take(first) != nil && recent.take(third) != nil)
-    recent.keep(values, for: files(101))
-    #expect(recent.heldBytes == 80, "a test over the whole bound is never kept")
-  }
 }
