@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <malloc.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -128,6 +129,8 @@ const int dsa_rlimit_nproc = RLIMIT_NPROC;
 const int dsa_rlimit_memlock = RLIMIT_MEMLOCK;
 const int dsa_rlimit_msgqueue = RLIMIT_MSGQUEUE;
 const int dsa_rlimit_sigpending = RLIMIT_SIGPENDING;
+const uint32_t dsa_unshare_syscall_number = SYS_unshare;
+const uint32_t dsa_clone_newipc = CLONE_NEWIPC;
 
 int dsa_release_free_heap(void) { return malloc_trim(0); }
 

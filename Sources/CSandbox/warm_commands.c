@@ -7,8 +7,13 @@
 #include "spawn_internal.h"
 
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 // ---------------------------------------------------------------------------
@@ -74,11 +79,42 @@ static ssize_t receive_command(int control_fd, int fds[3], int *fd_count) {
   return length;
 }
 
+// The filter this init installed on itself (DSA_RUN_INIT_FILTER); length 0 while it holds none.
+static unsigned char init_filter[4096 * 8];
+static size_t init_filter_length;
+
+// Makes the command's filter the init's: installs it at the first run, afterwards only checks the
+// run carries the same one. 0 or an errno (EINVAL: another filter, or none while the init holds one).
+static int adopt_filter(struct dsa_program *program, const struct dsa_run_command *header) {
+  size_t length = (size_t)program->seccomp_filter_length * 8;
+  if (!(header->reserved & DSA_RUN_INIT_FILTER)) return init_filter_length == 0 ? 0 : EINVAL;
+  if (length == 0) return EINVAL;
+  if (init_filter_length == 0) {
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+    struct sock_fprog filter = {
+        .len = program->seccomp_filter_length,
+        .filter = (struct sock_filter *)program->seccomp_filter,
+    };
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter) != 0) return errno;
+    memcpy(init_filter, program->seccomp_filter, length);
+    init_filter_length = length;
+  } else if (length != init_filter_length || memcmp(init_filter, program->seccomp_filter, length) != 0) {
+    return EINVAL;
+  }
+  program->seccomp_filter = NULL;
+  program->seccomp_filter_length = 0;
+  program->inherits_filter = 1;
+  return 0;
+}
+
 void dsa_init_serve(const struct dsa_spawn_plan *plan) {
   int control_fd = plan->program.report_fd;
   int signal_fd = dsa_init_child_signal_fd();
   if (signal_fd < 0) dsa_child_fail(control_fd, DSA_STEP_SERVE, -1);
   dsa_init_open_pid_counter();
+  // Before any filter: the policies refuse programs setting it, so under the init's they keep this.
+  struct rlimit core = {.rlim_cur = DSA_CORE_FILE_BYTES, .rlim_max = DSA_CORE_FILE_BYTES};
+  if (setrlimit(RLIMIT_CORE, &core) != 0) dsa_child_fail(control_fd, DSA_STEP_SERVE, -1);
 
   for (;;) {
     int fds[3] = {-1, -1, -1};
@@ -93,6 +129,7 @@ void dsa_init_serve(const struct dsa_spawn_plan *plan) {
     struct dsa_run_command header;
     memset(&program, 0, sizeof program);
     int problem = length < 0 ? EMSGSIZE : (fd_count == 3 ? decode_command((size_t)length, &program, &header) : EBADF);
+    if (problem == 0) problem = adopt_filter(&program, &header);
     if (problem != 0) {
       for (int i = 0; i < fd_count; i++) close(fds[i]);
       dsa_child_report_failure(control_fd, DSA_STEP_COMMAND, problem, -1);

@@ -286,6 +286,10 @@ public struct BoxLayout: Sendable, Hashable {
   public var hostname: String
   /// A devpts instance of the box's own at /dev/pts, for runs on a terminal (`BoxSpec.terminal`).
   public var terminal = false
+  /// The policy a warm box's init holds for its programs to inherit, so such a box serves only
+  /// runs of that policy. nil: each program installs its own (one-shot boxes ignore it; runs on a
+  /// terminal, whose program needs an ioctl the policies refuse before its exec).
+  public internal(set) var initFilter: InitFilterBinding?
 
   public init(readOnlyMounts: [ReadOnlyMount] = [], mountProc: Bool = true, hostname: String = "box") {
     self.readOnlyMounts = readOnlyMounts
@@ -296,6 +300,15 @@ public struct BoxLayout: Sendable, Hashable {
   public init(_ spec: BoxSpec) {
     self.init(readOnlyMounts: spec.readOnlyMounts, mountProc: spec.mountProc, hostname: spec.hostname)
     terminal = spec.terminal
+    initFilter = spec.terminal ? nil : spec.policy.initBinding
+  }
+
+  /// Whether a box of this layout may run `spec`: the same mounts, and either the policy its init
+  /// holds or, for a layout without one, any.
+  func accepts(_ spec: BoxSpec) -> Bool {
+    var wanted = BoxLayout(spec)
+    if initFilter == nil { wanted.initFilter = nil }
+    return wanted == self
   }
 }
 

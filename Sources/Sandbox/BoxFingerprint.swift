@@ -138,6 +138,14 @@ public struct BoxFingerprint: Sendable, Equatable {
     return count < 0 ? nil : count
   }
 
+  /// Sets the init's RLIMIT_CORE, soft and hard, as read; an unreadable one stays unreadable.
+  mutating func setInitCoreLimit(_ bytes: UInt64) {
+    let soft = Int(RLIMIT_CORE.rawValue) * 2
+    guard rlimits.count > soft + 1, rlimits[soft] != .max - 1 else { return }
+    rlimits[soft] = bytes
+    rlimits[soft + 1] = bytes
+  }
+
   static func initRLimits(_ pid: Int32) -> [UInt64] {
     var values: [UInt64] = []
     // RLIMIT_NLIMITS is 16 on Linux.

@@ -36,7 +36,7 @@ func plannedRLimits(for limits: BoxLimits, mode: CgroupMode) -> [dsa_rlimit] {
     // of a crashing helper ("RLIMIT_CORE is set to 1, aborting core"); and 1
     // byte is below the smallest ELF core file (a page), so no file is
     // written either. The policy refuses changing it (docs/security.md).
-    (Int32(RLIMIT_CORE.rawValue), 1, 1),
+    (Int32(RLIMIT_CORE.rawValue), UInt64(DSA_CORE_FILE_BYTES), UInt64(DSA_CORE_FILE_BYTES)),
     // Counted per uid of the box (every box has its own), and at the box
     // namespace owner's level (the box root's host uid), never root's.
     (dsa_rlimit_nproc, limits.processes, limits.processes),

@@ -142,6 +142,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     // Under cgroup v1 the init joins its groups itself, perhaps after this
     // reading; a fresh box holds its init and nothing else.
     if fresh.processes != nil { fresh.processes = 1 }
+    // Likewise the init sets its own RLIMIT_CORE when it starts serving (dsa_init_serve).
+    fresh.setInitCoreLimit(UInt64(DSA_CORE_FILE_BYTES))
     freshFingerprint = fresh
   }
 
@@ -348,8 +350,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
       throw SandboxError(step: "run: the warm box is not usable", errorNumber: EINVAL)
     }
     try validateProgram(spec, ceilings: live == nil ? .ceilings : .liveCeilings)
-    guard BoxLayout(spec) == layout else {
-      throw SandboxError(step: "run: the spec's mounts differ from this warm box's", errorNumber: EINVAL)
+    guard layout.accepts(spec) else {
+      throw SandboxError(step: "run: the spec's mounts or policy differ from this warm box's", errorNumber: EINVAL)
     }
     if spec.terminal && live == nil {
       throw SandboxError(step: "run: a terminal needs live input (BoxCommand.live)", errorNumber: EINVAL)
@@ -505,13 +507,14 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     header.argument_count = UInt32(spec.command.count)
     header.environment_count = UInt32(spec.environment.count)
     header.rlimit_count = UInt32(rlimits.count)
-    header.filter_length = UInt32(spec.policy.filter.count)
-    header.reserved = spec.terminal ? DSA_RUN_TERMINAL : 0
+    let filter = layout.initFilter?.filter ?? spec.policy.filter
+    header.filter_length = UInt32(filter.count)
+    header.reserved = (spec.terminal ? DSA_RUN_TERMINAL : 0) | (layout.initFilter != nil ? DSA_RUN_INIT_FILTER : 0)
     let capacity = Int(DSA_COMMAND_MAXIMUM_BYTES)
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     defer { buffer.deallocate() }
     let length = rlimits.withUnsafeBufferPointer { rlimitBuffer in
-      spec.policy.filter.withUnsafeBytes { filter in
+      filter.withUnsafeBytes { filter in
         dsa_encode_run_command(
           buffer, capacity, &header, rlimitBuffer.baseAddress, filter.baseAddress, workingDirectory,
           UnsafePointer(argv), UnsafePointer(envp))
@@ -674,6 +677,15 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
     while true {
       state.lock()
       while idle[layout]?.isEmpty ?? true, resetting[layout, default: 0] > 0 {
+        // A box still queued for its reset is reset here: the reset thread would only wake this
+        // caller when done, two thread switches a run for nothing (and an idle CPU meanwhile).
+        if let queued = resetQueue.firstIndex(where: { $0.layout == layout }) {
+          let box = resetQueue.remove(at: queued)
+          state.unlock()
+          reset(box)
+          state.lock()
+          continue
+        }
         waitingForReset += 1
         state.wait()
         waitingForReset -= 1

@@ -73,6 +73,9 @@ private final class Acquirer: @unchecked Sendable {
 }
 
 @Suite struct WarmBoxResetOrderTests {
+  /// The layout of the runs below (a layout includes the policy its boxes' inits hold).
+  private let layout = BoxLayout(BoxSpec(command: ["/bin/true"], policy: Fixture.defaultPolicy))
+
   private func run(_ pool: BoxPool, _ command: [String]) throws -> (Outcome, WarmBox) {
     let spec = BoxSpec(command: command, policy: Fixture.defaultPolicy)
     var used: WarmBox?
@@ -100,7 +103,7 @@ private final class Acquirer: @unchecked Sendable {
     // Not reset yet: the run's file is still there while the caller already has its answer.
     #expect((try? box.directory.read(name: "left", limit: 100)) == Data("note\n".utf8))
 
-    let next = Acquirer(pool, layout: BoxLayout(), log: held.log)
+    let next = Acquirer(pool, layout: layout, log: held.log)
     waitUntilWaiting(pool, log: held.log)
     held.release()
     next.join()
@@ -127,7 +130,7 @@ private final class Acquirer: @unchecked Sendable {
     let initPID = try #require(box.initPID)
     held.waitUntilBegun()
 
-    let next = Acquirer(pool, layout: BoxLayout(), log: held.log)
+    let next = Acquirer(pool, layout: layout, log: held.log)
     waitUntilWaiting(pool, log: held.log)
     held.release()
     next.join()

@@ -186,6 +186,10 @@ struct dsa_program {
   /// Non-zero when stdin, stdout and stderr are one pty slave, which the
   /// program takes as its controlling terminal.
   int32_t terminal;
+  /// The init holds the run's seccomp filter (DSA_RUN_INIT_FILTER) and the program inherits it:
+  /// the program installs none, and a limit already at its value is not set again (the policy
+  /// refuses setting RLIMIT_CORE, which the parent set on the init to the value runs ask for).
+  int32_t inherits_filter;
 };
 
 struct dsa_spawn_plan {
@@ -253,6 +257,18 @@ struct dsa_spawn_plan {
 /// on a new pty of the box's devpts; the init answers the command with a "T"
 /// message carrying the master, before the program starts.
 #define DSA_RUN_TERMINAL 1u
+
+/// A warm box's run command flag (`dsa_run_command.reserved`): the command's filter is the init's.
+/// At its first such run the init installs it on itself (with no_new_privs) and its programs
+/// inherit it, so no run pays for compiling a filter into the kernel again; later runs must carry
+/// the same filter (the init compares it) and a run without the flag is refused once the init
+/// holds one: programs must never stack a second policy on the init's.
+#define DSA_RUN_INIT_FILTER 2u
+
+/// Every program's RLIMIT_CORE, soft and hard (RLimits.swift says why 1). A warm box's init sets
+/// its own to it when it starts serving: the policies refuse setting it, so a program under the
+/// init's filter keeps the init's.
+#define DSA_CORE_FILE_BYTES 1
 
 /// Receives a "T" message's descriptor (the pty master) from `socket_fd`,
 /// waiting up to `timeout_ms`: the fd, or -1 with errno (EPIPE: the sender
@@ -395,6 +411,11 @@ extern const int dsa_rlimit_nproc;
 extern const int dsa_rlimit_memlock;
 extern const int dsa_rlimit_msgqueue;
 extern const int dsa_rlimit_sigpending;
+
+/// For the allowance in front of a warm box init's filter (Seccomp.swift): unshare's x86_64 system
+/// call number and CLONE_NEWIPC, which Swift's Glibc module does not export.
+extern const uint32_t dsa_unshare_syscall_number;
+extern const uint32_t dsa_clone_newipc;
 
 #ifdef __cplusplus
 }
