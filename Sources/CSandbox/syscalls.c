@@ -83,25 +83,35 @@ static long sockstat_number(const char *text, const char *line, const char *key)
   return -1;
 }
 
-long dsa_socket_count(pid_t pid) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/net/sockstat", (int)pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
+long dsa_socket_count_in(int fd) {
   char text[2048];
   size_t total = 0;
+  // From the start each time: a kept descriptor is read again at every reset.
   for (;;) {
-    ssize_t count = read(fd, text + total, sizeof text - 1 - total);
+    ssize_t count = pread(fd, text + total, sizeof text - 1 - total, (off_t)total);
     if (count < 0 && errno == EINTR) continue;
     if (count <= 0) break;
     total += (size_t)count;
     if (total == sizeof text - 1) break;
   }
-  close(fd);
   text[total] = 0;
   long used = sockstat_number(text, "sockets:", " used ");
   long time_wait = sockstat_number(text, "TCP:", " tw ");
   return used < 0 || time_wait < 0 ? -1 : used + time_wait;
+}
+
+int dsa_open_socket_count(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/net/sockstat", (int)pid);
+  return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+long dsa_socket_count(pid_t pid) {
+  int fd = dsa_open_socket_count(pid);
+  if (fd < 0) return -1;
+  long count = dsa_socket_count_in(fd);
+  close(fd);
+  return count;
 }
 
 int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard) {

@@ -156,6 +156,8 @@ public struct BoxDirectory: Sendable {
     guard listing >= 0, let stream = fdopendir(listing) else {
       throw SandboxError(step: "list a box directory", errorNumber: errno)
     }
+    // The copy shares the offset with `directory`, which a warm box keeps open from reset to reset.
+    rewinddir(stream)
     var entries: [(String, UInt8)] = []
     while let entry = readdir(stream) {
       let name = withUnsafePointer(to: entry.pointee.d_name) {

@@ -73,11 +73,16 @@ public struct BoxFingerprint: Sendable, Equatable {
 
   /// Reads a box's fingerprint. `roots` are host paths of tmpfs mount roots;
   /// a memory charge within the allowance of `fresh`'s is taken as it is.
-  static func read(roots: [String], initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?) -> BoxFingerprint {
+  /// `roots`: descriptors of the scratch roots, `sockstat`: of the init's /proc/<pid>/net/sockstat
+  /// (`dsa_open_socket_count`), both kept open by the box (-1: unreadable).
+  static func read(
+    roots: [Int32], sockstat: Int32, initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?
+  ) -> BoxFingerprint {
     let allowed = (fresh?.memoryChargeBytes ?? 0) + memoryAllowanceBytes
+    let sockets = sockstat < 0 ? -1 : dsa_socket_count_in(sockstat)
     return BoxFingerprint(
       roots: roots.map(readRoot), processes: processCount(initPID: initPID, cgroup: cgroup),
-      sockets: socketCount(initPID: initPID), memoryChargeBytes: cgroup?.memoryChargeBytes(cacheCountedUpTo: allowed),
+      sockets: sockets < 0 ? nil : sockets, memoryChargeBytes: cgroup?.memoryChargeBytes(cacheCountedUpTo: allowed),
       rlimits: initRLimits(initPID))
   }
 
@@ -108,10 +113,8 @@ public struct BoxFingerprint: Sendable, Equatable {
     return reasons
   }
 
-  static func readRoot(_ path: String) -> Root? {
-    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+  static func readRoot(_ fd: Int32) -> Root? {
     if fd < 0 { return nil }
-    defer { close(fd) }
     var info = stat()
     var usage = statvfs()
     guard fstat(fd, &info) == 0, fstatvfs(fd, &usage) == 0 else { return nil }

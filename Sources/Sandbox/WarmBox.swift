@@ -100,6 +100,11 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// a run with the same sizes as the last skips the remounts.
   private var scratchOptions: [String] = []
   private var scratchRoots: [String] { [directory.path, tmp.path, sharedMemory.path] }
+  /// The scratch roots' mount roots, in the order of `scratchRoots`, opened once (`O_NOFOLLOW`): a
+  /// reset empties and checks them through these (a remount keeps the mount, so they stay valid).
+  private var rootDescriptors: [OwnedDescriptor] = []
+  /// The init's /proc/<pid>/net/sockstat, read from its start at every fingerprint.
+  private var sockstat = OwnedDescriptor(-1)
 
   /// The scratch roots' sizes for `limits`, in the order of `scratchRoots`.
   private func scratchSizes(_ limits: BoxLimits) -> [UInt64] {
@@ -112,6 +117,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     for (path, bytes) in zip(scratchRoots, scratchSizes(defaults)) {
       try lease.mountScratch(path, bytes: bytes) { mounted.append(path) }
     }
+    rootDescriptors = scratchRoots.map { OwnedDescriptor(open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)) }
     try lease.createCgroup(limits: BoxLimits.ceilings)
 
     var sockets: [Int32] = [-1, -1]
@@ -138,6 +144,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     interruption = lease.registerInterruption(process)
     // Kept past `pipes.closeAll()`: the box holds it from here on.
     parentAlive = OwnedDescriptor(pipes.go.write.take())
+    sockstat = OwnedDescriptor(dsa_open_socket_count(pid))
     var fresh = readFingerprint()
     // Under cgroup v1 the init joins its groups itself, perhaps after this
     // reading; a fresh box holds its init and nothing else.
@@ -165,7 +172,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   }
 
   private func readFingerprint() -> BoxFingerprint {
-    BoxFingerprint.read(roots: scratchRoots, initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
+    BoxFingerprint.read(
+      roots: rootDescriptors.map(\.rawValue), sockstat: sockstat.rawValue, initPID: process?.pid ?? -1,
+      cgroup: cgroup, fresh: freshFingerprint)
   }
 
   /// Puts a file in /box before the next run, owned by the program's uid.
@@ -217,8 +226,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     case Int32(DSA_RESET_PID_COUNTER.rawValue)?: reasons.insert(.pidCounter)
     default: reasons.insert(.ipc)
     }
-    for path in scratchRoots {
-      if let problem = resetScratchRoot(path) { reasons.insert(problem) }
+    for root in rootDescriptors {
+      if let problem = resetScratchRoot(root.rawValue) { reasons.insert(problem) }
     }
     if reasons.isEmpty { reasons = settle(towards: fresh) }
     if reasons.isEmpty {
@@ -272,10 +281,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// reach /box), added an ACL or a user xattr (a note to the next run), or
   /// set its times. A tmpfs remount does not reset any of that; this does,
   /// on the descriptor of the mount root itself, never following a link.
-  private func resetScratchRoot(_ path: String) -> BoxDiscardReason? {
-    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+  private func resetScratchRoot(_ fd: Int32) -> BoxDiscardReason? {
     guard fd >= 0 else { return .rootModes }
-    defer { close(fd) }
     do {
       try BoxDirectory.removeEntries(in: fd, depth: 0)
     } catch {
@@ -541,6 +548,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     interruption = nil
     control.close()
     parentAlive.close()
+    sockstat.close()
+    for root in rootDescriptors { root.close() }
+    rootDescriptors = []
     if let pid = process?.pid { Self.liveInits.withLock { _ = $0.remove(pid) } }
     process?.close()
     process = nil

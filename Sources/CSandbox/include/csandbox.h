@@ -398,6 +398,12 @@ ssize_t dsa_extended_attribute_bytes(int fd);
 /// fingerprint, read after every run: parsed here, without the allocations of a Swift string.
 long dsa_socket_count(pid_t pid);
 
+/// The network namespace's sockstat of `pid` opened for `dsa_socket_count_in`, or -1.
+int dsa_open_socket_count(pid_t pid);
+
+/// `dsa_socket_count` from a descriptor `dsa_open_socket_count` gave (read from its start).
+long dsa_socket_count_in(int fd);
+
 /// prlimit64(pid, resource, NULL, &old): another process's limits; 0 or an errno.
 int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard);
 
