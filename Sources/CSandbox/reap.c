@@ -9,8 +9,11 @@
 #include "spawn_internal.h"
 
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -34,6 +37,24 @@ static void add_usage(struct dsa_report *record, const struct rusage *usage) {
   record->user_cpu_us += (int64_t)usage->ru_utime.tv_sec * 1000000 + usage->ru_utime.tv_usec;
   record->system_cpu_us += (int64_t)usage->ru_stime.tv_sec * 1000000 + usage->ru_stime.tv_usec;
   if (usage->ru_maxrss > record->max_rss_kb) record->max_rss_kb = usage->ru_maxrss;
+}
+
+int dsa_init_ipc_notices = -1;
+int dsa_init_ipc_used;
+
+// A call that makes an IPC object, sent by the init's filter: noted for the reset, then let through
+// to the policy's own answer (the filter's notice decides nothing).
+static void answer_ipc_notice(void) {
+  struct seccomp_notif notice;
+  memset(&notice, 0, sizeof notice);
+  // ENOENT: the caller died (killed) before this; its call never ran.
+  if (ioctl(dsa_init_ipc_notices, SECCOMP_IOCTL_NOTIF_RECV, &notice) != 0) return;
+  dsa_init_ipc_used = 1;
+  struct seccomp_notif_resp answer;
+  memset(&answer, 0, sizeof answer);
+  answer.id = notice.id;
+  answer.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  (void)ioctl(dsa_init_ipc_notices, SECCOMP_IOCTL_NOTIF_SEND, &answer);
 }
 
 // Reaps until the box is empty. Once the program itself has ended, whatever
@@ -68,8 +89,13 @@ void dsa_init_reap_box(long program, int control_fd, int signal_fd, struct dsa_r
       return;  // ECHILD: nothing left in the box.
     }
     // Children remain (warm boxes only): wait for SIGCHLD or a command.
-    struct pollfd waiting[2] = {{.fd = control_fd, .events = POLLIN}, {.fd = signal_fd, .events = POLLIN}};
-    if (poll(waiting, 2, -1) < 0) continue;
+    struct pollfd waiting[3] = {
+        {.fd = control_fd, .events = POLLIN},
+        {.fd = signal_fd, .events = POLLIN},
+        {.fd = dsa_init_ipc_notices, .events = POLLIN},
+    };
+    if (poll(waiting, 3, -1) < 0) continue;
+    if (waiting[2].revents & POLLIN) answer_ipc_notice();
     if (waiting[0].revents) {
       char command[16];
       ssize_t length = recv(control_fd, command, sizeof command, MSG_DONTWAIT);

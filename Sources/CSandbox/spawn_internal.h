@@ -162,6 +162,11 @@ long dsa_init_start_program(const struct dsa_program *program);
 /// `control_fd` when `signal_fd` (dsa_init_child_signal_fd) is not -1.
 void dsa_init_reap_box(long program, int control_fd, int signal_fd, struct dsa_report *record);
 
+/// A warm box's init whose filter sends it the calls that make IPC objects (DSA_RUN_INIT_IPC_NOTICE):
+/// the listener (-1 for none), and whether a call of the run went through since the last reset.
+extern int dsa_init_ipc_notices;
+extern int dsa_init_ipc_used;
+
 // ---- warm_commands.c
 
 /// Init of a warm box, after the set-up: serves run commands on its control socket, one at a
@@ -174,8 +179,8 @@ __attribute__((noreturn)) void dsa_init_serve(const struct dsa_spawn_plan *plan)
 void dsa_init_open_pid_counter(void);
 
 /// Init of a warm box, with the box empty after a run, after the run's report: removes every SysV IPC
-/// object, replaces the IPC namespace, rewinds the pid counter. The failing DSA_RESET_* step (errno
-/// set), or 0.
+/// object and replaces the IPC namespace (unless the init is told of every call that makes one and
+/// none went through), rewinds the pid counter. The failing DSA_RESET_* step (errno set), or 0.
 int dsa_init_reset_after_run(void);
 
 #pragma GCC visibility pop

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <linux/ioctl.h>
+#include <linux/seccomp.h>
 #include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
@@ -141,6 +143,8 @@ const int dsa_rlimit_msgqueue = RLIMIT_MSGQUEUE;
 const int dsa_rlimit_sigpending = RLIMIT_SIGPENDING;
 const uint32_t dsa_unshare_syscall_number = SYS_unshare;
 const uint32_t dsa_clone_newipc = CLONE_NEWIPC;
+const uint32_t dsa_seccomp_ioctl_receive = SECCOMP_IOCTL_NOTIF_RECV;
+const uint32_t dsa_seccomp_ioctl_send = SECCOMP_IOCTL_NOTIF_SEND;
 
 int dsa_release_free_heap(void) { return malloc_trim(0); }
 

@@ -95,7 +95,10 @@ static int adopt_filter(struct dsa_program *program, const struct dsa_run_comman
         .len = program->seccomp_filter_length,
         .filter = (struct sock_filter *)program->seccomp_filter,
     };
-    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter) != 0) return errno;
+    int notices = (header->reserved & DSA_RUN_INIT_IPC_NOTICE) != 0;
+    long listener = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, notices ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &filter);
+    if (listener < 0) return errno;
+    if (notices) dsa_init_ipc_notices = (int)listener;
     memcpy(init_filter, program->seccomp_filter, length);
     init_filter_length = length;
   } else if (length != init_filter_length || memcmp(init_filter, program->seccomp_filter, length) != 0) {

@@ -59,10 +59,16 @@ void dsa_init_open_pid_counter(void) { last_pid_fd = open("/proc/sys/kernel/ns_l
 // checks the rest itself (BoxFingerprint).
 // Returns the failing DSA_RESET_* step, or 0, with errno set on failure.
 int dsa_init_reset_after_run(void) {
-  if (remove_ipc_objects() != 0) return DSA_RESET_IPC_OBJECTS;
-  // POSIX message queues cannot be listed without a mount: a new namespace
-  // drops them (their memory is freed when the kernel frees the old one).
-  if (unshare(CLONE_NEWIPC) != 0) return DSA_RESET_IPC_NAMESPACE;
+  // Told of every call that makes an IPC object and none went through: the namespace is as the
+  // last reset left it (no object, no id handed out, no queue).
+  int untouched = dsa_init_ipc_notices >= 0 && !dsa_init_ipc_used;
+  dsa_init_ipc_used = 0;
+  if (!untouched) {
+    if (remove_ipc_objects() != 0) return DSA_RESET_IPC_OBJECTS;
+    // POSIX message queues cannot be listed without a mount: a new namespace
+    // drops them (their memory is freed when the kernel frees the old one).
+    if (unshare(CLONE_NEWIPC) != 0) return DSA_RESET_IPC_NAMESPACE;
+  }
   if (last_pid_fd >= 0 && pwrite(last_pid_fd, "1", 1, 0) != 1) return DSA_RESET_PID_COUNTER;
   return 0;
 }

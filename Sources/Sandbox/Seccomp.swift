@@ -24,12 +24,22 @@ public struct SeccompPolicy: Sendable {
 
   public var instructionCount: Int { filter.count }
 
-  init(name: String, description: String, filter: [UInt64], ruleCount: Int) {
+  /// `allowsIPCCreation`: the policy allows the calls that make IPC objects
+  /// (`InitFilterBinding.ipcCreatingCalls`) outright, on x86_64 alone; the compiler knows, a policy
+  /// read back from bytes does not (its warm boxes then replace their IPC namespace after every run).
+  init(name: String, description: String, filter: [UInt64], ruleCount: Int, allowsIPCCreation: Bool = false) {
     self.name = name
     self.description = description
     self.filter = filter
     self.ruleCount = ruleCount
-    initBinding = filter.isEmpty ? nil : InitFilterBinding(name: name, filter: InitFilterBinding.initAllowance + filter)
+    initBinding =
+      filter.isEmpty
+      ? nil
+      : InitFilterBinding(
+        name: name,
+        filter: (allowsIPCCreation ? InitFilterBinding.ipcCreationNotice : []) + InitFilterBinding.initAllowance
+          + filter,
+        noticesIPCCreation: allowsIPCCreation)
   }
 }
 
@@ -44,17 +54,73 @@ public struct SeccompPolicy: Sendable {
 /// a program, running as the box's unprivileged user under no_new_privs, has not, and it cannot
 /// make a user namespace in which it would (clone, clone3 and unshare with CLONE_NEWUSER stay
 /// refused, and the box allows no user namespaces).
+///
+/// For a policy that allows the calls making IPC objects, a notice comes first: those calls go to the
+/// init (`SECCOMP_RET_USER_NOTIF`), which marks the run as one that used IPC and lets the call
+/// proceed as the policy would (`SECCOMP_USER_NOTIF_FLAG_CONTINUE`; the notice decides nothing).
+/// A run that made no IPC object leaves the namespace as the last reset left it, so the init
+/// replaces it only after runs that did (a new IPC namespace, made and later freed by the kernel,
+/// was about a twentieth of a warm run's CPU time).
 public struct InitFilterBinding: Sendable, Hashable {
   let name: String
   let filter: [UInt64]
+  /// The filter begins with `ipcCreationNotice`.
+  let noticesIPCCreation: Bool
   /// Of `filter`, once: a pool looks layouts up at every run.
   private let digest: Int
 
-  init(name: String, filter: [UInt64]) {
+  init(name: String, filter: [UInt64], noticesIPCCreation: Bool = false) {
     self.name = name
     self.filter = filter
+    self.noticesIPCCreation = noticesIPCCreation
     digest = filter.hashValue
   }
+
+  /// Every call that makes an IPC object on x86_64 (no `ipc` multiplexer there; the box mounts no
+  /// mqueue file system, so queues are made by mq_open alone). Every other IPC call needs an object.
+  static let ipcCreatingCalls = ["shmget", "semget", "msgget", "mq_open"]
+
+  /// `ipcCreatingCalls` to the init, and the init's two ioctls for answering them allowed (a program
+  /// has no listener to use them on: the init's is closed before its exec, and no policy allows
+  /// `seccomp(2)`, the only way to ask for one); anything else falls through to what follows.
+  static let ipcCreationNotice: [UInt64] = {
+    typealias Code = SetCheck
+    let numbers = ipcCreatingCallNumbers
+    let ioctlNumber = UInt32(bitPattern: seccomp_syscall_resolve_name_arch(auditArchX8664, "ioctl"))
+    // Positions: the notification's return, the allowance's, and the end (the next block).
+    let notify = 3 + numbers.count + 4
+    let (allow, end) = (notify + 1, notify + 2)
+    func offset(from index: Int, to target: Int) -> UInt8 { UInt8(target - index - 1) }
+    var code = [
+      Code.instruction(Code.loadWordAbsolute, k: 4),  // seccomp_data.arch
+      Code.instruction(Code.jumpIfEqual, jf: offset(from: 1, to: end), k: auditArchX8664),
+      Code.instruction(Code.loadWordAbsolute, k: 0),  // seccomp_data.nr
+    ]
+    for number in numbers {
+      code.append(Code.instruction(Code.jumpIfEqual, jt: offset(from: code.count, to: notify), k: number))
+    }
+    code.append(Code.instruction(Code.jumpIfEqual, jf: offset(from: code.count, to: end), k: ioctlNumber))
+    code.append(Code.instruction(Code.loadWordAbsolute, k: 24))  // args[1], low word: the request
+    code.append(
+      Code.instruction(Code.jumpIfEqual, jt: offset(from: code.count, to: allow), k: answeringRequests[0]))
+    code.append(
+      Code.instruction(
+        Code.jumpIfEqual, jt: offset(from: code.count, to: allow), jf: offset(from: code.count, to: end),
+        k: answeringRequests[1]))
+    code.append(Code.instruction(UInt16(Code.returnConstant), k: SeccompAction.userNotification))
+    code.append(Code.instruction(UInt16(Code.returnConstant), k: SeccompAction.allow))
+    return code
+  }()
+
+  static let auditArchX8664: UInt32 = 0xC000_003E
+
+  /// `ipcCreatingCalls`' x86_64 numbers.
+  static let ipcCreatingCallNumbers = ipcCreatingCalls.map {
+    UInt32(bitPattern: seccomp_syscall_resolve_name_arch(auditArchX8664, $0))
+  }
+
+  /// The ioctl requests the init answers with: SECCOMP_IOCTL_NOTIF_RECV, SECCOMP_IOCTL_NOTIF_SEND.
+  static let answeringRequests = [dsa_seccomp_ioctl_receive, dsa_seccomp_ioctl_send]
 
   public static func == (left: InitFilterBinding, right: InitFilterBinding) -> Bool {
     left.digest == right.digest && left.name == right.name && left.filter == right.filter
@@ -68,7 +134,6 @@ public struct InitFilterBinding: Sendable, Hashable {
   /// Jumps count the instructions after their own, so the policy's program runs unchanged behind it.
   static let initAllowance: [UInt64] = {
     typealias Code = SetCheck
-    let auditArchX8664: UInt32 = 0xC000_003E
     let unshareNumber = dsa_unshare_syscall_number
     let newIPC = dsa_clone_newipc
     let allow = UInt16(Code.returnConstant)
@@ -96,6 +161,7 @@ public struct PolicyError: Error, CustomStringConvertible, Sendable {
 enum SeccompAction {
   static let killProcess: UInt32 = 0x8000_0000
   static let allow: UInt32 = 0x7fff_0000
+  static let userNotification: UInt32 = 0x7fc0_0000
   static func errno(_ value: Int32) -> UInt32 { 0x0005_0000 | (UInt32(value) & 0xffff) }
 }
 
@@ -235,7 +301,15 @@ public enum SeccompCompiler {
       }
       filter = withChecks
     }
-    return SeccompPolicy(name: name, description: description, filter: filter, ruleCount: rules.count)
+    let allowsIPCCreation =
+      architectures == ["x86_64"]
+      && InitFilterBinding.ipcCreatingCalls.allSatisfy { call in
+        let naming = rules.filter { $0.syscalls.contains(call) }
+        return naming.count == 1 && naming[0].action == SeccompAction.allow && naming[0].arguments.isEmpty
+      }
+    return SeccompPolicy(
+      name: name, description: description, filter: filter, ruleCount: rules.count,
+      allowsIPCCreation: allowsIPCCreation)
   }
 
   /// A policy document as the file gives it, read and checked but not yet compiled.

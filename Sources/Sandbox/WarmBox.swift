@@ -516,7 +516,9 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     header.rlimit_count = UInt32(rlimits.count)
     let filter = layout.initFilter?.filter ?? spec.policy.filter
     header.filter_length = UInt32(filter.count)
-    header.reserved = (spec.terminal ? DSA_RUN_TERMINAL : 0) | (layout.initFilter != nil ? DSA_RUN_INIT_FILTER : 0)
+    header.reserved =
+      (spec.terminal ? DSA_RUN_TERMINAL : 0) | (layout.initFilter != nil ? DSA_RUN_INIT_FILTER : 0)
+      | (layout.initFilter?.noticesIPCCreation == true ? DSA_RUN_INIT_IPC_NOTICE : 0)
     let capacity = Int(DSA_COMMAND_MAXIMUM_BYTES)
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
     defer { buffer.deallocate() }

@@ -265,6 +265,11 @@ struct dsa_spawn_plan {
 /// holds one: programs must never stack a second policy on the init's.
 #define DSA_RUN_INIT_FILTER 2u
 
+/// With DSA_RUN_INIT_FILTER, at the first run: the filter sends the calls that make IPC objects to
+/// the init (SECCOMP_RET_USER_NOTIF), which installs it with a listener, lets each through and,
+/// after a run that made none, keeps the IPC namespace instead of replacing it.
+#define DSA_RUN_INIT_IPC_NOTICE 4u
+
 /// Every program's RLIMIT_CORE, soft and hard (RLimits.swift says why 1). A warm box's init sets
 /// its own to it when it starts serving: the policies refuse setting it, so a program under the
 /// init's filter keeps the init's.
@@ -422,6 +427,9 @@ extern const int dsa_rlimit_sigpending;
 /// call number and CLONE_NEWIPC, which Swift's Glibc module does not export.
 extern const uint32_t dsa_unshare_syscall_number;
 extern const uint32_t dsa_clone_newipc;
+/// SECCOMP_IOCTL_NOTIF_RECV and SECCOMP_IOCTL_NOTIF_SEND, with which the init answers its notices.
+extern const uint32_t dsa_seccomp_ioctl_receive;
+extern const uint32_t dsa_seccomp_ioctl_send;
 
 #ifdef __cplusplus
 }
