@@ -52,12 +52,11 @@ __attribute__((noreturn)) static void become_program(const struct dsa_program *p
 
   for (int32_t i = 0; i < program->rlimit_count; i++) {
     struct rlimit64 value = {.rlim_cur = program->rlimits[i].soft, .rlim_max = program->rlimits[i].hard};
-    if (program->inherits_filter) {
-      struct rlimit64 current;
-      if (syscall(SYS_prlimit64, 0, program->rlimits[i].resource, NULL, &current) == 0 &&
-          current.rlim_cur == value.rlim_cur && current.rlim_max == value.rlim_max)
-        continue;
-    }
+    // Under the init's filter, which refuses setting it, RLIMIT_CORE is the init's: set to this
+    // value when it started serving.
+    if (program->inherits_filter && program->rlimits[i].resource == RLIMIT_CORE &&
+        value.rlim_cur == DSA_CORE_FILE_BYTES && value.rlim_max == DSA_CORE_FILE_BYTES)
+      continue;
     if (syscall(SYS_prlimit64, 0, program->rlimits[i].resource, &value, NULL) != 0)
       dsa_child_fail(report_fd, DSA_STEP_SETRLIMIT, i);
   }

@@ -13,6 +13,7 @@
 #include <malloc.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -116,14 +117,6 @@ long dsa_socket_count(pid_t pid) {
   return count;
 }
 
-int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard) {
-  struct rlimit64 value;
-  if (syscall(SYS_prlimit64, pid, resource, NULL, &value) != 0) return errno;
-  *soft = value.rlim_cur;
-  *hard = value.rlim_max;
-  return 0;
-}
-
 int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode) {
   if (fchown(fd, owner, owner) != 0 || fchmod(fd, mode) != 0) return errno;
   char names[4096];
@@ -132,8 +125,59 @@ int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode) {
   for (ssize_t offset = 0; offset < length; offset += (ssize_t)strlen(names + offset) + 1) {
     if (fremovexattr(fd, names + offset) != 0) return errno;
   }
+  return dsa_reset_directory_times(fd);
+}
+
+int dsa_reset_directory_times(int fd) {
   const struct timespec now[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_NOW}};
-  if (futimens(fd, now) != 0) return errno;
+  return futimens(fd, now) != 0 ? errno : 0;
+}
+
+int dsa_open_limits(pid_t pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/limits", (int)pid);
+  return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+// A column of /proc/<pid>/limits: "unlimited" or a decimal number; -1 when it is neither.
+static int limit_value(const char *text, uint64_t *value) {
+  if (strncmp(text, "unlimited", 9) == 0) {
+    *value = UINT64_MAX;
+    return 0;
+  }
+  if (*text < '0' || *text > '9') return -1;
+  char *end;
+  errno = 0;
+  unsigned long long number = strtoull(text, &end, 10);
+  if (errno != 0 || (*end != ' ' && *end != '\n' && *end != 0)) return -1;
+  *value = number;
+  return 0;
+}
+
+int dsa_read_limits_in(int fd, uint64_t values[32]) {
+  char text[4096];
+  size_t total = 0;
+  for (;;) {
+    ssize_t count = pread(fd, text + total, sizeof text - 1 - total, (off_t)total);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) return errno;
+    if (count == 0) break;
+    total += (size_t)count;
+    if (total == sizeof text - 1) break;
+  }
+  text[total] = 0;
+  // A header line, then one line per limit: the name in 25 columns, a space, the soft limit in
+  // 20, a space, the hard limit (fs/proc/base.c, proc_pid_limits).
+  const char *line = strchr(text, '\n');
+  for (int resource = 0; resource < 16; resource++) {
+    if (line == NULL) return EPROTO;
+    line++;
+    const char *end = strchr(line, '\n');
+    if (end == NULL || end - line < 47) return EPROTO;
+    if (limit_value(line + 26, &values[2 * resource]) != 0 || limit_value(line + 47, &values[2 * resource + 1]) != 0)
+      return EPROTO;
+    line = end;
+  }
   return 0;
 }
 

@@ -74,16 +74,17 @@ public struct BoxFingerprint: Sendable, Equatable {
   /// Reads a box's fingerprint. `roots` are host paths of tmpfs mount roots;
   /// a memory charge within the allowance of `fresh`'s is taken as it is.
   /// `roots`: descriptors of the scratch roots, `sockstat`: of the init's /proc/<pid>/net/sockstat
-  /// (`dsa_open_socket_count`), both kept open by the box (-1: unreadable).
+  /// (`dsa_open_socket_count`), `limits`: of its /proc/<pid>/limits (`dsa_open_limits`), all kept
+  /// open by the box (-1: unreadable).
   static func read(
-    roots: [Int32], sockstat: Int32, initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?
+    roots: [Int32], sockstat: Int32, limits: Int32, initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?
   ) -> BoxFingerprint {
     let allowed = (fresh?.memoryChargeBytes ?? 0) + memoryAllowanceBytes
     let sockets = sockstat < 0 ? -1 : dsa_socket_count_in(sockstat)
     return BoxFingerprint(
       roots: roots.map(readRoot), processes: processCount(initPID: initPID, cgroup: cgroup),
       sockets: sockets < 0 ? nil : sockets, memoryChargeBytes: cgroup?.memoryChargeBytes(cacheCountedUpTo: allowed),
-      rlimits: initRLimits(initPID))
+      rlimits: initRLimits(limits))
   }
 
   /// The reasons this fingerprint is not that of the same box when fresh;
@@ -149,18 +150,13 @@ public struct BoxFingerprint: Sendable, Equatable {
     rlimits[soft + 1] = bytes
   }
 
-  static func initRLimits(_ pid: Int32) -> [UInt64] {
-    var values: [UInt64] = []
-    // RLIMIT_NLIMITS is 16 on Linux.
-    for resource in 0..<16 {
-      var soft: UInt64 = 0
-      var hard: UInt64 = 0
-      if dsa_get_rlimit(pid, Int32(resource), &soft, &hard) != 0 {
-        // Unreadable (the init is gone): never equal to a fresh box's.
-        soft = .max - 1
-        hard = .max - 1
-      }
-      values.append(contentsOf: [soft, hard])
+  /// The init's 16 limits (RLIMIT_NLIMITS on Linux), soft and hard in turn, from a descriptor of
+  /// its /proc/<pid>/limits.
+  static func initRLimits(_ limits: Int32) -> [UInt64] {
+    var values = [UInt64](repeating: 0, count: 32)
+    if limits < 0 || dsa_read_limits_in(limits, &values) != 0 {
+      // Unreadable (the init is gone): never equal to a fresh box's.
+      return [UInt64](repeating: .max - 1, count: 32)
     }
     return values
   }

@@ -103,8 +103,10 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// The scratch roots' mount roots, in the order of `scratchRoots`, opened once (`O_NOFOLLOW`): a
   /// reset empties and checks them through these (a remount keeps the mount, so they stay valid).
   private var rootDescriptors: [OwnedDescriptor] = []
-  /// The init's /proc/<pid>/net/sockstat, read from its start at every fingerprint.
+  /// The init's /proc/<pid>/net/sockstat and /proc/<pid>/limits, read from their start at every
+  /// fingerprint.
   private var sockstat = OwnedDescriptor(-1)
+  private var initLimits = OwnedDescriptor(-1)
 
   /// The scratch roots' sizes for `limits`, in the order of `scratchRoots`.
   private func scratchSizes(_ limits: BoxLimits) -> [UInt64] {
@@ -145,6 +147,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     // Kept past `pipes.closeAll()`: the box holds it from here on.
     parentAlive = OwnedDescriptor(pipes.go.write.take())
     sockstat = OwnedDescriptor(dsa_open_socket_count(pid))
+    initLimits = OwnedDescriptor(dsa_open_limits(pid))
     var fresh = readFingerprint()
     // Under cgroup v1 the init joins its groups itself, perhaps after this
     // reading; a fresh box holds its init and nothing else.
@@ -173,8 +176,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
 
   private func readFingerprint() -> BoxFingerprint {
     BoxFingerprint.read(
-      roots: rootDescriptors.map(\.rawValue), sockstat: sockstat.rawValue, initPID: process?.pid ?? -1,
-      cgroup: cgroup, fresh: freshFingerprint)
+      roots: rootDescriptors.map(\.rawValue), sockstat: sockstat.rawValue, limits: initLimits.rawValue,
+      initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
   }
 
   /// Puts a file in /box before the next run, owned by the program's uid.
@@ -226,8 +229,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     case Int32(DSA_RESET_PID_COUNTER.rawValue)?: reasons.insert(.pidCounter)
     default: reasons.insert(.ipc)
     }
-    for root in rootDescriptors {
-      if let problem = resetScratchRoot(root.rawValue) { reasons.insert(problem) }
+    for (index, root) in rootDescriptors.enumerated() {
+      if let problem = resetScratchRoot(root.rawValue, fresh: fresh.roots[index]) { reasons.insert(problem) }
     }
     if reasons.isEmpty { reasons = settle(towards: fresh) }
     if reasons.isEmpty {
@@ -281,8 +284,13 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// reach /box), added an ACL or a user xattr (a note to the next run), or
   /// set its times. A tmpfs remount does not reset any of that; this does,
   /// on the descriptor of the mount root itself, never following a link.
-  private func resetScratchRoot(_ fd: Int32) -> BoxDiscardReason? {
+  private func resetScratchRoot(_ fd: Int32, fresh: BoxFingerprint.Root?) -> BoxDiscardReason? {
     guard fd >= 0 else { return .rootModes }
+    // A root that reads as it did fresh (mode, owner, no extended attributes, no inode but its own)
+    // holds no entry to remove and no mode to restore; only its times may carry a note.
+    if let fresh, BoxFingerprint.readRoot(fd) == fresh {
+      return dsa_reset_directory_times(fd) == 0 ? nil : .rootModes
+    }
     do {
       try BoxDirectory.removeEntries(in: fd, depth: 0)
     } catch {
@@ -551,6 +559,7 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     control.close()
     parentAlive.close()
     sockstat.close()
+    initLimits.close()
     for root in rootDescriptors { root.close() }
     rootDescriptors = []
     if let pid = process?.pid { Self.liveInits.withLock { _ = $0.remove(pid) } }

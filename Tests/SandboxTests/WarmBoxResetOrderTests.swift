@@ -181,6 +181,23 @@ private final class Acquirer: @unchecked Sendable {
     #expect(BoxFingerprint.socketCount(initPID: -1) == nil)
   }
 
+  /// The fingerprint's limits, read from /proc/<pid>/limits in one go, are what prlimit says.
+  @Test func theInitsLimitsAreReadAsPrlimitGivesThem() throws {
+    let fd = open("/proc/self/limits", O_RDONLY | O_CLOEXEC)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var expected: [UInt64] = []
+    for resource in 0..<16 {
+      var value = rlimit()
+      #expect(getrlimit(__rlimit_resource_t(UInt32(resource)), &value) == 0)
+      expected += [UInt64(value.rlim_cur), UInt64(value.rlim_max)]
+    }
+    // Twice through the one descriptor: each reading starts from the file's start.
+    #expect(BoxFingerprint.initRLimits(fd) == expected)
+    #expect(BoxFingerprint.initRLimits(fd) == expected)
+    #expect(BoxFingerprint.initRLimits(-1) == [UInt64](repeating: .max - 1, count: 32))
+  }
+
   /// A run with the limits of the run before skips writing them (BoxCgroup.beginRun): each run's
   /// limits still hold, repeated or changed.
   @Test func eachRunsMemoryLimitHoldsWhetherItRepeatsOrChanges() throws {

@@ -42,6 +42,29 @@ import Testing
 
   private static let python = "/usr/bin/python3"
 
+  /// A run that only sets its roots' times (a note the fingerprint does not compare) finds them
+  /// reset in the next run, also when nothing else about the roots changed.
+  @Test func rootTimesSetByARunAreResetForTheNext() throws {
+    let pool = BoxPool(host: Fixture.host, maximumIdlePerLayout: 1)
+    defer { pool.drain() }
+    let note = """
+      import os
+      for path in ('/box', '/tmp', '/dev/shm'):
+          os.utime(path, (1000000, 1000000))
+      print([int(os.stat(path).st_mtime) for path in ('/box', '/tmp', '/dev/shm')])
+      """
+    let look = """
+      import os
+      print([int(os.stat(path).st_mtime) < 2000000 for path in ('/box', '/tmp', '/dev/shm')])
+      """
+    let (noted, box) = try run(pool, [Self.python, "-c", note])
+    #expect(noted.stdoutText == "[1000000, 1000000, 1000000]\n", "\(noted.stderrText)")
+    expectResetInPlace(box, pool)
+    let (looked, again) = try run(pool, [Self.python, "-c", look])
+    #expect(again === box)
+    #expect(looked.stdoutText == "[False, False, False]\n", "\(looked.stderrText)")
+  }
+
   // MARK: Hole 1: the modes of the box's roots
 
   @Test func rootModesChangedByARunAreResetForTheNext() throws {

@@ -187,8 +187,8 @@ struct dsa_program {
   /// program takes as its controlling terminal.
   int32_t terminal;
   /// The init holds the run's seccomp filter (DSA_RUN_INIT_FILTER) and the program inherits it:
-  /// the program installs none, and a limit already at its value is not set again (the policy
-  /// refuses setting RLIMIT_CORE, which the parent set on the init to the value runs ask for).
+  /// the program installs none and keeps the init's RLIMIT_CORE (DSA_CORE_FILE_BYTES), which the
+  /// policies refuse setting.
   int32_t inherits_filter;
 };
 
@@ -409,13 +409,21 @@ int dsa_open_socket_count(pid_t pid);
 /// `dsa_socket_count` from a descriptor `dsa_open_socket_count` gave (read from its start).
 long dsa_socket_count_in(int fd);
 
-/// prlimit64(pid, resource, NULL, &old): another process's limits; 0 or an errno.
-int dsa_get_rlimit(pid_t pid, int resource, uint64_t *soft, uint64_t *hard);
-
 /// Gives a warm box's scratch root (an open directory fd) its fresh state:
 /// owner and group `owner`, exactly `mode`, no extended attributes (names
 /// listing over 4 KiB fail with ERANGE), times now. 0 or an errno.
 int dsa_reset_directory_root(int fd, uint32_t owner, uint32_t mode);
+
+/// A directory's access and modification times set to now; 0 or the errno.
+int dsa_reset_directory_times(int fd);
+
+/// /proc/<pid>/limits opened for `dsa_read_limits_in`, or -1.
+int dsa_open_limits(pid_t pid);
+
+/// The 16 limits of a `dsa_open_limits` descriptor (read from its start), soft and hard in turn
+/// (RLIM_INFINITY as UINT64_MAX): one read instead of 16 prlimit calls, and readable without
+/// CAP_SYS_RESOURCE over the process. 0 or an errno (EPROTO: not the kernel's layout).
+int dsa_read_limits_in(int fd, uint64_t values[32]);
 
 /// RLIMIT_* numbers the Swift Glibc module hides behind __USE_MISC.
 extern const int dsa_rlimit_nproc;
