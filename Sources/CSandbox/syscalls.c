@@ -89,13 +89,14 @@ static long sockstat_number(const char *text, const char *line, const char *key)
 long dsa_socket_count_in(int fd) {
   char text[2048];
   size_t total = 0;
-  // From the start each time: a kept descriptor is read again at every reset.
+  // From the start each time: a kept descriptor is read again at every reset. A seq file fills a
+  // read as far as it has text, so a short read is its end (one call for these small files).
   for (;;) {
     ssize_t count = pread(fd, text + total, sizeof text - 1 - total, (off_t)total);
     if (count < 0 && errno == EINTR) continue;
     if (count <= 0) break;
     total += (size_t)count;
-    if (total == sizeof text - 1) break;
+    if (total == sizeof text - 1 || (size_t)count < sizeof text - 1 - (total - (size_t)count)) break;
   }
   text[total] = 0;
   long used = sockstat_number(text, "sockets:", " used ");
@@ -163,7 +164,8 @@ int dsa_read_limits_in(int fd, uint64_t values[32]) {
     if (count < 0) return errno;
     if (count == 0) break;
     total += (size_t)count;
-    if (total == sizeof text - 1) break;
+    // A short read is the seq file's end (dsa_socket_count_in).
+    if (total == sizeof text - 1 || (size_t)count < sizeof text - 1 - (total - (size_t)count)) break;
   }
   text[total] = 0;
   // A header line, then one line per limit: the name in 25 columns, a space, the soft limit in

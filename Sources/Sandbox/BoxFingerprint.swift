@@ -73,16 +73,16 @@ public struct BoxFingerprint: Sendable, Equatable {
 
   /// Reads a box's fingerprint. `roots` are host paths of tmpfs mount roots;
   /// a memory charge within the allowance of `fresh`'s is taken as it is.
-  /// `roots`: descriptors of the scratch roots, `sockstat`: of the init's /proc/<pid>/net/sockstat
-  /// (`dsa_open_socket_count`), `limits`: of its /proc/<pid>/limits (`dsa_open_limits`), all kept
-  /// open by the box (-1: unreadable).
+  /// `roots`: the scratch roots as read (`readRoot`), `sockstat`: a descriptor of the init's
+  /// /proc/<pid>/net/sockstat (`dsa_open_socket_count`), `limits`: of its /proc/<pid>/limits
+  /// (`dsa_open_limits`), both kept open by the box (-1: unreadable).
   static func read(
-    roots: [Int32], sockstat: Int32, limits: Int32, initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?
+    roots: [Root?], sockstat: Int32, limits: Int32, initPID: Int32, cgroup: BoxCgroup?, fresh: BoxFingerprint?
   ) -> BoxFingerprint {
     let allowed = (fresh?.memoryChargeBytes ?? 0) + memoryAllowanceBytes
     let sockets = sockstat < 0 ? -1 : dsa_socket_count_in(sockstat)
     return BoxFingerprint(
-      roots: roots.map(readRoot), processes: processCount(initPID: initPID, cgroup: cgroup),
+      roots: roots, processes: processCount(initPID: initPID, cgroup: cgroup),
       sockets: sockets < 0 ? nil : sockets, memoryChargeBytes: cgroup?.memoryChargeBytes(cacheCountedUpTo: allowed),
       rlimits: initRLimits(limits))
   }

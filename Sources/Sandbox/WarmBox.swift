@@ -174,10 +174,11 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     return readFingerprint()
   }
 
-  private func readFingerprint() -> BoxFingerprint {
+  /// `roots`: the scratch roots as just read, if they were.
+  private func readFingerprint(roots: [BoxFingerprint.Root?]? = nil) -> BoxFingerprint {
     BoxFingerprint.read(
-      roots: rootDescriptors.map(\.rawValue), sockstat: sockstat.rawValue, limits: initLimits.rawValue,
-      initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
+      roots: roots ?? rootDescriptors.map { BoxFingerprint.readRoot($0.rawValue) }, sockstat: sockstat.rawValue,
+      limits: initLimits.rawValue, initPID: process?.pid ?? -1, cgroup: cgroup, fresh: freshFingerprint)
   }
 
   /// Puts a file in /box before the next run, owned by the program's uid.
@@ -229,10 +230,15 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     case Int32(DSA_RESET_PID_COUNTER.rawValue)?: reasons.insert(.pidCounter)
     default: reasons.insert(.ipc)
     }
+    // A root found fresh is not read again for the fingerprint: nothing runs in the box now, and
+    // its reset only set its times.
+    var rootsRead: [BoxFingerprint.Root?] = []
     for (index, root) in rootDescriptors.enumerated() {
-      if let problem = resetScratchRoot(root.rawValue, fresh: fresh.roots[index]) { reasons.insert(problem) }
+      let (problem, found) = resetScratchRoot(root.rawValue, fresh: fresh.roots[index])
+      if let problem { reasons.insert(problem) }
+      rootsRead.append(found ?? BoxFingerprint.readRoot(root.rawValue))
     }
-    if reasons.isEmpty { reasons = settle(towards: fresh) }
+    if reasons.isEmpty { reasons = settle(towards: fresh, roots: rootsRead) }
     if reasons.isEmpty {
       needsReset = false
       armCountersForTheNextRun()
@@ -284,19 +290,22 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// reach /box), added an ACL or a user xattr (a note to the next run), or
   /// set its times. A tmpfs remount does not reset any of that; this does,
   /// on the descriptor of the mount root itself, never following a link.
-  private func resetScratchRoot(_ fd: Int32, fresh: BoxFingerprint.Root?) -> BoxDiscardReason? {
-    guard fd >= 0 else { return .rootModes }
+  /// Also returns the root as read when it was found fresh (nil when it was reset otherwise).
+  private func resetScratchRoot(
+    _ fd: Int32, fresh: BoxFingerprint.Root?
+  ) -> (problem: BoxDiscardReason?, freshRoot: BoxFingerprint.Root?) {
+    guard fd >= 0 else { return (.rootModes, nil) }
     // A root that reads as it did fresh (mode, owner, no extended attributes, no inode but its own)
     // holds no entry to remove and no mode to restore; only its times may carry a note.
     if let fresh, BoxFingerprint.readRoot(fd) == fresh {
-      return dsa_reset_directory_times(fd) == 0 ? nil : .rootModes
+      return (dsa_reset_directory_times(fd) == 0 ? nil : .rootModes, fresh)
     }
     do {
       try BoxDirectory.removeEntries(in: fd, depth: 0)
     } catch {
-      return .files
+      return (.files, nil)
     }
-    return dsa_reset_directory_root(fd, identity.programUID, 0o700) == 0 ? nil : .rootModes
+    return (dsa_reset_directory_root(fd, identity.programUID, 0o700) == 0 ? nil : .rootModes, nil)
   }
 
   /// Compares the box with its fresh self. Two differences may pass within
@@ -304,8 +313,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
   /// namespace's message queues) or can reclaim now (page cache), and a
   /// socket cycle in flight that the kernel's garbage collector has not
   /// visited yet. Anything else is final.
-  private func settle(towards fresh: BoxFingerprint) -> Set<BoxDiscardReason> {
-    var now = readFingerprint()
+  private func settle(towards fresh: BoxFingerprint, roots: [BoxFingerprint.Root?]) -> Set<BoxDiscardReason> {
+    var now = readFingerprint(roots: roots)
     var reasons = now.differences(from: fresh)
     if !reasons.isEmpty && reasons.isSubset(of: [.memory, .sockets]) {
       if reasons.contains(.memory) { cgroup?.reclaimMemory() }
@@ -385,7 +394,8 @@ public final class WarmBox: HostDirectoryEnvironment, LeasedBox, @unchecked Send
     let stdoutPipe = try PipePair.makePipe()
     let stderrPipe = try PipePair.makePipe()
     for fd in [stdinPipe.write, stdoutPipe.read, stderrPipe.read] {
-      _ = fcntl(fd.rawValue, F_SETFL, fcntl(fd.rawValue, F_GETFL) | O_NONBLOCK)
+      // F_SETFL sets the status flags alone (the access mode stays), and a new pipe has none.
+      _ = fcntl(fd.rawValue, F_SETFL, O_NONBLOCK)
     }
     // A live run's program reads the live input's own pipe.
     let programStdin =
