@@ -635,6 +635,15 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
   private var resetsBegun: UInt64 = 0
   private var resetsEnded: UInt64 = 0
   private var resetThreadRuns = false
+  /// The reset thread waits for a `put` to signal it (after a look found nothing to do and no box
+  /// given back since the look before); otherwise it looks again every `resetThreadLookSeconds`, and
+  /// a `put` does not wake it: callers under load take their own boxes' resets (`acquire`), and a
+  /// wake per run for a reset already taken cost two thread switches.
+  private var resetThreadAwaitsSignal = false
+  /// Boxes given back since the reset thread last looked at the queue.
+  private var putsSinceLook = 0
+  /// Callers of `settled` waiting for resets to end.
+  private var observersWaiting = 0
   private var discards: [BoxDiscardReason: UInt64] = [:]
   /// Callers waiting in `get` for a reset to end (tests).
   private var waitingForReset = 0
@@ -643,6 +652,8 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
 
   /// How long the reset thread waits for more boxes before it ends (the next `put` starts another).
   static let resetThreadIdleSeconds = 2.0
+  /// How long a box given back waits at most for the reset thread while boxes keep coming back.
+  static let resetThreadLookSeconds = 0.002
 
   /// Boxes discarded instead of reused, per reason (a box may count under several), since the
   /// pool was made; waits for the resets in progress.
@@ -691,9 +702,10 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
     resetting[box.layout, default: 0] += 1
     resetsBegun += 1
     resetQueue.append(box)
+    putsSinceLook += 1
     let startsThread = !resetThreadRuns
     resetThreadRuns = true
-    state.signal()
+    if resetThreadAwaitsSignal || waitingForReset > 0 { state.broadcast() }
     state.unlock()
     if startsThread {
       let thread = Thread { [self] in serveResets() }
@@ -736,7 +748,14 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
     state.lock()
     while true {
       if resetQueue.isEmpty {
+        if putsSinceLook > 0 {
+          putsSinceLook = 0
+          _ = state.wait(until: Date(timeIntervalSinceNow: Self.resetThreadLookSeconds))
+          continue
+        }
+        resetThreadAwaitsSignal = true
         let signalled = state.wait(until: Date(timeIntervalSinceNow: Self.resetThreadIdleSeconds))
+        resetThreadAwaitsSignal = false
         if !signalled && resetQueue.isEmpty {
           resetThreadRuns = false
           state.unlock()
@@ -773,7 +792,9 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
     for reason in reasons { discards[reason, default: 0] += 1 }
     resetting[box.layout, default: 0] -= 1
     resetsEnded += 1
-    state.broadcast()
+    // Not for the reset thread, which looks again on its own: a wake per stolen reset was the cost
+    // the stealing saves.
+    if waitingForReset > 0 || observersWaiting > 0 { state.broadcast() }
     state.unlock()
   }
 
@@ -790,7 +811,11 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
     state.lock()
     defer { state.unlock() }
     let begun = resetsBegun
-    while resetsEnded < begun { state.wait() }
+    while resetsEnded < begun {
+      observersWaiting += 1
+      state.wait()
+      observersWaiting -= 1
+    }
     return body()
   }
 
