@@ -86,19 +86,26 @@ static long sockstat_number(const char *text, const char *line, const char *key)
   return -1;
 }
 
-long dsa_socket_count_in(int fd) {
-  char text[2048];
+// Reads a small seq file (/proc) from its start into `text` (NUL-terminated): the length, or -1
+// with errno. A seq file fills a read as far as it has text, so a short read is its end: one call
+// for the files read here, through descriptors kept open from reset to reset.
+static ssize_t read_seq_file(int fd, char *text, size_t capacity) {
   size_t total = 0;
-  // From the start each time: a kept descriptor is read again at every reset. A seq file fills a
-  // read as far as it has text, so a short read is its end (one call for these small files).
-  for (;;) {
-    ssize_t count = pread(fd, text + total, sizeof text - 1 - total, (off_t)total);
+  while (total < capacity - 1) {
+    size_t wanted = capacity - 1 - total;
+    ssize_t count = pread(fd, text + total, wanted, (off_t)total);
     if (count < 0 && errno == EINTR) continue;
-    if (count <= 0) break;
+    if (count < 0) return -1;
     total += (size_t)count;
-    if (total == sizeof text - 1 || (size_t)count < sizeof text - 1 - (total - (size_t)count)) break;
+    if ((size_t)count < wanted) break;
   }
   text[total] = 0;
+  return (ssize_t)total;
+}
+
+long dsa_socket_count_in(int fd) {
+  char text[2048];
+  if (read_seq_file(fd, text, sizeof text) < 0) return -1;
   long used = sockstat_number(text, "sockets:", " used ");
   long time_wait = sockstat_number(text, "TCP:", " tw ");
   return used < 0 || time_wait < 0 ? -1 : used + time_wait;
@@ -157,17 +164,7 @@ static int limit_value(const char *text, uint64_t *value) {
 
 int dsa_read_limits_in(int fd, uint64_t values[32]) {
   char text[4096];
-  size_t total = 0;
-  for (;;) {
-    ssize_t count = pread(fd, text + total, sizeof text - 1 - total, (off_t)total);
-    if (count < 0 && errno == EINTR) continue;
-    if (count < 0) return errno;
-    if (count == 0) break;
-    total += (size_t)count;
-    // A short read is the seq file's end (dsa_socket_count_in).
-    if (total == sizeof text - 1 || (size_t)count < sizeof text - 1 - (total - (size_t)count)) break;
-  }
-  text[total] = 0;
+  if (read_seq_file(fd, text, sizeof text) < 0) return errno;
   // A header line, then one line per limit: the name in 25 columns, a space, the soft limit in
   // 20, a space, the hard limit (fs/proc/base.c, proc_pid_limits).
   const char *line = strchr(text, '\n');
@@ -187,7 +184,6 @@ const int dsa_rlimit_nproc = RLIMIT_NPROC;
 const int dsa_rlimit_memlock = RLIMIT_MEMLOCK;
 const int dsa_rlimit_msgqueue = RLIMIT_MSGQUEUE;
 const int dsa_rlimit_sigpending = RLIMIT_SIGPENDING;
-const uint32_t dsa_unshare_syscall_number = SYS_unshare;
 const uint32_t dsa_clone_newipc = CLONE_NEWIPC;
 const uint32_t dsa_seccomp_ioctl_receive = SECCOMP_IOCTL_NOTIF_RECV;
 const uint32_t dsa_seccomp_ioctl_send = SECCOMP_IOCTL_NOTIF_SEND;

@@ -71,9 +71,8 @@ public struct BoxFingerprint: Sendable, Equatable {
   /// larger or is caught by the other fields.
   public static let memoryAllowanceBytes: UInt64 = 4 << 20
 
-  /// Reads a box's fingerprint. `roots` are host paths of tmpfs mount roots;
-  /// a memory charge within the allowance of `fresh`'s is taken as it is.
-  /// `roots`: the scratch roots as read (`readRoot`), `sockstat`: a descriptor of the init's
+  /// Reads a box's fingerprint; a memory charge within the allowance of `fresh`'s is taken as it is.
+  /// `roots`: the scratch roots (tmpfs mount roots) as read (`readRoot`), `sockstat`: a descriptor of the init's
   /// /proc/<pid>/net/sockstat (`dsa_open_socket_count`), `limits`: of its /proc/<pid>/limits
   /// (`dsa_open_limits`), both kept open by the box (-1: unreadable).
   static func read(

@@ -134,7 +134,7 @@ public struct InitFilterBinding: Sendable, Hashable {
   /// Jumps count the instructions after their own, so the policy's program runs unchanged behind it.
   static let initAllowance: [UInt64] = {
     typealias Code = SetCheck
-    let unshareNumber = dsa_unshare_syscall_number
+    let unshareNumber = UInt32(bitPattern: seccomp_syscall_resolve_name_arch(auditArchX8664, "unshare"))
     let newIPC = dsa_clone_newipc
     let allow = UInt16(Code.returnConstant)
     return [

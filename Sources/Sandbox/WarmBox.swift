@@ -695,7 +695,8 @@ public final class BoxPool: BoxEnvironmentPool, @unchecked Sendable {
     return box
   }
 
-  /// Takes a box back after its run and returns at once: the box is reset on the reset thread.
+  /// Takes a box back after its run and returns at once: the box is reset on the reset thread, or by
+  /// the next caller of its layout if that comes first (`acquire`).
   public func put(_ box: WarmBox) {
     box.pendingReset.close()
     state.lock()

@@ -431,9 +431,8 @@ extern const int dsa_rlimit_memlock;
 extern const int dsa_rlimit_msgqueue;
 extern const int dsa_rlimit_sigpending;
 
-/// For the allowance in front of a warm box init's filter (Seccomp.swift): unshare's x86_64 system
-/// call number and CLONE_NEWIPC, which Swift's Glibc module does not export.
-extern const uint32_t dsa_unshare_syscall_number;
+/// For the allowance in front of a warm box init's filter (Seccomp.swift): CLONE_NEWIPC, which
+/// Swift's Glibc module does not export.
 extern const uint32_t dsa_clone_newipc;
 /// SECCOMP_IOCTL_NOTIF_RECV and SECCOMP_IOCTL_NOTIF_SEND, with which the init answers its notices.
 extern const uint32_t dsa_seccomp_ioctl_receive;
